@@ -1,0 +1,136 @@
+//! Claude Code 1.0.x: dim rounded box `│ > … │` spanning the width, `? for shortcuts` below.
+
+use super::claude2::QUEUE_HINT;
+use super::rounded_box::RoundedBox;
+use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows};
+use crate::agent::HistoryItem;
+use crate::screen::{Line, Look, display_width};
+use crate::wrap::wrap;
+
+pub struct Claude1;
+
+const GREY: Look = Look::fg(246);
+const BOX: RoundedBox = RoundedBox {
+    margin: 0,
+    border: Look::fg(244).dim(),
+};
+pub const PLACEHOLDER: &str = "Try \"fix lint errors\"";
+
+const WELCOME: [&str; 13] = [
+    "╭───────────────────────────────────────────────────╮",
+    "│ ✻ Welcome to Claude Code!                         │",
+    "│                                                   │",
+    "│   /help for help, /status for your current setup  │",
+    "│                                                   │",
+    "│   cwd: /home/me/src/demo                          │",
+    "╰───────────────────────────────────────────────────╯",
+    "",
+    " Tips for getting started:",
+    "",
+    " 1. Run /init to create a CLAUDE.md file with instructions for Claude",
+    " 2. Use Claude to help with file analysis, editing, bash commands and git",
+    " 3. Be as specific as you would with another engineer for the best results",
+];
+
+impl Skin for Claude1 {
+    fn banner(&self, _width: usize) -> Vec<Line> {
+        let mut lines: Vec<Line> = WELCOME.iter().map(|l| Line::plain(*l)).collect();
+        lines.push(Line::plain(
+            " 4. ✔ Run /terminal-setup to set up terminal integration",
+        ));
+        lines.push(Line::blank());
+        lines
+    }
+
+    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
+        let mut lines = match item {
+            HistoryItem::User(text) => wrap(text, width - 2)
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| Line::styled(format!("{}{row}", if i == 0 { "> " } else { "  " }), GREY))
+                .collect(),
+            HistoryItem::Reply => vec![Line::plain("⏺ Done.")],
+            HistoryItem::Finished { .. } => return Vec::new(),
+            HistoryItem::Interrupted => vec![Line::plain("  ⎿  Interrupted by user")],
+            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
+                "  ⎿  Approved"
+            } else {
+                "  ⎿  Denied"
+            })],
+        };
+        lines.push(Line::blank());
+        lines
+    }
+
+    fn bottom(&self, view: &BottomView) -> Bottom {
+        let agent = view.agent;
+        let width = view.width;
+        let mut lines = Vec::new();
+        if let Some(secs) = agent.busy_secs() {
+            lines.push(Line::styled(
+                format!("✻ Thinking… ({secs}s · ↑ 1.2k tokens · esc to interrupt)"),
+                Look::fg(174),
+            ));
+            lines.push(Line::blank());
+        }
+        if agent.dialog_open {
+            lines.extend(dialog::claude());
+            return Bottom {
+                lines,
+                cursor: None,
+            };
+        }
+        for queued in &agent.queue {
+            for row in wrap(&queued.display, width - 2) {
+                lines.push(Line::styled(format!("  {row}"), GREY));
+            }
+        }
+        lines.push(BOX.top(width));
+        let first_input_row = lines.len();
+        // " > " prompt column, then text, then at least one space before the right border.
+        let text_width = BOX.inner(width) - 4;
+        let prompt = Line::styled(
+            " > ",
+            if agent.busy.is_some() {
+                GREY
+            } else {
+                Look::PLAIN
+            },
+        );
+        let cursor;
+        if agent.input_is_empty() {
+            let mut content = prompt;
+            let hint = empty_hint(agent).map(|hint| match hint {
+                Hint::Queue => QUEUE_HINT,
+                Hint::Ghost(ghost) => ghost,
+                Hint::Placeholder => PLACEHOLDER,
+            });
+            if let Some(hint) = hint {
+                // The drawn cursor: the first character in reverse video, the rest dim.
+                let mut chars = hint.chars();
+                let first: String = chars.next().map(String::from).unwrap_or_default();
+                content = content
+                    .push(first, Look::PLAIN.reverse())
+                    .push(chars.as_str(), Look::dimmed());
+            }
+            lines.push(BOX.row(width, content));
+            cursor = Some((4, first_input_row));
+        } else {
+            let (rows, hidden) = input_rows(view, text_width);
+            let last = rows.len() - 1;
+            let last_width = display_width(&rows[last]);
+            for (i, row) in rows.into_iter().enumerate() {
+                let lead = if i == 0 && hidden == 0 {
+                    prompt.clone()
+                } else {
+                    Line::plain("   ")
+                };
+                lines.push(BOX.row(width, lead.push(row, Look::PLAIN)));
+            }
+            cursor = Some((4 + last_width, first_input_row + last));
+        }
+        lines.push(BOX.bottom(width));
+        lines.push(Line::plain("  ").push("? for shortcuts", Look::dimmed()));
+        Bottom { lines, cursor }
+    }
+}

@@ -1,0 +1,239 @@
+//! The data side of the recogniser: one YAML table per agent (`specs/*.yaml`), compiled once.
+//!
+//! A new frame variant is a data change: add a variant to the agent's table, bump its
+//! `version`, and add a fixture plus snapshot.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::Agent;
+use crate::error::Error;
+
+/// The embedded tables, one per agent.
+const SPEC_SOURCES: [(&str, &str); 4] = [
+    ("claude.yaml", include_str!("specs/claude.yaml")),
+    ("codex.yaml", include_str!("specs/codex.yaml")),
+    ("gemini.yaml", include_str!("specs/gemini.yaml")),
+    ("grok.yaml", include_str!("specs/grok.yaml")),
+];
+
+/// How the input box is delimited on screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// Input rows between a top and a bottom full-width rule row.
+    Rules,
+    /// A rounded box `╭─╮ │ … │ ╰─╯`; input is inside the vertical borders.
+    Box,
+    /// No glyphs: a prompt row plus continuation rows, proven by footer rows beneath.
+    Block,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRefusal {
+    prompt: String,
+    reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    name: String,
+    layout: Layout,
+    #[serde(default)]
+    top: Option<String>,
+    #[serde(default)]
+    bottom: Option<String>,
+    prompt: String,
+    continuation: String,
+    #[serde(default)]
+    refuse: Vec<RawRefusal>,
+    footer: Vec<String>,
+    footer_optional: bool,
+    #[serde(default)]
+    placeholders: Vec<String>,
+    #[serde(default)]
+    ghost_fg: Vec<u8>,
+    #[serde(default)]
+    queue_markers: Vec<String>,
+    #[serde(default)]
+    busy_markers: Vec<String>,
+    #[serde(default)]
+    paste_tokens: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgentSpec {
+    agent: Agent,
+    version: u32,
+    settle_ms: u64,
+    enter_retry_ms: u64,
+    clear_keys: Vec<String>,
+    variants: Vec<RawVariant>,
+    #[serde(default)]
+    dialogs: Vec<String>,
+}
+
+/// A prompt form that is recognised but must not be typed into (shell mode, memory mode …).
+#[derive(Debug)]
+pub struct Refusal {
+    /// Matches the first input row.
+    pub prompt: Regex,
+    /// Why typing is refused, for the held outcome.
+    pub reason: String,
+}
+
+/// One compiled frame variant.
+#[derive(Debug)]
+pub struct VariantSpec {
+    /// Variant name, e.g. `claude-2`.
+    pub name: String,
+    /// How the box is delimited.
+    pub layout: Layout,
+    /// Top rule (layout `rules`).
+    pub top: Option<Regex>,
+    /// Bottom rule (layout `rules`).
+    pub bottom: Option<Regex>,
+    /// Matches the start of the first input row; the match is the prompt, stripped from input.
+    pub prompt: Regex,
+    /// Matches the start of a continuation row; stripped from input.
+    pub continuation: Regex,
+    /// Recognised but refused prompt forms.
+    pub refuse: Vec<Refusal>,
+    /// The first non-blank row below the box must match one of these.
+    pub footer: Vec<Regex>,
+    /// Whether a box with nothing below it (bottom of the pane) is accepted.
+    pub footer_optional: bool,
+    /// Whole-input patterns that are placeholders, not input.
+    pub placeholders: Vec<Regex>,
+    /// Palette colours that mark ghost text even without dim.
+    pub ghost_fg: Vec<u8>,
+    /// Rows near the box that show the agent's queue.
+    pub queue_markers: Vec<Regex>,
+    /// Rows near the box that show the agent working.
+    pub busy_markers: Vec<Regex>,
+    /// Collapsed-paste tokens that count as real input.
+    pub paste_tokens: Vec<Regex>,
+}
+
+/// One agent's compiled table.
+#[derive(Debug)]
+pub struct AgentSpec {
+    /// Which agent.
+    pub agent: Agent,
+    /// Table version, reported with every recognition.
+    pub version: u32,
+    /// Protocol delay between paste and Enter (not synchronisation: agents read an Enter that
+    /// follows a paste too closely as a newline).
+    pub settle_ms: u64,
+    /// Minimum time between two Enter presses while our text stays in the box.
+    pub enter_retry_ms: u64,
+    /// tmux key names that clear one input row.
+    pub clear_keys: Vec<String>,
+    /// Frame variants, tried in order.
+    pub variants: Vec<VariantSpec>,
+    /// Screen text that means a dialog replaced the box.
+    pub dialogs: Vec<Regex>,
+}
+
+fn compile(file: &str, pattern: &str) -> Result<Regex, Error> {
+    Regex::new(pattern).map_err(|source| Error::FrameSpec {
+        file: file.to_string(),
+        detail: format!("pattern {pattern:?}: {source}"),
+    })
+}
+
+fn compile_all(file: &str, patterns: &[String]) -> Result<Vec<Regex>, Error> {
+    patterns.iter().map(|pattern| compile(file, pattern)).collect()
+}
+
+fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
+    let optional = |pattern: &Option<String>| pattern.as_deref().map(|p| compile(file, p)).transpose();
+    if raw.layout == Layout::Rules && (raw.top.is_none() || raw.bottom.is_none()) {
+        return Err(Error::FrameSpec {
+            file: file.to_string(),
+            detail: format!("variant {} has layout rules but no top/bottom pattern", raw.name),
+        });
+    }
+    Ok(VariantSpec {
+        name: raw.name.clone(),
+        layout: raw.layout,
+        top: optional(&raw.top)?,
+        bottom: optional(&raw.bottom)?,
+        prompt: compile(file, &raw.prompt)?,
+        continuation: compile(file, &raw.continuation)?,
+        refuse: raw
+            .refuse
+            .iter()
+            .map(|refusal| {
+                Ok(Refusal { prompt: compile(file, &refusal.prompt)?, reason: refusal.reason.clone() })
+            })
+            .collect::<Result<_, Error>>()?,
+        footer: compile_all(file, &raw.footer)?,
+        footer_optional: raw.footer_optional,
+        placeholders: compile_all(file, &raw.placeholders)?,
+        ghost_fg: raw.ghost_fg.clone(),
+        queue_markers: compile_all(file, &raw.queue_markers)?,
+        busy_markers: compile_all(file, &raw.busy_markers)?,
+        paste_tokens: compile_all(file, &raw.paste_tokens)?,
+    })
+}
+
+/// Parses and compiles one agent table.
+pub fn parse_spec(file: &str, source: &str) -> Result<AgentSpec, Error> {
+    let raw: RawAgentSpec = serde_saphyr::from_str(source)
+        .map_err(|source| Error::FrameSpec { file: file.to_string(), detail: source.to_string() })?;
+    Ok(AgentSpec {
+        agent: raw.agent,
+        version: raw.version,
+        settle_ms: raw.settle_ms,
+        enter_retry_ms: raw.enter_retry_ms,
+        clear_keys: raw.clear_keys,
+        variants: raw.variants.iter().map(|variant| compile_variant(file, variant)).collect::<Result<_, _>>()?,
+        dialogs: compile_all(file, &raw.dialogs)?,
+    })
+}
+
+/// All embedded agent tables, compiled on first use.
+pub fn builtin_specs() -> Result<&'static [AgentSpec], Error> {
+    static SPECS: OnceLock<Result<Vec<AgentSpec>, Error>> = OnceLock::new();
+    SPECS
+        .get_or_init(|| SPEC_SOURCES.iter().map(|(file, source)| parse_spec(file, source)).collect())
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(|error| Error::FrameSpec { file: "built-in tables".to_string(), detail: error.to_string() })
+}
+
+/// The embedded table of one agent.
+pub fn spec_for(agent: Agent) -> Result<&'static AgentSpec, Error> {
+    builtin_specs()?
+        .iter()
+        .find(|spec| spec.agent == agent)
+        .ok_or_else(|| Error::FrameSpec { file: format!("{agent}.yaml"), detail: "missing".to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_table_parses_and_compiles() {
+        let specs = builtin_specs().unwrap();
+        assert_eq!(specs.len(), 4);
+        for spec in specs {
+            assert!(!spec.variants.is_empty(), "{} has no variants", spec.agent);
+            assert!(spec.settle_ms >= 50, "{} settle too short for paste protection", spec.agent);
+        }
+    }
+
+    #[test]
+    fn a_bad_pattern_names_the_file_and_pattern() {
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: [], footer_optional: true}\n";
+        let error = parse_spec("broken.yaml", source).unwrap_err().to_string();
+        assert!(error.contains("broken.yaml") && error.contains("\"(\""), "{error}");
+    }
+}

@@ -1,0 +1,78 @@
+//! Proven delivery of a message into another agent's TUI input box through tmux.
+//!
+//! Agents from different vendors (Claude Code, Codex, Gemini CLI, Grok CLI) run side by side,
+//! each in its own tmux session — a *lane*. lane-send types a signed message into a lane's
+//! input box and proves it arrived: it recognises the frame around the box, refuses dialogs and
+//! unknown screens, keeps a human's draft, pastes exactly once, presses Enter separately, and
+//! reports `delivered` only after it saw the box empty (or the agent's queue marker). Otherwise
+//! the outcome is `held` with the stage it reached: nothing pasted, pasted, or Enter pressed.
+//!
+//! The pieces are pure where they can be: [`frame::recognise`] reads a [`StyledScreen`];
+//! [`delivery::Delivery`] is the sans-IO state machine; [`deliver`] drives both over tmux.
+//!
+//! ```
+//! use lane_send::{frame, StyledScreen};
+//!
+//! let screen = StyledScreen::from_plain(concat!(
+//!     "──────────────────────────────\n",
+//!     "❯\u{a0}\n",
+//!     "──────────────────────────────\n",
+//!     "  ? for shortcuts\n",
+//! ));
+//! let recognition = frame::recognise(&screen).unwrap();
+//! let input = recognition.input().unwrap();
+//! assert_eq!(input.agent, lane_send::Agent::Claude);
+//! assert!(input.is_empty());
+//! ```
+
+pub mod date;
+pub mod delivery;
+pub mod error;
+pub mod frame;
+pub mod journal;
+pub mod lock;
+pub mod mailbox;
+pub mod message;
+pub mod notes;
+pub mod outcome;
+pub mod paths;
+pub mod registry;
+pub mod screen;
+
+pub use error::Error;
+pub use outcome::{Outcome, OutcomeKind, Stage, Verdict};
+pub use screen::StyledScreen;
+
+use serde::{Deserialize, Serialize};
+
+/// The agents whose input frames lane-send knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Agent {
+    /// Anthropic Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Google Gemini CLI.
+    Gemini,
+    /// Grok CLI.
+    Grok,
+}
+
+impl Agent {
+    /// The lowercase name used in output and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Grok => "grok",
+        }
+    }
+}
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,30 @@
+//! A scripted local server that speaks each provider's wire format, for tests (cargo feature `testing`).
+//!
+//! [`FakeServer`] listens on `127.0.0.1`, records every request (method, path, headers, JSON body) and answers
+//! each one with the next scripted [`Reply`]: a JSON body with any status and headers, or a stream (SSE or NDJSON)
+//! sent chunk by chunk with optional delays and an optional connection cut. [`wire`] builds exact replies of each
+//! dialect. Tests in other crates enable it with `llm = { workspace = true, features = ["testing"] }` in
+//! `[dev-dependencies]`.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use llm::testing::{FakeServer, Reply, Tokens, wire};
+//! use llm::{ChatModel, ChatRequest, ProviderKind, StopReason};
+//!
+//! let server = FakeServer::start().await?;
+//! server.push(Reply::json(200, wire::anthropic::message("Hello", "end_turn", Tokens::new(12, 1))));
+//! let model = llm::connect(server.config(ProviderKind::Anthropic))?;
+//! let reply = model.chat(&ChatRequest::new("Hi").max_tokens(10)).await?;
+//! assert_eq!((reply.text.as_str(), reply.stop_reason), ("Hello", StopReason::EndTurn));
+//! assert_eq!(server.requests()[0].header("x-api-key"), Some("test-key"));
+//! # Ok(()) }
+//! ```
+
+mod reply;
+mod server;
+pub mod wire;
+
+pub use reply::Reply;
+pub use server::{FakeServer, RecordedRequest};
+pub use wire::Tokens;

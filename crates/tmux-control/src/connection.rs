@@ -1,0 +1,544 @@
+//! The tokio driver: one reader task feeding the [`Parser`], one writer task
+//! sending command lines, and handles to await replies and follow panes.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use bytes::Bytes;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::process::Child;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+use crate::command::IntoCommandLine;
+use crate::matcher::ReplyMatcher;
+use crate::parser::{Block, Event, PaneId, Parser};
+use crate::subscription::{OutputSubscription, PaneEvent, PaneQueue};
+use crate::Error;
+
+/// Settings of a [`Connection`].
+#[derive(Debug, Clone)]
+pub struct ConnectionOptions {
+    /// Deadline of [`Connection::command`]. Default 10 s.
+    pub command_timeout: Duration,
+    /// Byte budget of each output subscription; output beyond it is dropped
+    /// and reported as [`PaneEvent::Lagged`]. Default 4 MiB.
+    pub output_budget_bytes: usize,
+    /// How many notifications an [`Events`] receiver may fall behind before it
+    /// gets [`ConnectionEvent::Lagged`]. Default 1024.
+    pub event_capacity: usize,
+    /// Hold commands until the first flags-0 reply block arrives. Default
+    /// `true`. tmux runs the command on the control client's command line
+    /// (`attach-session`, `new-session`) as a flags-0 block; a command that
+    /// arrives before it finishes can fail with `no current client`. Turn this
+    /// off only for a stream that does not start with such a block.
+    pub wait_for_attach: bool,
+}
+
+impl Default for ConnectionOptions {
+    fn default() -> Self {
+        Self {
+            command_timeout: Duration::from_secs(10),
+            output_budget_bytes: 4 << 20,
+            event_capacity: 1024,
+            wait_for_attach: true,
+        }
+    }
+}
+
+/// A command's reply block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The command line that was sent.
+    pub command: String,
+    /// `true` for `%end`, `false` for `%error`.
+    pub ok: bool,
+    /// The output lines, raw bytes without `\n`.
+    pub lines: Vec<Vec<u8>>,
+    /// tmux's command number (server-wide; informational only).
+    pub number: u64,
+}
+
+impl Reply {
+    /// The output as text (lossy UTF-8), lines joined with `\n`.
+    pub fn text(&self) -> String {
+        let joined = self.lines.join(&b'\n');
+        String::from_utf8_lossy(&joined).into_owned()
+    }
+
+    /// `Ok(self)` for `%end`, [`Error::CommandFailed`] for `%error`.
+    pub fn into_result(self) -> Result<Self, Error> {
+        if self.ok {
+            Ok(self)
+        } else {
+            Err(Error::CommandFailed {
+                message: self.text(),
+                command: self.command,
+            })
+        }
+    }
+
+    fn from_block(command: String, block: Block) -> Self {
+        Self {
+            command,
+            ok: block.ok,
+            lines: block.lines,
+            number: block.guard.number,
+        }
+    }
+}
+
+/// A notification from the connection (pane output goes to
+/// [`Connection::subscribe_output`] instead).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectionEvent {
+    /// `%pause %N`: tmux paused the pane's output for this client.
+    Pause {
+        /// The paused pane.
+        pane: PaneId,
+    },
+    /// `%continue %N`: the pane's output flows again.
+    Continue {
+        /// The pane.
+        pane: PaneId,
+    },
+    /// Any other notification, such as `%window-add @1` (name `window-add`).
+    Notification {
+        /// The name without `%`.
+        name: String,
+        /// The raw rest of the line.
+        args: Bytes,
+    },
+    /// This receiver fell behind and missed `missed` events.
+    Lagged {
+        /// How many events were lost.
+        missed: u64,
+    },
+    /// The connection ended (`%exit`, end of file, or a failed write); the last
+    /// event. Reconnect with a new control client.
+    Closed {
+        /// What ended it.
+        reason: String,
+    },
+}
+
+/// A receiver of [`ConnectionEvent`]s with a bounded buffer.
+#[derive(Debug)]
+pub struct Events {
+    receiver: broadcast::Receiver<ConnectionEvent>,
+    closed_seen: bool,
+}
+
+impl Events {
+    /// The next event; `None` after [`ConnectionEvent::Closed`] was returned.
+    pub async fn recv(&mut self) -> Option<ConnectionEvent> {
+        if self.closed_seen {
+            return None;
+        }
+        let event = match self.receiver.recv().await {
+            Ok(event) => event,
+            Err(broadcast::error::RecvError::Lagged(missed)) => ConnectionEvent::Lagged { missed },
+            Err(broadcast::error::RecvError::Closed) => return None,
+        };
+        self.closed_seen = matches!(event, ConnectionEvent::Closed { .. });
+        Some(event)
+    }
+}
+
+/// A control-mode connection to tmux: send commands, await their replies,
+/// follow pane output. Cheap to clone; all clones share the connection.
+///
+/// The connection does not start tmux. Its owner spawns the control client
+/// (`tmux -S <socket> -C attach -f ignore-size -t <session>`, with `-C`, not
+/// `-CC`, on pipes) and hands over its stdin and stdout. tmux only reports
+/// `%output` for panes in the session the client is attached to, so use one
+/// connection per session (or keep all watched panes in one session).
+///
+/// Dropping every clone closes tmux's stdin, which ends the control client.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    requests: mpsc::Sender<Request>,
+    shared: Arc<Shared>,
+    command_timeout: Duration,
+}
+
+#[derive(Debug)]
+struct Request {
+    line: String,
+    reply: oneshot::Sender<Result<Reply, Error>>,
+}
+
+#[derive(Debug)]
+struct Pending {
+    command: String,
+    reply: oneshot::Sender<Result<Reply, Error>>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    events: broadcast::Sender<ConnectionEvent>,
+    closed: watch::Sender<bool>,
+    /// Set by the first flags-0 block (the reply to the attach command).
+    attached: watch::Sender<bool>,
+    output_budget_bytes: usize,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    matcher: ReplyMatcher<Pending>,
+    panes: HashMap<PaneId, Vec<Arc<PaneQueue>>>,
+    closed_reason: Option<String>,
+}
+
+/// Largest number of queued commands written with one write call.
+const WRITE_BATCH: usize = 256;
+/// How long to wait for an owned child to exit after its output ended, to
+/// put its exit status into the close reason.
+const CHILD_EXIT_GRACE: Duration = Duration::from_secs(1);
+
+impl Connection {
+    /// Starts driving a control client whose stdout is `reader` and stdin is
+    /// `writer`, with default [`ConnectionOptions`]. Must be called inside a
+    /// tokio runtime (it spawns two tasks).
+    pub fn new<R, W>(reader: R, writer: W) -> (Self, Events)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        Self::with_options(reader, writer, ConnectionOptions::default())
+    }
+
+    /// Like [`Connection::new`] with explicit options.
+    pub fn with_options<R, W>(reader: R, writer: W, options: ConnectionOptions) -> (Self, Events)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        Self::start(reader, writer, None, options)
+    }
+
+    /// Drives an already spawned control client process (stdin and stdout
+    /// must be piped). The connection owns the child: when its output ends,
+    /// its exit status goes into the close reason.
+    pub fn from_child(mut child: Child, options: ConnectionOptions) -> Result<(Self, Events), Error> {
+        let writer = child.stdin.take().ok_or(Error::MissingPipe { stream: "stdin" })?;
+        let reader = child.stdout.take().ok_or(Error::MissingPipe { stream: "stdout" })?;
+        Ok(Self::start(reader, writer, Some(child), options))
+    }
+
+    fn start<R, W>(reader: R, writer: W, child: Option<Child>, options: ConnectionOptions) -> (Self, Events)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (events, receiver) = broadcast::channel(options.event_capacity.max(1));
+        let (closed, closed_watch) = watch::channel(false);
+        let (attached, attached_watch) = watch::channel(!options.wait_for_attach);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            events,
+            closed,
+            attached,
+            output_budget_bytes: options.output_budget_bytes,
+        });
+        let (requests, request_receiver) = mpsc::channel(WRITE_BATCH * 4);
+        tokio::spawn(write_loop(
+            writer,
+            request_receiver,
+            shared.clone(),
+            closed_watch,
+            attached_watch,
+        ));
+        tokio::spawn(read_loop(reader, child, shared.clone()));
+        let connection = Self {
+            requests,
+            shared,
+            command_timeout: options.command_timeout,
+        };
+        (connection, Events { receiver, closed_seen: false })
+    }
+
+    /// Sends one command and waits for its reply, with the default deadline.
+    /// A `%error` reply is returned with `ok: false`, not as an error (use
+    /// [`Reply::into_result`]). Many concurrent calls are pipelined.
+    ///
+    /// Fails fast with [`Error::ConnectionClosed`] once the connection ended,
+    /// and with [`Error::BadCommand`] for lines that would break it (see
+    /// [`crate::check_command_line`]).
+    pub async fn command(&self, command: impl IntoCommandLine) -> Result<Reply, Error> {
+        self.command_with_timeout(command, self.command_timeout).await
+    }
+
+    /// [`Connection::command`] with an explicit deadline.
+    pub async fn command_with_timeout(
+        &self,
+        command: impl IntoCommandLine,
+        timeout: Duration,
+    ) -> Result<Reply, Error> {
+        let line = command.into_command_line()?;
+        let (reply, receiver) = oneshot::channel();
+        let request = Request { line: line.clone(), reply };
+        let exchange = async {
+            if self.requests.send(request).await.is_err() {
+                return Err(self.closed_error());
+            }
+            receiver.await.unwrap_or_else(|_| Err(self.closed_error()))
+        };
+        tokio::time::timeout(timeout, exchange)
+            .await
+            .unwrap_or(Err(Error::Timeout { command: line, timeout }))
+    }
+
+    /// Follows one pane's output. Each subscription has its own byte budget
+    /// ([`ConnectionOptions::output_budget_bytes`]). Only panes in the
+    /// attached session produce output.
+    pub fn subscribe_output(&self, pane: PaneId) -> OutputSubscription {
+        let queue = PaneQueue::new(self.shared.output_budget_bytes);
+        let mut state = self.shared.lock();
+        if state.closed_reason.is_some() {
+            queue.close();
+        } else {
+            state.panes.entry(pane).or_default().push(queue.clone());
+        }
+        OutputSubscription::new(pane, queue)
+    }
+
+    /// Another receiver of this connection's notifications, from now on.
+    pub fn events(&self) -> Events {
+        Events {
+            receiver: self.shared.events.subscribe(),
+            closed_seen: false,
+        }
+    }
+
+    /// Turns on tmux's flow control for this client
+    /// (`refresh-client -f pause-after=<seconds>`): a pane whose output is that
+    /// far behind is paused ([`PaneEvent::Paused`]) instead of queueing without
+    /// bound or disconnecting the client with `too far behind`.
+    pub async fn set_pause_after(&self, seconds: u32) -> Result<(), Error> {
+        let line = format!("refresh-client -f pause-after={seconds}");
+        self.command(line).await?.into_result().map(drop)
+    }
+
+    /// Resumes a paused pane's output (`refresh-client -A '%N:continue'`).
+    /// Re-capture the pane first: output made while paused is not sent.
+    pub async fn continue_pane(&self, pane: PaneId) -> Result<(), Error> {
+        let line = format!("refresh-client -A '{pane}:continue'");
+        self.command(line).await?.into_result().map(drop)
+    }
+
+    /// Whether the connection has ended.
+    pub fn is_closed(&self) -> bool {
+        self.shared.lock().closed_reason.is_some()
+    }
+
+    /// Waits until the connection ends and returns why.
+    pub async fn closed(&self) -> String {
+        let mut watch = self.shared.closed.subscribe();
+        // The sender lives in `shared`, which we hold, so this cannot fail.
+        let _ = watch.wait_for(|closed| *closed).await;
+        self.shared
+            .lock()
+            .closed_reason
+            .clone()
+            .unwrap_or_default()
+    }
+
+    fn closed_error(&self) -> Error {
+        let reason = self.shared.lock().closed_reason.clone();
+        Error::ConnectionClosed {
+            reason: reason.unwrap_or_else(|| "the connection's tasks have stopped".to_owned()),
+        }
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // State holds plain data that every step leaves consistent.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Ends the connection once: fails every pending command, ends every
+    /// subscription, emits `Closed`.
+    fn close(&self, reason: String) {
+        let mut state = self.lock();
+        if state.closed_reason.is_some() {
+            return;
+        }
+        tracing::debug!(%reason, "tmux control connection closed");
+        state.closed_reason = Some(reason.clone());
+        for pending in state.matcher.drain() {
+            let _ = pending.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
+        }
+        for queue in state.panes.drain().flat_map(|(_, queues)| queues) {
+            queue.close();
+        }
+        drop(state);
+        let _ = self.events.send(ConnectionEvent::Closed { reason });
+        self.closed.send_replace(true);
+    }
+
+    fn dispatch(&self, event: Event) {
+        match event {
+            Event::Block(block) => {
+                let matched = self.lock().matcher.on_block(block);
+                match matched {
+                    Some((pending, block)) => {
+                        // The caller may have timed out and gone; that is fine.
+                        let _ = pending.reply.send(Ok(Reply::from_block(pending.command, block)));
+                    }
+                    None => {
+                        tracing::trace!("skipped a reply block not sent by this client");
+                        self.attached.send_replace(true);
+                    }
+                }
+            }
+            Event::Output { pane, data, .. } => {
+                self.to_pane(pane, PaneEvent::Output(Bytes::from(data)));
+            }
+            Event::Pause { pane } => {
+                self.to_pane(pane, PaneEvent::Paused);
+                let _ = self.events.send(ConnectionEvent::Pause { pane });
+            }
+            Event::Continue { pane } => {
+                self.to_pane(pane, PaneEvent::Continued);
+                let _ = self.events.send(ConnectionEvent::Continue { pane });
+            }
+            Event::Notification { name, args } => {
+                let args = Bytes::from(args);
+                let _ = self.events.send(ConnectionEvent::Notification { name, args });
+            }
+            Event::Exit { reason } => {
+                let reason = match reason {
+                    Some(reason) => format!("tmux sent %exit ({reason})"),
+                    None => "tmux sent %exit".to_owned(),
+                };
+                self.close(reason);
+            }
+        }
+    }
+
+    fn to_pane(&self, pane: PaneId, event: PaneEvent) {
+        let mut state = self.lock();
+        let Some(queues) = state.panes.get_mut(&pane) else {
+            return;
+        };
+        // A queue only we hold belongs to a dropped subscription.
+        queues.retain(|queue| Arc::strong_count(queue) > 1);
+        if queues.is_empty() {
+            state.panes.remove(&pane);
+            return;
+        }
+        for queue in queues.iter() {
+            queue.push(event.clone());
+        }
+    }
+}
+
+async fn read_loop<R>(mut reader: R, child: Option<Child>, shared: Arc<Shared>)
+where
+    R: AsyncRead + Unpin,
+{
+    let mut parser = Parser::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let reason = loop {
+        match reader.read(&mut buffer).await {
+            Ok(0) => break "the tmux control client closed its output (end of file)".to_owned(),
+            Ok(read) => {
+                parser.push(&buffer[..read]);
+                while let Some(event) = parser.next_event() {
+                    shared.dispatch(event);
+                }
+                if parser.has_exited() {
+                    // `%exit` already closed the connection; just reap the child.
+                    finish_child(child).await;
+                    return;
+                }
+            }
+            Err(error) => break format!("reading from the tmux control client failed: {error}"),
+        }
+    };
+    let reason = match finish_child(child).await {
+        Some(status) => format!("{reason}; {status}"),
+        None => reason,
+    };
+    shared.close(reason);
+}
+
+/// Reaps an owned child, describing how it ended (if it does so promptly).
+async fn finish_child(child: Option<Child>) -> Option<String> {
+    let mut child = child?;
+    match tokio::time::timeout(CHILD_EXIT_GRACE, child.wait()).await {
+        Ok(Ok(status)) => Some(format!("the tmux client process exited with {status}")),
+        Ok(Err(error)) => Some(format!("waiting for the tmux client process failed: {error}")),
+        Err(_) => {
+            let _ = child.start_kill();
+            Some("the tmux client process did not exit and was killed".to_owned())
+        }
+    }
+}
+
+async fn write_loop<W>(
+    mut writer: W,
+    mut requests: mpsc::Receiver<Request>,
+    shared: Arc<Shared>,
+    mut closed: watch::Receiver<bool>,
+    mut attached: watch::Receiver<bool>,
+) where
+    W: AsyncWrite + Unpin,
+{
+    let mut batch = Vec::with_capacity(WRITE_BATCH);
+    let mut bytes = Vec::new();
+    let attached_first = tokio::select! {
+        _ = attached.wait_for(|attached| *attached) => true,
+        _ = closed.wait_for(|closed| *closed) => false,
+    };
+    while attached_first {
+        tokio::select! {
+            received = requests.recv_many(&mut batch, WRITE_BATCH) => {
+                if received == 0 {
+                    break; // every Connection handle is gone
+                }
+            }
+            _ = closed.wait_for(|closed| *closed) => break,
+        }
+        bytes.clear();
+        {
+            let mut state = shared.lock();
+            for request in batch.drain(..) {
+                if let Some(reason) = &state.closed_reason {
+                    let reason = reason.clone();
+                    let _ = request.reply.send(Err(Error::ConnectionClosed { reason }));
+                    continue;
+                }
+                bytes.extend_from_slice(request.line.as_bytes());
+                bytes.push(b'\n');
+                // Recorded before writing: a reply cannot precede its command.
+                state.matcher.sent(Pending {
+                    command: request.line,
+                    reply: request.reply,
+                });
+            }
+        }
+        if bytes.is_empty() {
+            continue;
+        }
+        if let Err(error) = write_all_and_flush(&mut writer, &bytes).await {
+            shared.close(format!("writing to the tmux control client failed: {error}"));
+            break;
+        }
+    }
+    // Closing tmux's stdin ends the control client.
+    let _ = writer.shutdown().await;
+    requests.close();
+    while let Some(request) = requests.recv().await {
+        let reason = shared.lock().closed_reason.clone().unwrap_or_default();
+        let _ = request.reply.send(Err(Error::ConnectionClosed { reason }));
+    }
+}
+
+async fn write_all_and_flush<W: AsyncWrite + Unpin>(writer: &mut W, bytes: &[u8]) -> std::io::Result<()> {
+    writer.write_all(bytes).await?;
+    writer.flush().await
+}

@@ -1,0 +1,68 @@
+//! Pane control for agents: an isolated tmux server, panes pinned to their ids, capture with attributes,
+//! literal keys and bracketed paste, and commands whose end is signalled, never guessed.
+//!
+//! # Brief overview
+//!
+//! - [`Server`]: a tmux server of our own (private socket, our config, `TMUX` scrubbed from every call), or
+//!   one we only talk to ([`Server::existing`]). Every tmux command goes through [`Server::tmux`], with a
+//!   deadline.
+//! - [`Session`] and [`Pane`]: created detached, `remain-on-exit` on, a pane handle pinned to `%N`.
+//! - [`Pane::run`]: types a command and returns its exit code, its own output and its duration once the
+//!   shell signals the end on a channel unique to that command; the echo of the typed line can never end it.
+//! - [`Pane::send_text`], [`Pane::send_keys`], [`Pane::paste`]: typing into a program adds nothing to what is
+//!   typed.
+//! - [`Pane::capture`] and [`Pane::capture_screen`] (styled cells, so ghost text can be told from input),
+//!   [`ScreenDiff`] for what changed, [`detect_intervention`] for a program that waits for a person.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use tmux_habitat::{Server, SessionOptions};
+//!
+//! # async fn demo() -> Result<(), tmux_habitat::Error> {
+//! let server = Server::isolated().await?; // killed, socket removed, when dropped
+//! let session = server.new_session(SessionOptions::new("demo")).await?;
+//! let pane = session.first_pane();
+//! pane.wait_ready(Duration::from_secs(10)).await?;
+//! let out = pane.run("echo hello", Duration::from_secs(5)).await?;
+//! assert_eq!((out.exit_code, out.output.as_str()), (0, "hello\n"));
+//! # Ok(()) }
+//! ```
+//!
+//! # Design
+//!
+//! The subprocess transport runs one `tmux` process per command (about 1.6 ms). Waits that the pane can
+//! signal (readiness, command end, a dead pane through the `pane-died` hook) block on `tmux wait-for`
+//! instead of polling; waits on a screen that cannot signal use exponential backoff under a deadline.
+//! A control-mode transport (one persistent `tmux -C` connection) is planned to sit behind the same API.
+
+#![deny(missing_docs)]
+
+mod capture;
+mod diff;
+mod error;
+mod intervention;
+mod keys;
+mod pane;
+mod run;
+mod screen;
+mod server;
+mod session;
+mod socket;
+mod transport;
+mod wait;
+
+pub use capture::CaptureOptions;
+pub use diff::{Hunk, ScreenDiff};
+pub use error::{Error, Result};
+pub use intervention::{Intervention, InterventionKind, detect_intervention};
+pub use keys::Key;
+pub use pane::{Pane, PaneGuard, PaneId, PaneInfo};
+pub use run::{CommandOutput, RunningCommand};
+pub use screen::{Cell, Color, Screen, Span, Style};
+pub use server::{Server, ServerBuilder};
+pub use session::{Session, SessionInfo, SessionOptions};
+pub use socket::{SocketSpec, socket_dir};
+pub use transport::DEFAULT_COMMAND_DEADLINE;
+pub use wait::Backoff;

@@ -1,0 +1,389 @@
+//! A pane, pinned to its immutable id: observe it, type into it, run commands in it.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::capture::CaptureOptions;
+use crate::error::{Error, Result};
+use crate::keys::Key;
+use crate::screen::Screen;
+use crate::server::Server;
+use crate::transport::Invocation;
+use crate::wait::Backoff;
+
+/// tmux's own limit on one command message is about 16 KB and it truncates silently past it; literal text is
+/// sent in pieces well below that.
+const SEND_CHUNK_BYTES: usize = 4096;
+
+/// A terminal in canonical mode drops what goes past 4095 bytes on one line.
+const CANONICAL_LINE_LIMIT: usize = 4095;
+
+/// A pane's immutable id, `%N`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PaneId(String);
+
+impl PaneId {
+    pub(crate) fn new(id: &str) -> PaneId {
+        PaneId(id.to_owned())
+    }
+
+    /// The id as tmux writes it (`%3`).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PaneId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What tmux knows about a pane at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneInfo {
+    /// The pane id.
+    pub id: PaneId,
+    /// Width in cells.
+    pub width: u16,
+    /// Height in cells.
+    pub height: u16,
+    /// Pid of the pane's first process (its shell).
+    pub pid: u32,
+    /// Name of the foreground command (e.g. `bash`, `vim`).
+    pub current_command: String,
+    /// Whether the pane's program has exited (the pane stays because of `remain-on-exit`).
+    pub dead: bool,
+    /// Exit status of a dead pane's program, when it exited normally.
+    pub dead_status: Option<i32>,
+    /// Cursor column.
+    pub cursor_x: u16,
+    /// Cursor row.
+    pub cursor_y: u16,
+    /// The pane title.
+    pub title: String,
+    /// Whether the pane is in a mode (copy mode swallows keys).
+    pub in_mode: bool,
+    /// Whether the alternate screen is active (a full-screen program is running).
+    pub alternate_screen: bool,
+    /// Lines of scrollback above the visible screen.
+    pub history_size: usize,
+    /// The pane's terminal device.
+    pub tty: String,
+}
+
+const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{cursor_x}\t#{cursor_y}\t#{pane_in_mode}\t#{alternate_on}\t#{history_size}\t#{pane_tty}\t#{pane_current_command}\t#{pane_title}";
+
+impl PaneInfo {
+    pub(crate) fn parse(line: &str) -> Result<PaneInfo> {
+        let bad = || Error::Protocol { command: "display-message".into(), detail: format!("unexpected pane info {line:?}") };
+        let f: Vec<&str> = line.trim_end_matches('\n').splitn(14, '\t').collect();
+        if f.len() != 14 {
+            return Err(bad());
+        }
+        let num = |s: &str| s.parse::<u64>().map_err(|_| bad());
+        Ok(PaneInfo {
+            id: PaneId::new(f[0]),
+            width: u16::try_from(num(f[1])?).map_err(|_| bad())?,
+            height: u16::try_from(num(f[2])?).map_err(|_| bad())?,
+            pid: u32::try_from(num(f[3])?).map_err(|_| bad())?,
+            dead: f[4] == "1",
+            dead_status: f[5].parse().ok(),
+            cursor_x: u16::try_from(num(f[6])?).map_err(|_| bad())?,
+            cursor_y: u16::try_from(num(f[7])?).map_err(|_| bad())?,
+            in_mode: f[8] == "1",
+            alternate_screen: f[9] == "1",
+            history_size: usize::try_from(num(f[10])?).map_err(|_| bad())?,
+            tty: f[11].to_owned(),
+            current_command: f[12].to_owned(),
+            title: f[13].to_owned(),
+        })
+    }
+}
+
+/// A handle on one pane. Cheap to clone. Every call targets the pane's id, so it keeps pointing at the same
+/// pane whatever happens to window indexes or names.
+#[derive(Debug, Clone)]
+pub struct Pane {
+    server: Server,
+    id: PaneId,
+}
+
+/// Holds a pane's lock: while it lives no other holder in this process types into the pane.
+#[derive(Debug)]
+pub struct PaneGuard {
+    _guard: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl Pane {
+    pub(crate) fn new(server: Server, id: PaneId) -> Pane {
+        Pane { server, id }
+    }
+
+    /// The pane id (`%N`).
+    pub fn id(&self) -> &PaneId {
+        &self.id
+    }
+
+    /// The server the pane lives on.
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    /// Waits for the pane's lock. Two tasks that both lock before typing never type into the pane at once.
+    /// The lock is per process; `lane-send` adds a file lock for other processes.
+    pub async fn lock(&self) -> PaneGuard {
+        let mutex: Arc<tokio::sync::Mutex<()>> = self.server.pane_lock(&self.id);
+        PaneGuard { _guard: mutex.lock_owned().await }
+    }
+
+    /// Size, pid, command, dead status, cursor, title and mode, read in one call.
+    pub async fn info(&self) -> Result<PaneInfo> {
+        let out = self.server.tmux(["display-message", "-p", "-t", self.id.as_str(), INFO_FORMAT]).await;
+        match out {
+            // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
+            Ok(line) if line.trim().is_empty() => Err(self.not_found()),
+            Ok(line) => PaneInfo::parse(&line),
+            Err(Error::Command { .. }) if !self.exists().await? => Err(self.not_found()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the pane still exists on the server (dead panes exist until killed).
+    pub async fn exists(&self) -> Result<bool> {
+        match self.server.tmux(["list-panes", "-a", "-F", "#{pane_id}"]).await {
+            Ok(out) => Ok(out.lines().any(|l| l == self.id.as_str())),
+            Err(Error::Command { stderr, .. }) if crate::server::no_server(&stderr) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(crate) fn not_found(&self) -> Error {
+        Error::NotFound { kind: "pane", name: self.id.to_string(), socket: self.server.socket_path().to_owned() }
+    }
+
+    /// Captures text as the options say, as one atomic snapshot.
+    pub async fn capture(&self, options: CaptureOptions) -> Result<String> {
+        self.server.tmux(options.args(self.id.as_str())).await
+    }
+
+    /// The visible screen as text.
+    pub async fn capture_text(&self) -> Result<String> {
+        self.capture(CaptureOptions::visible()).await
+    }
+
+    /// The visible screen with attributes, parsed into styled cells, with the cursor position; size and
+    /// content come from one tmux call, so they belong to the same moment.
+    pub async fn capture_screen(&self) -> Result<Screen> {
+        let id = self.id.as_str();
+        let out = self
+            .server
+            .tmux(["display-message", "-p", "-t", id, "#{pane_width} #{cursor_x} #{cursor_y}", ";", "capture-pane", "-p", "-e", "-t", id])
+            .await?;
+        let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
+        let nums: Vec<u16> = head.split(' ').filter_map(|n| n.parse().ok()).collect();
+        let [width, x, y] = nums[..] else {
+            return Err(Error::Protocol { command: "display-message".into(), detail: format!("unexpected {head:?}") });
+        };
+        Ok(Screen::from_ansi(body, width).with_cursor(x, y))
+    }
+
+    /// Types `text` literally (`send-keys -l`): no key names are looked up and nothing is added. A newline is
+    /// a newline keystroke. CRLF is normalised to LF. Long text goes in pieces below tmux's silent command
+    /// limit; a line longer than a canonical-mode terminal accepts is refused rather than cut.
+    pub async fn send_text(&self, text: &str) -> Result<()> {
+        let text = text.replace("\r\n", "\n");
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.refuse_overlong_canonical_lines(&text).await?;
+        for chunk in chunks_on_char_boundaries(&text, SEND_CHUNK_BYTES) {
+            self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", chunk]).await?;
+        }
+        Ok(())
+    }
+
+    /// Types `text` and presses Enter: answering a prompt or driving a REPL. Nothing else is added.
+    pub async fn send_line(&self, text: &str) -> Result<()> {
+        self.send_text(text).await?;
+        self.send_keys(&[Key::Enter]).await
+    }
+
+    /// Presses named keys, in order, in one call.
+    pub async fn send_keys(&self, keys: &[Key]) -> Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let mut args = vec!["send-keys".to_owned(), "-t".into(), self.id.to_string()];
+        args.extend(keys.iter().map(Key::tmux_name));
+        self.server.tmux(args).await.map(drop)
+    }
+
+    /// Pastes `text` as one bracketed paste (if the program asked for bracketed paste): loaded through stdin
+    /// into a uniquely named buffer, then `paste-buffer -p -r -d`, so LF stays LF and the buffer is deleted.
+    /// CRLF is normalised to LF. Refused when a line is too long for a canonical-mode terminal.
+    pub async fn paste(&self, text: &str) -> Result<()> {
+        let text = text.replace("\r\n", "\n");
+        self.refuse_overlong_canonical_lines(&text).await?;
+        let buffer = format!("habitat-{}-{:016x}", std::process::id(), rand::random::<u64>());
+        let id = self.id.as_str();
+        let invocation = Invocation::new([
+            "load-buffer", "-b", &buffer, "-", ";", "paste-buffer", "-p", "-r", "-d", "-b", &buffer, "-t", id,
+        ])
+        .stdin(text.into_bytes());
+        self.server.invoke(invocation).await.map(drop)
+    }
+
+    /// Refuses text with a line longer than a canonical-mode (cooked) terminal accepts, when the pane's
+    /// terminal is in canonical mode. Shells with line editing (bash, zsh) are not in canonical mode.
+    async fn refuse_overlong_canonical_lines(&self, text: &str) -> Result<()> {
+        let longest = text.split('\n').map(str::len).max().unwrap_or(0);
+        if longest <= CANONICAL_LINE_LIMIT {
+            return Ok(());
+        }
+        let info = self.info().await?;
+        if tty_is_canonical(&info.tty).await {
+            return Err(Error::Refused {
+                pane: self.id.to_string(),
+                reason: format!(
+                    "a line of {longest} bytes is longer than the {CANONICAL_LINE_LIMIT} bytes a canonical-mode \
+                     terminal keeps; the program in the pane ({}) would silently lose the rest. Write the text \
+                     to a file and pass its path instead",
+                    info.current_command
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Resizes the pane's window.
+    pub async fn resize(&self, width: u16, height: u16) -> Result<()> {
+        self.server
+            .tmux(["resize-window", "-t", self.id.as_str(), "-x", &width.to_string(), "-y", &height.to_string()])
+            .await
+            .map(drop)
+    }
+
+    /// Wakes a detached full-screen program by resizing its window one row smaller and back (two SIGWINCHes),
+    /// so it redraws.
+    pub async fn wake(&self) -> Result<()> {
+        let info = self.info().await?;
+        self.resize(info.width, info.height.saturating_sub(1).max(2)).await?;
+        self.resize(info.width, info.height).await
+    }
+
+    /// Kills the pane (and its window if it was the last pane).
+    pub async fn kill(&self) -> Result<()> {
+        self.server.tmux(["kill-pane", "-t", self.id.as_str()]).await.map(drop)
+    }
+
+    /// Captures the visible screen until `done` accepts it, looking again with exponential backoff
+    /// (10 ms doubling to 500 ms), and fails with the last screen when `timeout` passes. For programs that
+    /// cannot signal; shells use [`Pane::wait_ready`] and [`Pane::run`], which wait on signals.
+    pub async fn wait_until(
+        &self,
+        what: &str,
+        timeout: Duration,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<String> {
+        let mut backoff = Backoff::new(timeout);
+        loop {
+            let screen = self.capture_text().await?;
+            if done(&screen) {
+                return Ok(screen);
+            }
+            if !backoff.wait().await {
+                return Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen });
+            }
+        }
+    }
+
+    /// Waits until the pane's shell proves it reads input: it runs a handshake line that signals a unique
+    /// `wait-for` channel. Fails after `timeout` with the pane and what was on its screen.
+    pub async fn wait_ready(&self, timeout: Duration) -> Result<()> {
+        let channel = crate::run::unique_token("ready");
+        let socket = crate::run::shell_quote(&self.server.socket_path().display().to_string());
+        let line = format!("tmux -S {socket} wait-for -S {channel}");
+        self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"]).await?;
+        self.wait_for_channel(&channel, timeout, "the shell to become ready").await
+    }
+
+    /// Blocks on a `wait-for` channel (a tmux client of its own, never a shared connection) until it is
+    /// signalled, the pane dies, or `timeout` passes.
+    pub(crate) async fn wait_for_channel(&self, channel: &str, timeout: Duration, what: &str) -> Result<()> {
+        match self.server.tmux_with_deadline(["wait-for", channel], timeout).await {
+            Ok(_) => Ok(()),
+            Err(Error::Deadline { .. }) => {
+                let screen = self.capture_text().await.unwrap_or_default();
+                if let Ok(info) = self.info().await {
+                    if info.dead {
+                        return Err(Error::PaneDead { pane: self.id.to_string(), status: info.dead_status });
+                    }
+                }
+                Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Splits on UTF-8 character boundaries into pieces of at most `max` bytes.
+pub(crate) fn chunks_on_char_boundaries(text: &str, max: usize) -> Vec<&str> {
+    let mut chunks = Vec::new();
+    let mut rest = text;
+    while rest.len() > max {
+        let mut cut = max;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        chunks.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    if !rest.is_empty() {
+        chunks.push(rest);
+    }
+    chunks
+}
+
+/// Asks `stty` whether the terminal is in canonical mode. When it cannot tell, it says yes: refusing is safer
+/// than truncating.
+async fn tty_is_canonical(tty: &str) -> bool {
+    let out = tokio::time::timeout(
+        Duration::from_secs(2),
+        tokio::process::Command::new("stty").arg("-F").arg(tty).arg("-a").kill_on_drop(true).output(),
+    )
+    .await;
+    match out {
+        Ok(Ok(out)) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            !text.split_whitespace().any(|w| w == "-icanon")
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn parses_pane_info() {
+        let info = PaneInfo::parse("%3\t200\t50\t1234\t1\t3\t0\t5\t0\t0\t12\t/dev/pts/4\tbash\ttitle\twith tab\n").unwrap();
+        assert_eq!(info.id.as_str(), "%3");
+        assert!(info.dead);
+        assert_eq!(info.dead_status, Some(3));
+        assert_eq!(info.title, "title\twith tab");
+        assert_eq!(info.history_size, 12);
+    }
+
+    proptest! {
+        #[test]
+        fn chunks_rejoin_and_respect_the_limit(text in "\\PC{0,300}", max in 4usize..64) {
+            let chunks = chunks_on_char_boundaries(&text, max);
+            prop_assert!(chunks.iter().all(|c| c.len() <= max && !c.is_empty()));
+            prop_assert!(chunks.concat() == text);
+        }
+    }
+}

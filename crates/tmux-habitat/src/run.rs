@@ -1,0 +1,298 @@
+//! Running a shell command in a pane and knowing exactly when it ended.
+//!
+//! The command goes into a script file that the pane's shell sources (so it inherits and changes the shell's
+//! state: `cd`, `export`, history), framed by two markers and followed by a `wait-for` signal on a channel
+//! unique to this command:
+//!
+//! ```text
+//! printf '%s%s\n' __HAB_S_ 5f3a…; . '/tmp/…/5f3a….sh'; printf '\n%s%s:%s\n' __HAB_E_ 5f3a… "$?"; tmux -S … wait-for -S …
+//! ```
+//!
+//! The typed line contains each marker only split in two, so its echo can never be taken for the marker; the
+//! `wait-for` signal is sent only after the end marker is printed, so completion is never reported early; and
+//! since the script is sourced, multi-line commands, heredocs and lines longer than a terminal line all work.
+//! If the command kills the shell, a `pane-died` hook on the pane signals the same channel.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::intervention::{Intervention, detect_intervention};
+use crate::pane::{Pane, PaneInfo};
+use crate::wait::Backoff;
+
+const START: &str = "__HAB_S_";
+const END: &str = "__HAB_E_";
+
+/// What a finished command left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutput {
+    /// The command's exit status (`$?` after it).
+    pub exit_code: i32,
+    /// What the command printed, as the terminal shows it (wrapped lines joined, trailing blanks removed).
+    pub output: String,
+    /// From the moment it was typed to the moment its end was signalled.
+    pub duration: Duration,
+    /// The start of the output scrolled out of the pane's history; `output` holds only the end.
+    pub truncated: bool,
+}
+
+impl CommandOutput {
+    /// Whether the command exited with status 0.
+    pub fn success(&self) -> bool {
+        self.exit_code == 0
+    }
+}
+
+/// A command typed into a pane that has not been waited for yet.
+#[derive(Debug)]
+pub struct RunningCommand {
+    pane: Pane,
+    token: String,
+    channel: String,
+    script: PathBuf,
+    started: Instant,
+    /// Absolute line (history + screen) where the command's output begins.
+    start_line: usize,
+}
+
+/// A random token that appears nowhere else: ids, channel names, buffer names.
+pub(crate) fn unique_token(kind: &str) -> String {
+    format!("hab-{kind}-{:016x}", rand::random::<u64>())
+}
+
+/// Quotes a word for a POSIX shell.
+pub(crate) fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+impl Pane {
+    /// Runs `command` in the pane's shell and waits for it to end, up to `timeout`. Returns its exit code,
+    /// its output only, and its duration. On timeout the error carries the screen so far; the command keeps
+    /// running (send [`Key::CTRL_C`](crate::Key::CTRL_C) to stop it).
+    ///
+    /// The pane must run a POSIX shell at its prompt. Callers that share the pane take [`Pane::lock`] first.
+    pub async fn run(&self, command: &str, timeout: Duration) -> Result<CommandOutput> {
+        self.start(command).await?.wait(timeout).await
+    }
+
+    /// Types `command` into the pane's shell and returns at once, so the caller can watch for
+    /// interventions (a `[y/N]` prompt, a password, a pager) and answer them before waiting.
+    pub async fn start(&self, command: &str) -> Result<RunningCommand> {
+        let info = self.info().await?;
+        if info.dead {
+            return Err(Error::PaneDead { pane: self.id().to_string(), status: info.dead_status });
+        }
+        if info.in_mode {
+            return Err(Error::Refused {
+                pane: self.id().to_string(),
+                reason: "the pane is in a mode (copy mode?) that would swallow the keys; leave it (press q) and try again"
+                    .into(),
+            });
+        }
+        let token = format!("{:016x}", rand::random::<u64>());
+        let channel = unique_token("done");
+        let script = self.server().runtime_dir().join(format!("cmd-{token}.sh"));
+        let mut body = command.replace("\r\n", "\n");
+        if !body.ends_with('\n') {
+            body.push('\n');
+        }
+        std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
+        let socket = shell_quote(&self.server().socket_path().display().to_string());
+        let line = format!(
+            "printf '%s%s\\n' {START} {token}; . {script}; printf '\\n%s%s:%s\\n' {END} {token} \"$?\"; tmux -S {socket} wait-for -S {channel}",
+            script = shell_quote(&script.display().to_string()),
+        );
+        let id = self.id().as_str();
+        let hook = format!("wait-for -S {channel}");
+        let started = Instant::now();
+        self.server()
+            .tmux([
+                "set-hook", "-p", "-t", id, "pane-died", &hook, ";", "send-keys", "-t", id, "-l", &line, ";",
+                "send-keys", "-t", id, "Enter",
+            ])
+            .await?;
+        Ok(RunningCommand {
+            pane: self.clone(),
+            token,
+            channel,
+            script,
+            started,
+            start_line: info.history_size + usize::from(info.cursor_y),
+        })
+    }
+}
+
+impl RunningCommand {
+    /// The pane the command runs in.
+    pub fn pane(&self) -> &Pane {
+        &self.pane
+    }
+
+    /// Waits until the command ends (its `wait-for` signal), up to `timeout`, and collects its output.
+    pub async fn wait(self, timeout: Duration) -> Result<CommandOutput> {
+        self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await?;
+        let duration = self.started.elapsed();
+        let info = self.pane.info().await?;
+        let lines = self.lines_since_start(&info).await?;
+        let parsed = parse_output(&lines, &self.token);
+        match parsed.exit_code {
+            Some(exit_code) => Ok(CommandOutput { exit_code, output: parsed.output, duration, truncated: !parsed.saw_start }),
+            None if info.dead => Err(Error::PaneDead { pane: self.pane.id().to_string(), status: info.dead_status }),
+            None => Err(Error::Protocol {
+                command: "run".into(),
+                detail: format!("the end marker of command {} is missing from the pane", self.token),
+            }),
+        }
+    }
+
+    /// What the command has printed so far (without the markers).
+    pub async fn output_so_far(&self) -> Result<String> {
+        let info = self.pane.info().await?;
+        Ok(parse_output(&self.lines_since_start(&info).await?, &self.token).output)
+    }
+
+    /// Whether the command now waits for a person: judged only on what it printed since it started.
+    pub async fn intervention(&self) -> Result<Option<Intervention>> {
+        let info = self.pane.info().await?;
+        if info.alternate_screen {
+            // A full-screen program (less, a TUI) entered after the command started: its screen is all ours.
+            let screen = self.pane.capture_text().await?;
+            return Ok(detect_intervention(&screen));
+        }
+        let parsed = parse_output(&self.lines_since_start(&info).await?, &self.token);
+        if parsed.exit_code.is_some() {
+            return Ok(None);
+        }
+        Ok(detect_intervention(&parsed.output))
+    }
+
+    /// Looks for an intervention with backoff (10 ms doubling to 200 ms) until one appears (`Some`), the
+    /// command ends (`None`), or `timeout` passes (an error with the screen).
+    pub async fn wait_for_intervention(&self, timeout: Duration) -> Result<Option<Intervention>> {
+        let mut backoff = Backoff::with(Duration::from_millis(10), Duration::from_millis(200), timeout);
+        loop {
+            if let Some(found) = self.intervention().await? {
+                return Ok(Some(found));
+            }
+            let info = self.pane.info().await?;
+            let parsed = parse_output(&self.lines_since_start(&info).await?, &self.token);
+            if parsed.exit_code.is_some() || info.dead {
+                return Ok(None);
+            }
+            if !backoff.wait().await {
+                return Err(Error::Timeout {
+                    pane: self.pane.id().to_string(),
+                    what: "an intervention or the end of the command".into(),
+                    waited: timeout,
+                    screen: self.pane.capture_text().await.unwrap_or_default(),
+                });
+            }
+        }
+    }
+
+    /// The pane's lines from where the command started to the bottom, wrapped lines joined.
+    async fn lines_since_start(&self, info: &PaneInfo) -> Result<Vec<String>> {
+        // Relative to the top of the visible screen; negative reaches into history.
+        let offset = i64::try_from(self.start_line).unwrap_or(i64::MAX) - i64::try_from(info.history_size).unwrap_or(0);
+        let offset = offset.max(-i64::try_from(info.history_size).unwrap_or(0));
+        let text = self
+            .pane
+            .server()
+            .tmux(["capture-pane", "-p", "-J", "-t", self.pane.id().as_str(), "-S", &offset.to_string()])
+            .await?;
+        Ok(text.lines().map(|l| l.trim_end().to_owned()).collect())
+    }
+}
+
+impl Drop for RunningCommand {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.script);
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Parsed {
+    output: String,
+    exit_code: Option<i32>,
+    saw_start: bool,
+}
+
+/// Finds the output between this command's start and end markers. The end marker is preceded by a forced
+/// newline, so a final empty line before it means the output ended with a newline.
+fn parse_output(lines: &[String], token: &str) -> Parsed {
+    let start_marker = format!("{START}{token}");
+    let end_prefix = format!("{END}{token}:");
+    let start = lines.iter().position(|l| *l == start_marker);
+    let body_from = start.map_or(0, |i| i + 1);
+    let mut exit_code = None;
+    let mut body: Vec<&str> = Vec::new();
+    for line in &lines[body_from..] {
+        if let Some(code) = line.strip_prefix(&end_prefix).and_then(|c| c.trim().parse().ok()) {
+            exit_code = Some(code);
+            break;
+        }
+        body.push(line);
+    }
+    let output = if exit_code.is_some() {
+        match body.split_last() {
+            Some((last, rest)) if last.is_empty() => {
+                if rest.is_empty() { String::new() } else { format!("{}\n", rest.join("\n")) }
+            }
+            _ => body.join("\n"),
+        }
+    } else {
+        // Still running: trailing blank rows are just the empty screen below the cursor.
+        while body.last().is_some_and(|l| l.is_empty()) {
+            body.pop();
+        }
+        body.join("\n")
+    };
+    Parsed { output, exit_code, saw_start: start.is_some() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn output_between_markers_keeps_its_final_newline() {
+        let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; . x; …\n__HAB_S_t1\nhello\n\n__HAB_E_t1:0\n$");
+        assert_eq!(parse_output(&screen, "t1"), Parsed { output: "hello\n".into(), exit_code: Some(0), saw_start: true });
+    }
+
+    #[test]
+    fn output_without_final_newline() {
+        let screen = lines("__HAB_S_t1\nabc\n__HAB_E_t1:3");
+        assert_eq!(parse_output(&screen, "t1").output, "abc");
+        assert_eq!(parse_output(&screen, "t1").exit_code, Some(3));
+    }
+
+    #[test]
+    fn empty_output() {
+        let screen = lines("__HAB_S_t1\n\n__HAB_E_t1:0");
+        assert_eq!(parse_output(&screen, "t1").output, "");
+    }
+
+    #[test]
+    fn echo_of_the_typed_line_is_not_a_marker() {
+        let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; printf '\\n%s%s:%s\\n' __HAB_E_ t1 \"$?\"");
+        let parsed = parse_output(&screen, "t1");
+        assert_eq!(parsed.exit_code, None);
+        assert!(!parsed.saw_start);
+    }
+
+    #[test]
+    fn markers_of_other_commands_are_ignored() {
+        let screen = lines("__HAB_S_t1\n__HAB_E_t0:1\n__HAB_E_t1x:2\nreal\n\n__HAB_E_t1:0");
+        let parsed = parse_output(&screen, "t1");
+        assert_eq!(parsed.exit_code, Some(0));
+        assert_eq!(parsed.output, "__HAB_E_t0:1\n__HAB_E_t1x:2\nreal\n");
+    }
+}

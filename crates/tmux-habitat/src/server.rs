@@ -1,0 +1,376 @@
+//! A tmux server: one we start (isolated, with our own config) or one we only talk to.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::pane::{Pane, PaneId};
+use crate::session::{Session, SessionInfo, SessionOptions};
+use crate::socket::SocketSpec;
+use crate::transport::{Invocation, SocketArg, Subprocess, Transport};
+
+/// The config every server we start reads instead of the user's `~/.tmux.conf`.
+///
+/// `remain-on-exit` keeps a dead pane's last screen and exit status readable; `escape-time 0` makes a sent
+/// Escape arrive as Escape, not as the start of a Meta sequence; a deep history keeps long outputs whole.
+const CONFIG: &str = "\
+set -g remain-on-exit on
+set -g history-limit 50000
+set -g escape-time 0
+set -g default-terminal screen-256color
+set -g status off
+set -g destroy-unattached off
+set -g exit-empty on
+set -g allow-rename off
+";
+
+/// A handle on a tmux server. Cheap to clone; all clones talk to the same server.
+///
+/// A server we started with [`ServerBuilder::start`] (or [`Server::isolated`]) is killed, and its private
+/// socket directory removed, when the last clone is dropped, unless [`ServerBuilder::keep_on_drop`] says
+/// otherwise. A server opened with [`Server::existing`] is never reconfigured or killed by us.
+#[derive(Debug, Clone)]
+pub struct Server {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    transport: Transport,
+    /// Our private directory: command scripts, the config, and for isolated servers the socket.
+    runtime_dir: PathBuf,
+    kill_on_drop: bool,
+    shell: Option<String>,
+    default_size: (u16, u16),
+    locks: Mutex<HashMap<PaneId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// Builds a [`Server`] of our own.
+#[derive(Debug, Clone)]
+pub struct ServerBuilder {
+    socket: Option<SocketSpec>,
+    program: PathBuf,
+    kill_on_drop: Option<bool>,
+    shell: Option<String>,
+    default_size: (u16, u16),
+}
+
+impl Default for ServerBuilder {
+    fn default() -> Self {
+        ServerBuilder {
+            socket: None,
+            program: std::env::var_os("TMUX_HABITAT_TMUX").map(PathBuf::from).unwrap_or_else(|| "tmux".into()),
+            kill_on_drop: None,
+            shell: Some(default_shell()),
+            default_size: (200, 50),
+        }
+    }
+}
+
+/// bash without rc files and with a plain prompt: what an agent reads should not depend on the user's dotfiles.
+fn default_shell() -> String {
+    if Path::new("/bin/bash").exists() {
+        "env PS1='$ ' HISTFILE=/dev/null /bin/bash --noprofile --norc".to_owned()
+    } else {
+        "env PS1='$ ' /bin/sh".to_owned()
+    }
+}
+
+impl ServerBuilder {
+    /// Use `tmux -L name` (a socket in tmux's per-user directory). Such a server is shared by every process
+    /// that uses the same name, so by default it is left running on drop.
+    pub fn socket_name(mut self, name: impl Into<String>) -> Self {
+        self.socket = Some(SocketSpec::Name(name.into()));
+        self
+    }
+
+    /// Use `tmux -S path`.
+    pub fn socket_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.socket = Some(SocketSpec::Path(path.into()));
+        self
+    }
+
+    /// The tmux binary (default `tmux`, or `$TMUX_HABITAT_TMUX`).
+    pub fn program(mut self, program: impl Into<PathBuf>) -> Self {
+        self.program = program.into();
+        self
+    }
+
+    /// Kill the server when the last handle is dropped (default: yes for a private socket, no for a name).
+    pub fn keep_on_drop(mut self, keep: bool) -> Self {
+        self.kill_on_drop = Some(!keep);
+        self
+    }
+
+    /// The command new panes run (default: bash without rc files and with `PS1='$ '`). `None` leaves it to
+    /// tmux's `default-shell` (the user's `$SHELL`). [`Pane::run`] needs a POSIX shell.
+    pub fn shell(mut self, shell: Option<String>) -> Self {
+        self.shell = shell;
+        self
+    }
+
+    /// Size of new sessions (default 200×50).
+    pub fn default_size(mut self, width: u16, height: u16) -> Self {
+        self.default_size = (width, height);
+        self
+    }
+
+    /// Prepares the server: our config, our runtime directory, the socket. The tmux process itself starts
+    /// with the first session.
+    pub async fn start(self) -> Result<Server> {
+        let runtime_dir = make_private_dir()?;
+        let config = runtime_dir.join("tmux.conf");
+        std::fs::write(&config, CONFIG).map_err(|e| Error::io(format!("writing {}", config.display()), e))?;
+        let (socket, socket_path, kill_default) = match self.socket.unwrap_or_else(|| {
+            SocketSpec::Path(runtime_dir.join("socket"))
+        }) {
+            SocketSpec::Name(name) => {
+                validate_socket_name(&name)?;
+                let path = SocketSpec::Name(name.clone()).resolve();
+                (SocketArg::Name(name), path, false)
+            }
+            SocketSpec::Path(path) => {
+                let private = path.starts_with(&runtime_dir);
+                (SocketArg::Path(path.clone()), path, private)
+            }
+            SocketSpec::Inherit => {
+                let path = SocketSpec::Inherit.resolve();
+                (SocketArg::Path(path.clone()), path, false)
+            }
+        };
+        let transport = Transport::Subprocess(Subprocess {
+            program: self.program,
+            socket,
+            socket_path,
+            config: Some(config),
+        });
+        Ok(Server::from_parts(
+            transport,
+            runtime_dir,
+            self.kill_on_drop.unwrap_or(kill_default),
+            self.shell,
+            self.default_size,
+        ))
+    }
+}
+
+fn validate_socket_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.contains('/') {
+        return Err(Error::Invalid {
+            what: "socket name",
+            value: name.to_owned(),
+            reason: "must be non-empty and contain no `/`; use a socket path for a file elsewhere".into(),
+        });
+    }
+    Ok(())
+}
+
+/// A fresh private directory (mode 0700) for one `Server` handle's files.
+fn make_private_dir() -> Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let base = std::env::temp_dir();
+    for _ in 0..16 {
+        let dir = base.join(format!("tmux-habitat-{}-{:08x}", std::process::id(), rand::random::<u32>()));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(format!("creating {}", dir.display()), e)),
+        }
+    }
+    Err(Error::io("creating a private directory", std::io::Error::other("no free name after 16 tries")))
+}
+
+impl Server {
+    /// Starts building a server of our own.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
+    }
+
+    /// A server on a fresh private socket, killed and removed on drop: what tests and one-off jobs want.
+    pub async fn isolated() -> Result<Server> {
+        ServerBuilder::default().start().await
+    }
+
+    /// A server we did not start (the user's own, which `lane-send` acts on), resolved to an explicit socket
+    /// path once. It is never reconfigured and never killed by dropping the handle.
+    pub fn existing(socket: SocketSpec) -> Result<Server> {
+        let runtime_dir = make_private_dir()?;
+        let socket_path = socket.resolve();
+        let transport = Transport::Subprocess(Subprocess {
+            program: ServerBuilder::default().program,
+            socket: SocketArg::Path(socket_path.clone()),
+            socket_path,
+            config: None,
+        });
+        Ok(Server::from_parts(transport, runtime_dir, false, None, (200, 50)))
+    }
+
+    fn from_parts(
+        transport: Transport,
+        runtime_dir: PathBuf,
+        kill_on_drop: bool,
+        shell: Option<String>,
+        default_size: (u16, u16),
+    ) -> Server {
+        Server {
+            inner: Arc::new(Inner {
+                transport,
+                runtime_dir,
+                kill_on_drop,
+                shell,
+                default_size,
+                locks: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The socket this server listens on.
+    pub fn socket_path(&self) -> &Path {
+        self.inner.transport.socket_path()
+    }
+
+    /// The command a person types to watch this server: `tmux -S <socket> attach -t <session>`.
+    pub fn attach_command(&self, session: &str) -> String {
+        format!("tmux -S {} attach -t '={}'", self.socket_path().display(), session)
+    }
+
+    /// Runs one tmux command (several may be chained with a `";"` argument) with the default deadline and
+    /// returns its stdout. This is the one way the workspace talks to tmux.
+    pub async fn tmux<I, S>(&self, args: I) -> Result<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.inner.transport.run(Invocation::new(args)).await
+    }
+
+    pub(crate) async fn invoke(&self, invocation: Invocation) -> Result<String> {
+        self.inner.transport.run(invocation).await
+    }
+
+    /// A raw `tmux` command with socket, config and scrubbed environment, for an interactive
+    /// `attach` or a long-lived client. Prefer [`Server::tmux`] for anything that returns.
+    pub fn raw_command(&self) -> tokio::process::Command {
+        match &self.inner.transport {
+            Transport::Subprocess(s) => s.command(),
+        }
+    }
+
+    pub(crate) fn runtime_dir(&self) -> &Path {
+        &self.inner.runtime_dir
+    }
+
+    pub(crate) fn pane_lock(&self, pane: &PaneId) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.inner.locks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        locks.entry(pane.clone()).or_default().clone()
+    }
+
+    /// Whether a session with exactly this name exists (`has-session -t '=name'`).
+    pub async fn has_session(&self, name: &str) -> Result<bool> {
+        match self.tmux(["has-session", "-t", &format!("={name}")]).await {
+            Ok(_) => Ok(true),
+            Err(Error::Command { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// All sessions on the server (none when the server is not running).
+    pub async fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
+        let format = "#{session_id}\t#{session_created}\t#{session_windows}\t#{session_attached}\t#{session_name}";
+        match self.tmux(["list-sessions", "-F", format]).await {
+            Ok(out) => out.lines().map(SessionInfo::parse).collect(),
+            Err(Error::Command { stderr, .. }) if no_server(&stderr) => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Creates a detached session (its view never jumps for a watcher) and waits for nothing: call
+    /// [`Pane::wait_ready`] on its first pane before typing into a shell.
+    pub async fn new_session(&self, options: SessionOptions) -> Result<Session> {
+        Session::create(self, options).await
+    }
+
+    /// Re-opens the sessions whose names start with `prefix`, so a process that crashed and came back finds
+    /// its panes again.
+    pub async fn adopt(&self, prefix: &str) -> Result<Vec<Session>> {
+        let mut found = Vec::new();
+        for info in self.list_sessions().await? {
+            if info.name.starts_with(prefix) {
+                found.push(Session::open(self, &info.name).await?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Resolves a target to a pane pinned to its id: a pane id like `%3`, or a session name (its active pane).
+    pub async fn pane(&self, target: &str) -> Result<Pane> {
+        let tmux_target = if target.starts_with('%') { target.to_owned() } else { format!("={target}:") };
+        let out = self.tmux(["display-message", "-p", "-t", &tmux_target, "#{pane_id}"]).await;
+        match out {
+            Ok(id) if id.trim().starts_with('%') => Ok(Pane::new(self.clone(), PaneId::new(id.trim()))),
+            // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
+            Ok(_) | Err(Error::Command { .. }) => Err(Error::NotFound {
+                kind: if target.starts_with('%') { "pane" } else { "session" },
+                name: target.to_owned(),
+                socket: self.socket_path().to_owned(),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Kills the server and everything in it. Killing a server that is not running is not an error.
+    pub async fn kill(&self) -> Result<()> {
+        match self.tmux(["kill-server"]).await {
+            Ok(_) => Ok(()),
+            Err(Error::Command { stderr, .. }) if no_server(&stderr) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(crate) fn shell(&self) -> Option<&str> {
+        self.inner.shell.as_deref()
+    }
+
+    pub(crate) fn default_size(&self) -> (u16, u16) {
+        self.inner.default_size
+    }
+
+    /// Deadline-bounded tmux call used internally when a longer wait is expected.
+    pub(crate) async fn tmux_with_deadline<I, S>(&self, args: I, deadline: Duration) -> Result<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.inner.transport.run(Invocation::new(args).deadline(deadline)).await
+    }
+}
+
+/// tmux's wording when nothing listens on the socket.
+pub(crate) fn no_server(stderr: &str) -> bool {
+    stderr.contains("no server running") || stderr.contains("error connecting to") || stderr.contains("No such file")
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if self.kill_on_drop {
+            {
+                let Transport::Subprocess(s) = &self.transport;
+                // Drop cannot await; kill-server answers in a few milliseconds.
+                let _ = std::process::Command::new(&s.program)
+                    .arg("-S")
+                    .arg(&s.socket_path)
+                    .arg("kill-server")
+                    .env_remove("TMUX")
+                    .env_remove("TMUX_PANE")
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .status();
+                let _ = std::fs::remove_file(&s.socket_path);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.runtime_dir);
+    }
+}

@@ -1,0 +1,254 @@
+//! Sessions and windows.
+
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+use crate::pane::{Pane, PaneId};
+use crate::server::Server;
+
+/// How to create a session.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    name: String,
+    size: Option<(u16, u16)>,
+    cwd: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    command: Option<String>,
+    window_name: Option<String>,
+}
+
+impl SessionOptions {
+    /// A session with this exact name, the server's default size, shell and the caller's directory.
+    pub fn new(name: impl Into<String>) -> Self {
+        SessionOptions { name: name.into(), size: None, cwd: None, env: Vec::new(), command: None, window_name: None }
+    }
+
+    /// Window size in cells (default: the server's, 200×50).
+    pub fn size(mut self, width: u16, height: u16) -> Self {
+        self.size = Some((width, height));
+        self
+    }
+
+    /// Working directory of the first pane (default: this process's).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// An environment variable for the session's panes (on top of the server's environment).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Run this shell command in the first pane instead of the server's shell.
+    pub fn command(mut self, command: impl Into<String>) -> Self {
+        self.command = Some(command.into());
+        self
+    }
+
+    /// Name of the first window.
+    pub fn window_name(mut self, name: impl Into<String>) -> Self {
+        self.window_name = Some(name.into());
+        self
+    }
+}
+
+/// What `list-sessions` tells about a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionInfo {
+    /// The session's name.
+    pub name: String,
+    /// The session's immutable id (`$N`).
+    pub id: String,
+    /// Creation time, seconds since the Unix epoch.
+    pub created: u64,
+    /// Number of windows.
+    pub windows: u32,
+    /// Number of attached clients.
+    pub attached: u32,
+}
+
+impl SessionInfo {
+    pub(crate) fn parse(line: &str) -> Result<SessionInfo> {
+        let bad = || Error::Protocol { command: "list-sessions".into(), detail: format!("unexpected line {line:?}") };
+        let mut parts = line.splitn(5, '\t');
+        let mut next = || parts.next().ok_or_else(bad);
+        let id = next()?.to_owned();
+        let created = next()?.parse().map_err(|_| bad())?;
+        let windows = next()?.parse().map_err(|_| bad())?;
+        let attached = next()?.parse().map_err(|_| bad())?;
+        let name = next()?.to_owned();
+        Ok(SessionInfo { name, id, created, windows, attached })
+    }
+}
+
+/// A tmux session on a [`Server`].
+#[derive(Debug, Clone)]
+pub struct Session {
+    server: Server,
+    name: String,
+    id: String,
+    first_pane: Pane,
+}
+
+/// Session names tmux accepts as exact targets: no `:` or `.` (target separators), not empty.
+fn validate_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.contains([':', '.', '\n', '\t']) || name.starts_with(['=', '%', '$', '@']) {
+        return Err(Error::Invalid {
+            what: "session name",
+            value: name.to_owned(),
+            reason: "must be non-empty, contain no `:`, `.`, tab or newline, and not start with `=`, `%`, `$` or `@`"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+impl Session {
+    pub(crate) async fn create(server: &Server, options: SessionOptions) -> Result<Session> {
+        validate_name(&options.name)?;
+        let (width, height) = options.size.unwrap_or_else(|| server.default_size());
+        let cwd = match options.cwd {
+            Some(dir) => dir,
+            None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?,
+        };
+        let mut args: Vec<String> = vec![
+            "new-session".into(),
+            "-d".into(),
+            "-s".into(),
+            options.name.clone(),
+            "-x".into(),
+            width.to_string(),
+            "-y".into(),
+            height.to_string(),
+            "-c".into(),
+            cwd.display().to_string(),
+            "-P".into(),
+            "-F".into(),
+            "#{session_id}\t#{pane_id}".into(),
+        ];
+        if let Some(window) = &options.window_name {
+            args.extend(["-n".into(), window.clone()]);
+        }
+        for (key, value) in &options.env {
+            args.extend(["-e".into(), format!("{key}={value}")]);
+        }
+        if let Some(command) = options.command.as_deref().or(server.shell()) {
+            args.push(command.to_owned());
+        }
+        let out = server.tmux(args).await?;
+        let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::Protocol {
+            command: "new-session".into(),
+            detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
+        })?;
+        let first_pane = Pane::new(server.clone(), PaneId::new(pane));
+        // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
+        // whose config we do not control.
+        server.tmux(["set-option", "-w", "-t", pane, "remain-on-exit", "on"]).await?;
+        Ok(Session { server: server.clone(), name: options.name, id: id.to_owned(), first_pane })
+    }
+
+    pub(crate) async fn open(server: &Server, name: &str) -> Result<Session> {
+        let out = server
+            .tmux(["display-message", "-p", "-t", &format!("={name}:"), "#{session_id}\t#{pane_id}"])
+            .await
+            .map_err(|_| Error::NotFound { kind: "session", name: name.to_owned(), socket: server.socket_path().into() })?;
+        // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
+        let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::NotFound {
+            kind: "session",
+            name: name.to_owned(),
+            socket: server.socket_path().into(),
+        })?;
+        Ok(Session {
+            server: server.clone(),
+            name: name.to_owned(),
+            id: id.to_owned(),
+            first_pane: Pane::new(server.clone(), PaneId::new(pane)),
+        })
+    }
+
+    /// The session's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The session's immutable id (`$N`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The server this session lives on.
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    /// The pane the session was created with (or its active pane, for an adopted session).
+    pub fn first_pane(&self) -> &Pane {
+        &self.first_pane
+    }
+
+    /// Adds a detached window named `name` (remain-on-exit on) running the server's shell, and returns its pane.
+    pub async fn new_window(&self, name: &str) -> Result<Pane> {
+        self.new_window_with(name, None).await
+    }
+
+    /// Like [`Session::new_window`], running `command` instead of the shell.
+    pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
+        let cwd = std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?;
+        let mut args: Vec<String> = vec![
+            "new-window".into(),
+            "-d".into(),
+            "-t".into(),
+            format!("={}:", self.name),
+            "-n".into(),
+            name.to_owned(),
+            "-c".into(),
+            cwd.display().to_string(),
+            "-P".into(),
+            "-F".into(),
+            "#{pane_id}".into(),
+        ];
+        if let Some(command) = command.or(self.server.shell()) {
+            args.push(command.to_owned());
+        }
+        let out = self.server.tmux(args).await?;
+        let pane = out.trim();
+        if !pane.starts_with('%') {
+            return Err(Error::Protocol { command: "new-window".into(), detail: format!("expected a pane id, got {out:?}") });
+        }
+        self.server.tmux(["set-option", "-w", "-t", pane, "remain-on-exit", "on"]).await?;
+        Ok(Pane::new(self.server.clone(), PaneId::new(pane)))
+    }
+
+    /// Every pane of every window of the session.
+    pub async fn panes(&self) -> Result<Vec<Pane>> {
+        let out = self.server.tmux(["list-panes", "-s", "-t", &format!("={}", self.name), "-F", "#{pane_id}"]).await?;
+        Ok(out.lines().filter(|l| l.starts_with('%')).map(|id| Pane::new(self.server.clone(), PaneId::new(id))).collect())
+    }
+
+    /// Kills the session and its panes.
+    pub async fn kill(&self) -> Result<()> {
+        self.server.tmux(["kill-session", "-t", &format!("={}", self.name)]).await.map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_list_sessions_line_with_tabs_in_name_last() {
+        let info = SessionInfo::parse("$3\t1700000000\t2\t0\tclive-ab12").unwrap();
+        assert_eq!(info.name, "clive-ab12");
+        assert_eq!(info.id, "$3");
+        assert_eq!(info.windows, 2);
+    }
+
+    #[test]
+    fn rejects_names_tmux_would_misread() {
+        assert!(validate_name("a:b").is_err());
+        assert!(validate_name("").is_err());
+        assert!(validate_name("clive-1").is_ok());
+    }
+}

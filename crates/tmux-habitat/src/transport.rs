@@ -1,0 +1,168 @@
+//! How tmux commands reach the server.
+//!
+//! Every tmux invocation in the workspace goes through [`Transport::run`]: it adds the socket, our config, a
+//! scrubbed environment (`TMUX`, `TMUX_PANE` removed, so a caller inside tmux never redirects us to its own
+//! server) and a deadline (the child is killed when it expires). Today there is one transport, a `tmux`
+//! subprocess per call; the control-mode transport plugs in beside it as another variant.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+
+use crate::error::{Error, Result};
+
+/// Default deadline for one tmux command.
+pub const DEFAULT_COMMAND_DEADLINE: Duration = Duration::from_secs(5);
+
+/// One tmux command: arguments (several commands may be chained with a `;` argument), optional stdin and a
+/// deadline.
+#[derive(Debug, Clone)]
+pub(crate) struct Invocation {
+    pub(crate) args: Vec<String>,
+    pub(crate) stdin: Option<Vec<u8>>,
+    pub(crate) deadline: Duration,
+}
+
+impl Invocation {
+    pub(crate) fn new<I, S>(args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Invocation { args: args.into_iter().map(Into::into).collect(), stdin: None, deadline: DEFAULT_COMMAND_DEADLINE }
+    }
+
+    pub(crate) fn stdin(mut self, bytes: Vec<u8>) -> Self {
+        self.stdin = Some(bytes);
+        self
+    }
+
+    pub(crate) fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+}
+
+/// The way commands travel to the tmux server.
+#[derive(Debug)]
+pub(crate) enum Transport {
+    /// A `tmux` child process per command.
+    Subprocess(Subprocess),
+}
+
+impl Transport {
+    pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
+        match self {
+            Transport::Subprocess(s) => s.run(invocation).await,
+        }
+    }
+
+    pub(crate) fn socket_path(&self) -> &Path {
+        match self {
+            Transport::Subprocess(s) => &s.socket_path,
+        }
+    }
+}
+
+/// Runs `tmux -S <socket> [-f <config>] <args>` as a child process.
+#[derive(Debug)]
+pub(crate) struct Subprocess {
+    pub(crate) program: PathBuf,
+    /// `-L name` or `-S path`, exactly as tmux itself would be called.
+    pub(crate) socket: SocketArg,
+    /// Where that socket lives, for messages and clean-up.
+    pub(crate) socket_path: PathBuf,
+    pub(crate) config: Option<PathBuf>,
+}
+
+/// The socket argument given to every tmux call.
+#[derive(Debug, Clone)]
+pub(crate) enum SocketArg {
+    /// `-L name`: tmux places the socket in its own per-user directory (and creates it safely).
+    Name(String),
+    /// `-S path`.
+    Path(PathBuf),
+}
+
+impl Subprocess {
+    /// The base command with socket, config and scrubbed environment, for callers that need a raw child
+    /// (such as a control-mode connection or an interactive attach).
+    pub(crate) fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        match &self.socket {
+            SocketArg::Name(name) => cmd.arg("-L").arg(name),
+            SocketArg::Path(path) => cmd.arg("-S").arg(path),
+        };
+        if let Some(config) = &self.config {
+            cmd.arg("-f").arg(config);
+        }
+        cmd.env_remove("TMUX").env_remove("TMUX_PANE");
+        cmd
+    }
+
+    async fn run(&self, invocation: Invocation) -> Result<String> {
+        let Invocation { args, stdin, deadline } = invocation;
+        let mut cmd = self.command();
+        cmd.args(&args)
+            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let describe = || format!("tmux {}", shell_words(&args));
+        tracing::trace!(command = %describe(), "tmux");
+        let mut child =
+            cmd.spawn().map_err(|source| Error::Spawn { program: self.program.display().to_string(), source })?;
+        let feed = async {
+            if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
+                // A failed write shows up as a failed command below; tmux reports why on stderr.
+                let _ = pipe.write_all(&bytes).await;
+                drop(pipe);
+            }
+            child.wait_with_output().await
+        };
+        let output = match tokio::time::timeout(deadline, feed).await {
+            Ok(Ok(output)) => output,
+            Ok(Err(source)) => return Err(Error::io(format!("waiting for {}", describe()), source)),
+            Err(_) => {
+                return Err(Error::Deadline { command: describe(), deadline, stderr: String::new() });
+            }
+        };
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(Error::Command {
+                command: describe(),
+                status: output.status.code().unwrap_or(-1),
+                stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            })
+        }
+    }
+}
+
+/// Renders arguments the way a person would type them, for error messages.
+fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_=.,:/%@#{}".contains(c)) {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_quotes_only_what_needs_it() {
+        let args = vec!["send-keys".to_owned(), "-t".into(), "%1".into(), "it's here".into()];
+        assert_eq!(shell_words(&args), r"send-keys -t %1 'it'\''s here'");
+    }
+}

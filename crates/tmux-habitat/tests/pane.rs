@@ -1,0 +1,247 @@
+//! End-to-end tests of the pane API against a real tmux server (one private socket per test).
+
+use std::time::{Duration, Instant};
+
+use tmux_habitat::{CaptureOptions, Error, InterventionKind, Key, Pane, Server, SessionOptions};
+
+const T: Duration = Duration::from_secs(10);
+
+async fn shell() -> (Server, Pane) {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("t")).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    (server, pane)
+}
+
+#[tokio::test]
+async fn sleep_is_not_done_before_it_ends() {
+    let (_server, pane) = shell().await;
+    let started = Instant::now();
+    let out = pane.run("sleep 1", T).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(1), "reported done after {:?}", started.elapsed());
+    assert!(out.duration >= Duration::from_secs(1));
+    assert_eq!(out.exit_code, 0);
+}
+
+#[tokio::test]
+async fn a_thousand_fast_commands_never_end_early() {
+    let (_server, pane) = shell().await;
+    for i in 0..1000 {
+        let out = pane.run(&format!("echo n{i}; false"), T).await.unwrap();
+        assert_eq!(out.output, format!("n{i}\n"), "run {i}");
+        assert_eq!(out.exit_code, 1, "run {i}");
+    }
+}
+
+#[tokio::test]
+async fn instant_output_and_marker_lookalikes() {
+    let (_server, pane) = shell().await;
+    assert_eq!(pane.run("echo hi", T).await.unwrap().output, "hi\n");
+    let tricky = "printf '__HAB_E_%s:0\\n' x; echo '__HAB_S_'; echo \"__HAB_E_$RANDOM:0\"; sleep 0.3; echo after";
+    let out = pane.run(tricky, T).await.unwrap();
+    assert!(out.duration >= Duration::from_millis(300));
+    assert!(out.output.ends_with("after\n"), "{:?}", out.output);
+    assert_eq!(out.exit_code, 0);
+    assert_eq!(pane.run("printf abc", T).await.unwrap().output, "abc");
+    assert_eq!(pane.run("true", T).await.unwrap().output, "");
+}
+
+#[tokio::test]
+async fn long_command_lines_and_heredocs() {
+    let (_server, pane) = shell().await;
+    let payload = "x".repeat(10_000);
+    let out = pane.run(&format!("echo {payload} | wc -c"), T).await.unwrap();
+    assert_eq!(out.output.trim(), "10001");
+    let heredoc = "cat <<'EOF'\nline one\n  $HOME stays literal\nEOF\necho second";
+    let out = pane.run(heredoc, T).await.unwrap();
+    assert_eq!(out.output, "line one\n  $HOME stays literal\nsecond\n");
+    let out = pane.run("for i in 1 2 3; do\n  echo $i\ndone", T).await.unwrap();
+    assert_eq!(out.output, "1\n2\n3\n");
+}
+
+#[tokio::test]
+async fn shell_state_carries_over_between_runs() {
+    let (_server, pane) = shell().await;
+    pane.run("cd /tmp && export HAB_X=42", T).await.unwrap();
+    assert_eq!(pane.run("pwd; echo $HAB_X", T).await.unwrap().output, "/tmp\n42\n");
+}
+
+#[tokio::test]
+async fn answering_a_prompt_types_only_the_answer() {
+    let (_server, pane) = shell().await;
+    let running = pane.start("read -p \"[y/N] \" a; echo \"got:$a\"").await.unwrap();
+    let found = running.wait_for_intervention(T).await.unwrap().expect("the [y/N] prompt is detected");
+    assert_eq!(found.kind, InterventionKind::Confirm);
+    pane.send_line("y").await.unwrap();
+    let out = running.wait(T).await.unwrap();
+    assert!(out.output.lines().any(|l| l == "got:y"), "{:?}", out.output);
+    // The old prompt is still on screen; the next command must not see it.
+    let next = pane.start("sleep 0.2; echo fine").await.unwrap();
+    assert_eq!(next.intervention().await.unwrap(), None);
+    assert_eq!(next.wait_for_intervention(T).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn a_command_that_kills_its_shell_leaves_a_readable_dead_pane() {
+    let (_server, pane) = shell().await;
+    match pane.run("echo bye; exit 7", T).await {
+        Err(Error::PaneDead { status, .. }) => assert_eq!(status, Some(7)),
+        other => panic!("expected a dead pane, got {other:?}"),
+    }
+    let info = pane.info().await.unwrap();
+    assert!(info.dead);
+    assert_eq!(info.dead_status, Some(7));
+    assert!(pane.capture_text().await.unwrap().contains("bye"));
+}
+
+#[tokio::test]
+async fn remain_on_exit_holds_on_every_window() {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("w").command("exit 4")).await.unwrap();
+    let second = session.new_window_with("two", Some("exit 5")).await.unwrap();
+    let third = session.new_window_with("three", Some("exit 6")).await.unwrap();
+    for (pane, code) in [(session.first_pane().clone(), 4), (second, 5), (third, 6)] {
+        pane.wait_until("the pane to die", T, |_| true).await.unwrap();
+        let mut info = pane.info().await.unwrap();
+        let mut backoff = tmux_habitat::Backoff::new(T);
+        while !info.dead && backoff.wait().await {
+            info = pane.info().await.unwrap();
+        }
+        assert!(info.dead, "{pane:?}");
+        assert_eq!(info.dead_status, Some(code));
+    }
+}
+
+#[tokio::test]
+async fn dropping_the_server_leaves_nothing_behind() {
+    let server = Server::isolated().await.unwrap();
+    server.new_session(SessionOptions::new("d")).await.unwrap();
+    let socket = server.socket_path().to_owned();
+    assert!(socket.exists());
+    drop(server);
+    assert!(!socket.exists(), "socket {socket:?} left behind");
+    let status = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("has-session").status().unwrap();
+    assert!(!status.success(), "server still answers");
+}
+
+#[tokio::test]
+async fn tmux_in_the_environment_never_redirects_our_calls() {
+    // A decoy server that $TMUX points at.
+    let decoy = Server::isolated().await.unwrap();
+    decoy.new_session(SessionOptions::new("decoy")).await.unwrap();
+    // SAFETY of the test: env is process-global; this test only sets variables that every call scrubs.
+    let ours = Server::isolated().await.unwrap();
+    let fake_tmux = format!("{},1,0", decoy.socket_path().display());
+    let session = temp_env(&fake_tmux, async {
+        ours.new_session(SessionOptions::new("mine")).await.unwrap()
+    })
+    .await;
+    assert!(ours.has_session("mine").await.unwrap());
+    assert!(!decoy.has_session("mine").await.unwrap());
+    session.first_pane().wait_ready(T).await.unwrap();
+    // The pane's shell talks to its own server too.
+    let out = session.first_pane().run("tmux display -p '#{socket_path}'", T).await.unwrap();
+    assert_eq!(out.output.trim(), ours.socket_path().display().to_string());
+}
+
+async fn temp_env<F: std::future::Future>(tmux: &str, f: F) -> F::Output {
+    // Tests in this binary run in parallel; setting TMUX for all of them is exactly the hazard being tested,
+    // and every call scrubs it, so no other test is affected.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var("TMUX", tmux);
+        std::env::set_var("TMUX_PANE", "%999");
+    }
+    f.await
+}
+
+#[tokio::test]
+async fn sessions_are_listed_exactly_and_adopted_by_prefix() {
+    let server = Server::isolated().await.unwrap();
+    server.new_session(SessionOptions::new("job-a")).await.unwrap();
+    server.new_session(SessionOptions::new("job-ab")).await.unwrap();
+    server.new_session(SessionOptions::new("other")).await.unwrap();
+    assert!(server.has_session("job-a").await.unwrap());
+    assert!(!server.has_session("job").await.unwrap(), "has-session must not match a prefix");
+    let names: Vec<String> = server.list_sessions().await.unwrap().into_iter().map(|s| s.name).collect();
+    assert_eq!(names.len(), 3);
+    let adopted = server.adopt("job-").await.unwrap();
+    assert_eq!(adopted.len(), 2);
+    let pane = server.pane("job-ab").await.unwrap();
+    assert_eq!(pane.id(), adopted.iter().find(|s| s.name() == "job-ab").unwrap().first_pane().id());
+    assert!(matches!(server.pane("nope").await, Err(Error::NotFound { .. })));
+}
+
+#[tokio::test]
+async fn capture_joined_scrollback_and_styles() {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("c").size(40, 10)).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    let long = "y".repeat(100);
+    pane.run(&format!("seq 1 30; echo {long}; printf '\\033[2mghost\\033[0m \\033[1mbold\\033[0m\\n'"), T).await.unwrap();
+    let plain = pane.capture(CaptureOptions::visible()).await.unwrap();
+    assert!(!plain.lines().any(|l| l == long), "unjoined capture splits the long line");
+    let joined = pane.capture(CaptureOptions::visible().joined().scrollback(100)).await.unwrap();
+    assert!(joined.lines().any(|l| l == long));
+    assert!(joined.lines().any(|l| l == "1"), "scrollback reaches the first line");
+    let screen = pane.capture_screen().await.unwrap();
+    let row = (0..screen.height()).find(|&r| screen.row_text(r) == "ghost bold").unwrap();
+    assert!(screen.is_dim(row, 0..5));
+    assert!(screen.cell(row, 6).unwrap().style.bold);
+    assert_eq!(screen.row_text_without_dim(row), "      bold");
+}
+
+#[tokio::test]
+async fn literal_text_keys_and_paste() {
+    let (_server, pane) = shell().await;
+    let running = pane.start("echo go; cat > /dev/null; IFS= read -r line; printf '%s\\n' \"$line\"").await.unwrap();
+    // Type only once the command runs (the terminal is then in canonical mode, where C-d means end of input);
+    // cat reads until C-d, then read takes one line.
+    pane.wait_until("the command to start", T, |screen| screen.lines().any(|l| l == "go")).await.unwrap();
+    pane.send_text("ignored").await.unwrap();
+    pane.send_keys(&[Key::Enter, Key::CTRL_D]).await.unwrap();
+    pane.paste("it's \"quoted\" $(not run) ; 🎉").await.unwrap();
+    pane.send_keys(&[Key::Enter]).await.unwrap();
+    let out = running.wait(T).await.unwrap();
+    assert!(out.output.ends_with("it's \"quoted\" $(not run) ; 🎉\n"), "{:?}", out.output);
+}
+
+#[tokio::test]
+async fn overlong_lines_are_refused_in_canonical_mode_not_cut() {
+    let (_server, pane) = shell().await;
+    let running = pane.start("echo reading; IFS= read -r line; echo ${#line}").await.unwrap();
+    // Once the command prints, bash has left line editing: `read` runs with the terminal in canonical mode.
+    pane.wait_until("the command to start", T, |screen| screen.lines().any(|l| l == "reading")).await.unwrap();
+    let err = pane.paste(&"z".repeat(5000)).await.unwrap_err();
+    assert!(matches!(err, Error::Refused { .. }), "{err}");
+    pane.send_line("short").await.unwrap();
+    let out = running.wait(T).await.unwrap().output;
+    assert!(out.ends_with("short\n5\n"), "{out:?}");
+}
+
+#[tokio::test]
+async fn readiness_timeout_names_the_pane_and_screen() {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("r").command("echo not a shell; cat >/dev/null")).await.unwrap();
+    let err = session.first_pane().wait_ready(Duration::from_millis(300)).await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains(session.first_pane().id().as_str()) && text.contains("not a shell"), "{text}");
+}
+
+#[tokio::test]
+async fn pane_locks_serialise_typists() {
+    let (_server, pane) = shell().await;
+    let first = pane.lock().await;
+    let other = pane.clone();
+    let waiter = tokio::spawn(async move {
+        let _guard = other.lock().await;
+        Instant::now()
+    });
+    let released = Instant::now();
+    tokio::task::yield_now().await;
+    assert!(!waiter.is_finished());
+    drop(first);
+    assert!(waiter.await.unwrap() >= released);
+}
