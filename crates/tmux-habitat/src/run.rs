@@ -56,7 +56,13 @@ pub struct RunningCommand {
     started: Instant,
     /// Absolute line (history + screen) where the command's output begins.
     start_line: usize,
+    /// The cursor row when the command was typed.
+    start_cursor_y: u16,
 }
+
+/// How many rows above the command's first row the one-call capture reaches: outputs that scroll less than
+/// this are collected in a single tmux call.
+const FAST_PATH_WINDOW: i64 = 200;
 
 /// A random token that appears nowhere else: ids, channel names, buffer names.
 pub(crate) fn unique_token(kind: &str) -> String {
@@ -121,6 +127,7 @@ impl Pane {
             script,
             started,
             start_line: info.history_size + usize::from(info.cursor_y),
+            start_cursor_y: info.cursor_y,
         })
     }
 }
@@ -135,9 +142,15 @@ impl RunningCommand {
     pub async fn wait(self, timeout: Duration) -> Result<CommandOutput> {
         self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await?;
         let duration = self.started.elapsed();
-        let info = self.pane.info().await?;
-        let lines = self.lines_since_start(&info).await?;
+        // Fast path, one tmux call: capture from a little above where the command started. Unless its output
+        // scrolled more than that window, both markers are in it.
+        let lines = self.capture_from(i64::from(self.start_cursor_y) - FAST_PATH_WINDOW).await?;
         let parsed = parse_output(&lines, &self.token);
+        if parsed.saw_start && parsed.exit_code.is_some() {
+            return Ok(CommandOutput { exit_code: parsed.exit_code.unwrap_or_default(), output: parsed.output, duration, truncated: false });
+        }
+        let info = self.pane.info().await?;
+        let parsed = parse_output(&self.lines_since_start(&info).await?, &self.token);
         match parsed.exit_code {
             Some(exit_code) => Ok(CommandOutput { exit_code, output: parsed.output, duration, truncated: !parsed.saw_start }),
             None if info.dead => Err(Error::PaneDead { pane: self.pane.id().to_string(), status: info.dead_status }),
@@ -197,11 +210,15 @@ impl RunningCommand {
     async fn lines_since_start(&self, info: &PaneInfo) -> Result<Vec<String>> {
         // Relative to the top of the visible screen; negative reaches into history.
         let offset = i64::try_from(self.start_line).unwrap_or(i64::MAX) - i64::try_from(info.history_size).unwrap_or(0);
-        let offset = offset.max(-i64::try_from(info.history_size).unwrap_or(0));
+        self.capture_from(offset.max(-i64::try_from(info.history_size).unwrap_or(0))).await
+    }
+
+    /// Lines from `row` (relative to the top of the visible screen, negative into history) to the bottom.
+    async fn capture_from(&self, row: i64) -> Result<Vec<String>> {
         let text = self
             .pane
             .server()
-            .tmux(["capture-pane", "-p", "-J", "-t", self.pane.id().as_str(), "-S", &offset.to_string()])
+            .tmux(["capture-pane", "-p", "-J", "-t", self.pane.id().as_str(), "-S", &row.to_string()])
             .await?;
         Ok(text.lines().map(|l| l.trim_end().to_owned()).collect())
     }
