@@ -1,9 +1,10 @@
-//! `cargo bench -p tmux-habitat`: medians of the pane layer's main operations, each beside the naive way
-//! measured in the same run (a fixed sleep for readiness, `capture-pane` polled every 50 ms for completion).
+//! `cargo bench -p tmux-habitat --bench habitat [-- --quick]`: medians of the pane layer's main operations
+//! over both transports, each beside the naive way measured in the same run (a fixed sleep for readiness,
+//! `capture-pane` polled every 50 ms for completion), with ratios.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use tmux_habitat::{Pane, Server, SessionOptions};
+use tmux_habitat::{Pane, Server, SessionOptions, TransportKind};
 
 const T: Duration = Duration::from_secs(20);
 
@@ -14,53 +15,57 @@ fn median(mut samples: Vec<f64>) -> f64 {
 
 fn percentile(mut samples: Vec<f64>, p: f64) -> f64 {
     samples.sort_by(f64::total_cmp);
-    let idx = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[idx]
+    samples[((samples.len() as f64 - 1.0) * p).round() as usize]
 }
 
 fn now_epoch() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
-async fn ready_pane() -> (Server, Pane) {
-    let server = Server::isolated().await.expect("server");
+/// user + system CPU seconds of this process, from /proc/self/stat (clock ticks of 10 ms).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+async fn server(kind: TransportKind) -> Server {
+    Server::builder().transport(kind).start().await.expect("server")
+}
+
+async fn ready_pane(kind: TransportKind) -> (Server, Pane) {
+    let server = server(kind).await;
     let session = server.new_session(SessionOptions::new("bench")).await.expect("session");
     let pane = session.first_pane().clone();
     pane.wait_ready(T).await.expect("ready");
     (server, pane)
 }
 
-#[tokio::main]
-async fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let n = if quick { 20 } else { 200 };
+struct Figures {
+    ready: f64,
+    round_trip: f64,
+    lag_p50: f64,
+    lag_p99: f64,
+    capture: f64,
+    send: f64,
+}
 
-    // Server start + first pane ready.
+async fn measure(kind: TransportKind, n: usize) -> Figures {
     let mut ready = Vec::new();
     for _ in 0..(n / 10).max(5) {
         let t0 = Instant::now();
-        let (_server, _pane) = ready_pane().await;
+        let (_server, _pane) = ready_pane(kind).await;
         ready.push(t0.elapsed().as_secs_f64() * 1e3);
     }
-    let mut naive_ready = Vec::new();
-    for _ in 0..if quick { 1 } else { 3 } {
-        let t0 = Instant::now();
-        let server = Server::isolated().await.expect("server");
-        server.new_session(SessionOptions::new("naive")).await.expect("session");
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        naive_ready.push(t0.elapsed().as_secs_f64() * 1e3);
-    }
-
-    let (_server, pane) = ready_pane().await;
-
-    // Round trip of `true`.
+    let (_server, pane) = ready_pane(kind).await;
     let mut round = Vec::new();
     for _ in 0..n {
         let t0 = Instant::now();
         pane.run("true", T).await.expect("run");
         round.push(t0.elapsed().as_secs_f64() * 1e3);
     }
-
     // Completion lag: the command prints its own end time; lag = when run() returned minus that.
     let mut lag = Vec::new();
     for _ in 0..n {
@@ -69,41 +74,107 @@ async fn main() {
         let ended: f64 = out.output.trim().parse().expect("epoch");
         lag.push((returned - ended) * 1e3);
     }
-
-    // Baseline: type the command, then poll capture-pane every 50 ms until its end line appears.
-    let mut naive_lag = Vec::new();
-    for i in 0..(n / 5).max(10) {
-        let tag = format!("naive{i}");
-        pane.send_line(&format!("sleep 0.02; echo {tag}=$EPOCHREALTIME")).await.expect("send");
-        let ended = loop {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            let screen = pane.capture_text().await.expect("capture");
-            if let Some(v) = screen.lines().find_map(|l| l.strip_prefix(&format!("{tag}="))) {
-                break v.trim().parse::<f64>().expect("epoch");
-            }
-        };
-        naive_lag.push((now_epoch() - ended) * 1e3);
-    }
-
     let mut capture = Vec::new();
+    let mut send = Vec::new();
     for _ in 0..n {
         let t0 = Instant::now();
         pane.capture_text().await.expect("capture");
         capture.push(t0.elapsed().as_secs_f64() * 1e3);
-    }
-    let mut send = Vec::new();
-    for _ in 0..n {
         let t0 = Instant::now();
         pane.send_text(":").await.expect("send");
         send.push(t0.elapsed().as_secs_f64() * 1e3);
     }
+    Figures {
+        ready: median(ready),
+        round_trip: median(round),
+        lag_p50: median(lag.clone()),
+        lag_p99: percentile(lag, 0.99),
+        capture: median(capture),
+        send: median(send),
+    }
+}
 
-    let (ready_m, naive_ready_m) = (median(ready), median(naive_ready));
-    let (lag_m, lag_p99, naive_lag_m) = (median(lag.clone()), percentile(lag, 0.99), median(naive_lag));
-    println!("tmux-habitat, subprocess transport (n = {n}; medians in ms)");
-    println!("  server start + first pane ready   {ready_m:8.2}   naive fixed sleep {naive_ready_m:8.2}   ratio {:6.1}x", naive_ready_m / ready_m);
-    println!("  command round trip (`true`)       {:8.2}", median(round));
-    println!("  completion lag p50 / p99          {lag_m:8.2} / {lag_p99:.2}   naive 50 ms polling {naive_lag_m:8.2}   ratio {:6.1}x", naive_lag_m / lag_m);
-    println!("  capture-pane (visible)            {:8.2}", median(capture));
-    println!("  send literal text                 {:8.2}", median(send));
+/// The naive ways: a fixed 1.5 s sleep for readiness; polling capture-pane every 50 ms for completion.
+async fn naive(n: usize, quick: bool) -> (f64, f64) {
+    let mut ready = Vec::new();
+    for _ in 0..if quick { 1 } else { 3 } {
+        let t0 = Instant::now();
+        let server = server(TransportKind::Subprocess).await;
+        server.new_session(SessionOptions::new("naive")).await.expect("session");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        ready.push(t0.elapsed().as_secs_f64() * 1e3);
+    }
+    let (_server, pane) = ready_pane(TransportKind::Subprocess).await;
+    let mut lag = Vec::new();
+    for i in 0..(n / 5).max(10) {
+        let tag = format!("naive{i}=");
+        pane.send_line(&format!("sleep 0.02; echo {tag}$EPOCHREALTIME")).await.expect("send");
+        let ended = loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let screen = pane.capture_text().await.expect("capture");
+            if let Some(v) = screen.lines().find_map(|l| l.strip_prefix(&tag)) {
+                break v.trim().parse::<f64>().expect("epoch");
+            }
+        };
+        lag.push((now_epoch() - ended) * 1e3);
+    }
+    (median(ready), median(lag))
+}
+
+/// CPU used by this process while following 50 idle panes for `secs` seconds (control mode: no polling).
+async fn idle_watch_cpu(secs: u64) -> f64 {
+    let server = server(TransportKind::Control).await;
+    let session = server.new_session(SessionOptions::new("idle")).await.expect("session");
+    let mut panes = vec![session.first_pane().clone()];
+    for i in 1..50 {
+        panes.push(session.new_window(&format!("w{i}")).await.expect("window"));
+    }
+    let mut streams = Vec::new();
+    for pane in &panes {
+        pane.wait_ready(T).await.expect("ready");
+        streams.push(pane.subscribe().await.expect("subscribe"));
+    }
+    let before = cpu_seconds();
+    let watch = async {
+        let mut tasks = Vec::new();
+        for mut stream in streams {
+            tasks.push(tokio::spawn(async move { while stream.recv().await.is_some() {} }));
+        }
+        tokio::time::sleep(Duration::from_secs(secs)).await;
+        for task in tasks {
+            task.abort();
+        }
+    };
+    watch.await;
+    (cpu_seconds() - before) / secs as f64 * 100.0
+}
+
+#[tokio::main]
+async fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let n = if quick { 20 } else { 200 };
+    let control = measure(TransportKind::Control, n).await;
+    let subprocess = measure(TransportKind::Subprocess, n).await;
+    let (naive_ready, naive_lag) = naive(n, quick).await;
+    let idle = idle_watch_cpu(if quick { 2 } else { 10 }).await;
+
+    println!("tmux-habitat (n = {n}; medians in ms; ratio = subprocess / control)");
+    println!("  {:<34} {:>10} {:>11} {:>7}", "", "control", "subprocess", "ratio");
+    let row = |name: &str, c: f64, s: f64| println!("  {name:<34} {c:>10.3} {s:>11.3} {:>6.1}x", s / c);
+    row("server start + first pane ready", control.ready, subprocess.ready);
+    row("command round trip (`true`)", control.round_trip, subprocess.round_trip);
+    row("completion lag p50", control.lag_p50, subprocess.lag_p50);
+    row("completion lag p99", control.lag_p99, subprocess.lag_p99);
+    row("capture-pane (visible)", control.capture, subprocess.capture);
+    row("send literal text", control.send, subprocess.send);
+    println!("  naive baselines, same run:");
+    println!(
+        "    readiness by fixed sleep 1.5 s      {naive_ready:9.1}   vs control {:.1}x slower",
+        naive_ready / control.ready
+    );
+    println!(
+        "    completion by 50 ms capture polling {naive_lag:9.1}   vs control lag {:.1}x slower",
+        naive_lag / control.lag_p50
+    );
+    println!("  CPU (user+sys) watching 50 idle panes: {idle:.2} % of one core");
 }

@@ -94,6 +94,12 @@ pub enum Error {
         /// What was wrong with the answer.
         detail: String,
     },
+    /// The operation needs the control-mode transport.
+    #[error("{what} needs the control-mode transport; this server uses subprocesses (unset TMUX_HABITAT_TRANSPORT or build the server with TransportKind::Control)")]
+    Unsupported {
+        /// What was asked for.
+        what: &'static str,
+    },
     /// Local I/O (temporary files, directories) failed.
     #[error("{context}: {source}")]
     Io {

@@ -32,24 +32,31 @@
 //!
 //! # Design
 //!
+//! The default transport is control mode: one persistent `tmux -C` connection per session carries
+//! commands (about 0.1 ms each) and streams pane output, so completion, readiness and interventions are
+//! seen when the bytes arrive, without polling ([`Pane::subscribe`], [`LiveScreen`]). The subprocess
+//! transport stays as the fallback: `TMUX_HABITAT_TRANSPORT=subprocess` or [`ServerBuilder::transport`].
+//!
 //! The subprocess transport runs one `tmux` process per command (about 1.6 ms). Waits that the pane can
 //! signal (readiness, command end, a dead pane through the `pane-died` hook) block on `tmux wait-for`
 //! instead of polling; waits on a screen that cannot signal use exponential backoff under a deadline.
-//! A control-mode transport (one persistent `tmux -C` connection) is planned to sit behind the same API.
 
 #![deny(missing_docs)]
 
 mod capture;
+mod control;
 mod diff;
 mod error;
 mod intervention;
 mod keys;
+mod live;
 mod pane;
 mod run;
 mod screen;
 mod server;
 mod session;
 mod socket;
+mod stream;
 mod transport;
 mod wait;
 
@@ -58,11 +65,12 @@ pub use diff::{Hunk, ScreenDiff};
 pub use error::{Error, Result};
 pub use intervention::{Intervention, InterventionKind, detect_intervention};
 pub use keys::Key;
+pub use live::{LiveScreen, OutputEvent, PaneOutput};
 pub use pane::{Pane, PaneGuard, PaneId, PaneInfo};
 pub use run::{CommandOutput, RunningCommand};
 pub use screen::{Cell, Color, Screen, Span, Style};
 pub use server::{Server, ServerBuilder};
 pub use session::{Session, SessionInfo, SessionOptions};
 pub use socket::{SocketSpec, socket_dir};
-pub use transport::DEFAULT_COMMAND_DEADLINE;
+pub use transport::{DEFAULT_COMMAND_DEADLINE, TransportKind};
 pub use wait::Backoff;

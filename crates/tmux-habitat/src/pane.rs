@@ -299,14 +299,54 @@ impl Pane {
         }
     }
 
-    /// Waits until the pane's shell proves it reads input: it runs a handshake line that signals a unique
-    /// `wait-for` channel. Fails after `timeout` with the pane and what was on its screen.
+    /// Waits until the pane's shell proves it reads input: it runs a handshake line that prints a marker
+    /// (seen on the output stream over control mode) or signals a unique `wait-for` channel (subprocess
+    /// transport). Fails after `timeout` with the pane and what was on its screen.
     pub async fn wait_ready(&self, timeout: Duration) -> Result<()> {
-        let channel = crate::run::unique_token("ready");
-        let socket = crate::run::shell_quote(&self.server.socket_path().display().to_string());
-        let line = format!("tmux -S {socket} wait-for -S {channel}");
+        let deadline = tokio::time::Instant::now() + timeout;
+        let token = format!("{:016x}", rand::random::<u64>());
+        let stream = self.server.subscribe_output(&self.id).await?;
+        let line = match &stream {
+            Some(_) => format!("printf '%s%s\\n' __HAB_R_ {token}"),
+            None => {
+                let socket = crate::run::shell_quote(&self.server.socket_path().display().to_string());
+                format!("tmux -S {socket} wait-for -S hab-ready-{token}")
+            }
+        };
         self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"]).await?;
-        self.wait_for_channel(&channel, timeout, "the shell to become ready").await
+        let Some(mut stream) = stream else {
+            return self.wait_for_channel(&format!("hab-ready-{token}"), timeout, "the shell to become ready").await;
+        };
+        let marker = format!("__HAB_R_{token}");
+        match crate::stream::wait_for_marker(&mut stream, marker.as_bytes(), deadline).await {
+            crate::stream::StreamWait::Found => Ok(()),
+            crate::stream::StreamWait::Lost => {
+                self.server.continue_pane(&self.id).await;
+                let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                self.wait_until("the shell to become ready", left, |screen| screen.lines().any(|l| l.trim_end() == marker))
+                    .await
+                    .map(drop)
+            }
+            crate::stream::StreamWait::TimedOut => Err(Error::Timeout {
+                pane: self.id.to_string(),
+                what: "the shell to become ready".into(),
+                waited: timeout,
+                screen: self.capture_text().await.unwrap_or_default(),
+            }),
+        }
+    }
+
+    /// The exit status of a dead pane. tmux may notice the pane's end (its terminal closed) a moment before
+    /// it collects the exit status, so look again briefly while it is still unknown.
+    pub(crate) async fn dead_status(&self) -> Option<i32> {
+        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(50), Duration::from_secs(2));
+        loop {
+            match self.info().await {
+                Ok(info) if info.dead_status.is_some() => return info.dead_status,
+                Ok(_) if backoff.wait().await => continue,
+                _ => return None,
+            }
+        }
     }
 
     /// Blocks on a `wait-for` channel (a tmux client of its own, never a shared connection) until it is
@@ -318,7 +358,7 @@ impl Pane {
                 let screen = self.capture_text().await.unwrap_or_default();
                 if let Ok(info) = self.info().await {
                     if info.dead {
-                        return Err(Error::PaneDead { pane: self.id.to_string(), status: info.dead_status });
+                        return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
                     }
                 }
                 Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })

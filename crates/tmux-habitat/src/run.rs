@@ -12,15 +12,22 @@
 //! `wait-for` signal is sent only after the end marker is printed, so completion is never reported early; and
 //! since the script is sourced, multi-line commands, heredocs and lines longer than a terminal line all work.
 //! If the command kills the shell, a `pane-died` hook on the pane signals the same channel.
+//!
+//! Over control mode the end marker itself is the signal: the pane's output stream is watched for it, so
+//! the typed line has no `wait-for` and the end is seen within a millisecond. Should the stream lose output
+//! (a slow reader, a paused pane), the wait falls back to looking at the screen with backoff.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
+use tmux_control::OutputSubscription;
+
 use crate::error::{Error, Result};
 use crate::intervention::{Intervention, detect_intervention};
 use crate::pane::{Pane, PaneInfo};
+use crate::stream::{StreamWait, wait_for_any_output, wait_for_marker};
 use crate::wait::Backoff;
 
 const START: &str = "__HAB_S_";
@@ -58,6 +65,10 @@ pub struct RunningCommand {
     start_line: usize,
     /// The cursor row when the command was typed.
     start_cursor_y: u16,
+    /// The pane's output stream, over control mode.
+    stream: tokio::sync::Mutex<Option<OutputSubscription>>,
+    /// Whether the typed line ends by signalling `channel` (the subprocess transport's way).
+    signals_channel: bool,
 }
 
 /// How many rows above the command's first row the one-call capture reaches: outputs that scroll less than
@@ -106,11 +117,16 @@ impl Pane {
             body.push('\n');
         }
         std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
-        let socket = shell_quote(&self.server().socket_path().display().to_string());
-        let line = format!(
-            "printf '%s%s\\n' {START} {token}; . {script}; printf '\\n%s%s:%s\\n' {END} {token} \"$?\"; tmux -S {socket} wait-for -S {channel}",
+        let stream = self.server().subscribe_output(self.id()).await?;
+        let mut line = format!(
+            "printf '%s%s\\n' {START} {token}; . {script}; printf '\\n%s%s:%s\\n' {END} {token} \"$?\"",
             script = shell_quote(&script.display().to_string()),
         );
+        let signals_channel = stream.is_none();
+        if signals_channel {
+            let socket = shell_quote(&self.server().socket_path().display().to_string());
+            line.push_str(&format!("; tmux -S {socket} wait-for -S {channel}"));
+        }
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
         let started = Instant::now();
@@ -128,6 +144,8 @@ impl Pane {
             started,
             start_line: info.history_size + usize::from(info.cursor_y),
             start_cursor_y: info.cursor_y,
+            stream: tokio::sync::Mutex::new(stream),
+            signals_channel,
         })
     }
 }
@@ -140,7 +158,35 @@ impl RunningCommand {
 
     /// Waits until the command ends (its `wait-for` signal), up to `timeout`, and collects its output.
     pub async fn wait(self, timeout: Duration) -> Result<CommandOutput> {
-        self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await?;
+        let deadline = Instant::now() + timeout;
+        let stream = self.stream.lock().await.take();
+        match stream {
+            None if self.signals_channel => {
+                self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await?;
+            }
+            None => self.poll_until_finished(deadline, timeout).await?,
+            Some(mut stream) => {
+                let marker = format!("{END}{}:", self.token);
+                // The pane-died hook signals the channel; listen to it only once the command has had a moment
+                // to end normally, so fast commands cost no extra tmux client.
+                let death = async {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await
+                };
+                let seen = tokio::select! {
+                    seen = wait_for_marker(&mut stream, marker.as_bytes(), deadline) => seen,
+                    died = death => { died?; StreamWait::Found }
+                };
+                match seen {
+                    StreamWait::Found => {}
+                    StreamWait::TimedOut => return Err(self.timed_out(timeout, "the command to finish").await),
+                    StreamWait::Lost => {
+                        self.pane.server().continue_pane(self.pane.id()).await;
+                        self.poll_until_finished(deadline, timeout).await?;
+                    }
+                }
+            }
+        }
         let duration = self.started.elapsed();
         // Fast path, one tmux call: capture from a little above where the command started. Unless its output
         // scrolled more than that window, both markers are in it.
@@ -153,11 +199,34 @@ impl RunningCommand {
         let parsed = parse_output(&self.lines_since_start(&info).await?, &self.token);
         match parsed.exit_code {
             Some(exit_code) => Ok(CommandOutput { exit_code, output: parsed.output, duration, truncated: !parsed.saw_start }),
-            None if info.dead => Err(Error::PaneDead { pane: self.pane.id().to_string(), status: info.dead_status }),
+            None if info.dead => Err(Error::PaneDead { pane: self.pane.id().to_string(), status: self.pane.dead_status().await }),
             None => Err(Error::Protocol {
                 command: "run".into(),
                 detail: format!("the end marker of command {} is missing from the pane", self.token),
             }),
+        }
+    }
+
+    /// Looks at the screen with backoff until the end marker shows or the pane dies.
+    async fn poll_until_finished(&self, deadline: Instant, timeout: Duration) -> Result<()> {
+        let mut backoff = Backoff::new(deadline.saturating_duration_since(Instant::now()));
+        loop {
+            let info = self.pane.info().await?;
+            if info.dead || parse_output(&self.lines_since_start(&info).await?, &self.token).exit_code.is_some() {
+                return Ok(());
+            }
+            if !backoff.wait().await {
+                return Err(self.timed_out(timeout, "the command to finish").await);
+            }
+        }
+    }
+
+    async fn timed_out(&self, waited: Duration, what: &str) -> Error {
+        Error::Timeout {
+            pane: self.pane.id().to_string(),
+            what: what.to_owned(),
+            waited,
+            screen: self.pane.capture_text().await.unwrap_or_default(),
         }
     }
 
@@ -182,10 +251,13 @@ impl RunningCommand {
         Ok(detect_intervention(&parsed.output))
     }
 
-    /// Looks for an intervention with backoff (10 ms doubling to 200 ms) until one appears (`Some`), the
-    /// command ends (`None`), or `timeout` passes (an error with the screen).
+    /// Waits until an intervention appears (`Some`), the command ends (`None`), or `timeout` passes (an
+    /// error with the screen). Over control mode it looks again each time the pane prints; otherwise with
+    /// backoff (10 ms doubling to 200 ms).
     pub async fn wait_for_intervention(&self, timeout: Duration) -> Result<Option<Intervention>> {
+        let deadline = Instant::now() + timeout;
         let mut backoff = Backoff::with(Duration::from_millis(10), Duration::from_millis(200), timeout);
+        let mut stream = self.stream.lock().await;
         loop {
             if let Some(found) = self.intervention().await? {
                 return Ok(Some(found));
@@ -195,13 +267,21 @@ impl RunningCommand {
             if parsed.exit_code.is_some() || info.dead {
                 return Ok(None);
             }
-            if !backoff.wait().await {
-                return Err(Error::Timeout {
-                    pane: self.pane.id().to_string(),
-                    what: "an intervention or the end of the command".into(),
-                    waited: timeout,
-                    screen: self.pane.capture_text().await.unwrap_or_default(),
-                });
+            let waited = match stream.as_mut() {
+                Some(sub) => match wait_for_any_output(sub, deadline).await {
+                    StreamWait::Found => true,
+                    StreamWait::TimedOut => false,
+                    StreamWait::Lost => {
+                        // Output was lost: look at the screen from now on.
+                        self.pane.server().continue_pane(self.pane.id()).await;
+                        *stream = None;
+                        true
+                    }
+                },
+                None => backoff.wait().await,
+            };
+            if !waited {
+                return Err(self.timed_out(timeout, "an intervention or the end of the command").await);
             }
         }
     }

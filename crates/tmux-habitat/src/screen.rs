@@ -92,7 +92,12 @@ impl Screen {
             parser.process(b"\x1b[0m");
             parser.process(line.as_bytes());
         }
-        let screen = parser.screen();
+        Screen::from_vt100(parser.screen())
+    }
+
+    /// Snapshots an emulator's screen (as kept current by [`LiveScreen`](crate::LiveScreen)).
+    pub(crate) fn from_vt100(screen: &vt100::Screen) -> Screen {
+        let (rows_nz, cols_nz) = screen.size();
         let rows = (0..rows_nz.get())
             .map(|r| {
                 (0..cols_nz.get())
@@ -115,7 +120,8 @@ impl Screen {
                     .collect()
             })
             .collect();
-        Screen { rows, width: cols_nz.get(), cursor: (0, 0) }
+        let (y, x) = screen.cursor_position();
+        Screen { rows, width: cols_nz.get(), cursor: (x, y) }
     }
 
     pub(crate) fn with_cursor(mut self, x: u16, y: u16) -> Screen {
@@ -133,7 +139,7 @@ impl Screen {
         self.width
     }
 
-    /// Cursor position `(x, y)` when captured by a pane (`(0, 0)` for screens parsed from text).
+    /// Cursor position `(x, y)`.
     pub fn cursor(&self) -> (u16, u16) {
         self.cursor
     }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::pane::{Pane, PaneId};
 use crate::session::{Session, SessionInfo, SessionOptions};
 use crate::socket::SocketSpec;
-use crate::transport::{Invocation, SocketArg, Subprocess, Transport};
+use crate::transport::{Invocation, SocketArg, Subprocess, Transport, TransportKind};
 
 /// The config every server we start reads instead of the user's `~/.tmux.conf`.
 ///
@@ -55,6 +55,7 @@ pub struct ServerBuilder {
     kill_on_drop: Option<bool>,
     shell: Option<String>,
     default_size: (u16, u16),
+    transport: Option<TransportKind>,
 }
 
 impl Default for ServerBuilder {
@@ -65,6 +66,7 @@ impl Default for ServerBuilder {
             kill_on_drop: None,
             shell: Some(default_shell()),
             default_size: (200, 50),
+            transport: None,
         }
     }
 }
@@ -111,6 +113,12 @@ impl ServerBuilder {
         self
     }
 
+    /// How commands travel (default: control mode, unless `TMUX_HABITAT_TRANSPORT` says `subprocess`).
+    pub fn transport(mut self, kind: TransportKind) -> Self {
+        self.transport = Some(kind);
+        self
+    }
+
     /// Size of new sessions (default 200×50).
     pub fn default_size(mut self, width: u16, height: u16) -> Self {
         self.default_size = (width, height);
@@ -140,12 +148,8 @@ impl ServerBuilder {
                 (SocketArg::Path(path.clone()), path, false)
             }
         };
-        let transport = Transport::Subprocess(Subprocess {
-            program: self.program,
-            socket,
-            socket_path,
-            config: Some(config),
-        });
+        let kind = self.transport.or_else(TransportKind::from_env).unwrap_or(TransportKind::Control);
+        let transport = Transport::new(kind, Subprocess { program: self.program, socket, socket_path, config: Some(config) });
         Ok(Server::from_parts(
             transport,
             runtime_dir,
@@ -194,11 +198,14 @@ impl Server {
     }
 
     /// A server we did not start (the user's own, which `lane-send` acts on), resolved to an explicit socket
-    /// path once. It is never reconfigured and never killed by dropping the handle.
+    /// path once. It is never reconfigured and never killed by dropping the handle. It is driven by
+    /// subprocesses unless `TMUX_HABITAT_TRANSPORT=control`: a control client would show as an attached
+    /// client in the user's `tmux ls`.
     pub fn existing(socket: SocketSpec) -> Result<Server> {
         let runtime_dir = make_private_dir()?;
         let socket_path = socket.resolve();
-        let transport = Transport::Subprocess(Subprocess {
+        let kind = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
+        let transport = Transport::new(kind, Subprocess {
             program: ServerBuilder::default().program,
             socket: SocketArg::Path(socket_path.clone()),
             socket_path,
@@ -253,8 +260,26 @@ impl Server {
     /// A raw `tmux` command with socket, config and scrubbed environment, for an interactive
     /// `attach` or a long-lived client. Prefer [`Server::tmux`] for anything that returns.
     pub fn raw_command(&self) -> tokio::process::Command {
+        self.inner.transport.subprocess().command()
+    }
+
+    /// Which transport this handle uses.
+    pub fn transport_kind(&self) -> TransportKind {
+        self.inner.transport.kind()
+    }
+
+    /// Follows a pane's output bytes as tmux reads them (control mode only; `None` on the subprocess
+    /// transport, where callers fall back to captures).
+    pub(crate) async fn subscribe_output(&self, pane: &PaneId) -> Result<Option<tmux_control::OutputSubscription>> {
         match &self.inner.transport {
-            Transport::Subprocess(s) => s.command(),
+            Transport::Subprocess(_) => Ok(None),
+            Transport::Control(c) => c.subscribe(pane.as_str()).await.map(Some),
+        }
+    }
+
+    pub(crate) async fn continue_pane(&self, pane: &PaneId) {
+        if let Transport::Control(c) = &self.inner.transport {
+            c.continue_pane(pane.as_str()).await;
         }
     }
 
@@ -356,7 +381,7 @@ impl Drop for Inner {
     fn drop(&mut self) {
         if self.kill_on_drop {
             {
-                let Transport::Subprocess(s) = &self.transport;
+                let s = self.transport.subprocess();
                 // Drop cannot await; kill-server answers in a few milliseconds.
                 let _ = std::process::Command::new(&s.program)
                     .arg("-S")

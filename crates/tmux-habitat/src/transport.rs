@@ -46,24 +46,72 @@ impl Invocation {
     }
 }
 
+/// Which way commands travel to tmux. Control mode is the default for servers we start; set
+/// `TMUX_HABITAT_TRANSPORT=subprocess` (or `control`) in the environment, or
+/// [`ServerBuilder::transport`](crate::ServerBuilder::transport), to choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransportKind {
+    /// One persistent `tmux -C` connection per session: commands in a tenth of a millisecond, pane output as
+    /// an event stream (no polling).
+    Control,
+    /// A `tmux` child process per command (about 1.6 ms each); waits poll the screen or block on `wait-for`.
+    Subprocess,
+}
+
+impl TransportKind {
+    /// The choice made by `TMUX_HABITAT_TRANSPORT` (`control` or `subprocess`), if any.
+    pub fn from_env() -> Option<TransportKind> {
+        match std::env::var("TMUX_HABITAT_TRANSPORT").ok()?.trim().to_ascii_lowercase().as_str() {
+            "control" => Some(TransportKind::Control),
+            "subprocess" => Some(TransportKind::Subprocess),
+            other => {
+                tracing::warn!(value = other, "TMUX_HABITAT_TRANSPORT must be `control` or `subprocess`; ignored");
+                None
+            }
+        }
+    }
+}
+
 /// The way commands travel to the tmux server.
 #[derive(Debug)]
 pub(crate) enum Transport {
     /// A `tmux` child process per command.
     Subprocess(Subprocess),
+    /// Persistent control-mode connections, with the subprocess transport for what they cannot carry.
+    Control(crate::control::Control),
 }
 
 impl Transport {
+    pub(crate) fn new(kind: TransportKind, subprocess: Subprocess) -> Transport {
+        match kind {
+            TransportKind::Control => Transport::Control(crate::control::Control::new(subprocess)),
+            TransportKind::Subprocess => Transport::Subprocess(subprocess),
+        }
+    }
+
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
         match self {
             Transport::Subprocess(s) => s.run(invocation).await,
+            Transport::Control(c) => c.run(invocation).await,
+        }
+    }
+
+    pub(crate) fn subprocess(&self) -> &Subprocess {
+        match self {
+            Transport::Subprocess(s) => s,
+            Transport::Control(c) => &c.subprocess,
+        }
+    }
+
+    pub(crate) fn kind(&self) -> TransportKind {
+        match self {
+            Transport::Subprocess(_) => TransportKind::Subprocess,
+            Transport::Control(_) => TransportKind::Control,
         }
     }
 
     pub(crate) fn socket_path(&self) -> &Path {
-        match self {
-            Transport::Subprocess(s) => &s.socket_path,
-        }
+        &self.subprocess().socket_path
     }
 }
 
@@ -103,7 +151,7 @@ impl Subprocess {
         cmd
     }
 
-    async fn run(&self, invocation: Invocation) -> Result<String> {
+    pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
         let Invocation { args, stdin, deadline } = invocation;
         let mut cmd = self.command();
         cmd.args(&args)

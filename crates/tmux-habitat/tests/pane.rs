@@ -2,21 +2,44 @@
 
 use std::time::{Duration, Instant};
 
-use tmux_habitat::{CaptureOptions, Error, InterventionKind, Key, Pane, Server, SessionOptions};
+use tmux_habitat::{CaptureOptions, Error, InterventionKind, Key, Pane, Server, SessionOptions, TransportKind};
+
+/// Every test runs once per transport: the pane API must behave the same over both.
+macro_rules! on_both_transports {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test]
+                async fn control() {
+                    super::$name(tmux_habitat::TransportKind::Control).await
+                }
+                #[tokio::test]
+                async fn subprocess() {
+                    super::$name(tmux_habitat::TransportKind::Subprocess).await
+                }
+            }
+        )*
+    };
+}
+
+async fn server(kind: TransportKind) -> Server {
+    let server = Server::builder().transport(kind).start().await.unwrap();
+    assert_eq!(server.transport_kind(), kind);
+    server
+}
 
 const T: Duration = Duration::from_secs(10);
 
-async fn shell() -> (Server, Pane) {
-    let server = Server::isolated().await.unwrap();
+async fn shell(kind: TransportKind) -> (Server, Pane) {
+    let server = server(kind).await;
     let session = server.new_session(SessionOptions::new("t")).await.unwrap();
     let pane = session.first_pane().clone();
     pane.wait_ready(T).await.unwrap();
     (server, pane)
 }
 
-#[tokio::test]
-async fn sleep_is_not_done_before_it_ends() {
-    let (_server, pane) = shell().await;
+async fn sleep_is_not_done_before_it_ends(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let started = Instant::now();
     let out = pane.run("sleep 1", T).await.unwrap();
     assert!(started.elapsed() >= Duration::from_secs(1), "reported done after {:?}", started.elapsed());
@@ -24,9 +47,8 @@ async fn sleep_is_not_done_before_it_ends() {
     assert_eq!(out.exit_code, 0);
 }
 
-#[tokio::test]
-async fn a_thousand_fast_commands_never_end_early() {
-    let (_server, pane) = shell().await;
+async fn a_thousand_fast_commands_never_end_early(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     for i in 0..1000 {
         let out = pane.run(&format!("echo n{i}; false"), T).await.unwrap();
         assert_eq!(out.output, format!("n{i}\n"), "run {i}");
@@ -34,9 +56,8 @@ async fn a_thousand_fast_commands_never_end_early() {
     }
 }
 
-#[tokio::test]
-async fn instant_output_and_marker_lookalikes() {
-    let (_server, pane) = shell().await;
+async fn instant_output_and_marker_lookalikes(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     assert_eq!(pane.run("echo hi", T).await.unwrap().output, "hi\n");
     let tricky = "printf '__HAB_E_%s:0\\n' x; echo '__HAB_S_'; echo \"__HAB_E_$RANDOM:0\"; sleep 0.3; echo after";
     let out = pane.run(tricky, T).await.unwrap();
@@ -47,9 +68,8 @@ async fn instant_output_and_marker_lookalikes() {
     assert_eq!(pane.run("true", T).await.unwrap().output, "");
 }
 
-#[tokio::test]
-async fn long_command_lines_and_heredocs() {
-    let (_server, pane) = shell().await;
+async fn long_command_lines_and_heredocs(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let payload = "x".repeat(10_000);
     let out = pane.run(&format!("echo {payload} | wc -c"), T).await.unwrap();
     assert_eq!(out.output.trim(), "10001");
@@ -60,16 +80,14 @@ async fn long_command_lines_and_heredocs() {
     assert_eq!(out.output, "1\n2\n3\n");
 }
 
-#[tokio::test]
-async fn shell_state_carries_over_between_runs() {
-    let (_server, pane) = shell().await;
+async fn shell_state_carries_over_between_runs(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     pane.run("cd /tmp && export HAB_X=42", T).await.unwrap();
     assert_eq!(pane.run("pwd; echo $HAB_X", T).await.unwrap().output, "/tmp\n42\n");
 }
 
-#[tokio::test]
-async fn answering_a_prompt_types_only_the_answer() {
-    let (_server, pane) = shell().await;
+async fn answering_a_prompt_types_only_the_answer(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let running = pane.start("read -p \"[y/N] \" a; echo \"got:$a\"").await.unwrap();
     let found = running.wait_for_intervention(T).await.unwrap().expect("the [y/N] prompt is detected");
     assert_eq!(found.kind, InterventionKind::Confirm);
@@ -82,9 +100,8 @@ async fn answering_a_prompt_types_only_the_answer() {
     assert_eq!(next.wait_for_intervention(T).await.unwrap(), None);
 }
 
-#[tokio::test]
-async fn a_command_that_kills_its_shell_leaves_a_readable_dead_pane() {
-    let (_server, pane) = shell().await;
+async fn a_command_that_kills_its_shell_leaves_a_readable_dead_pane(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     match pane.run("echo bye; exit 7", T).await {
         Err(Error::PaneDead { status, .. }) => assert_eq!(status, Some(7)),
         other => panic!("expected a dead pane, got {other:?}"),
@@ -95,17 +112,15 @@ async fn a_command_that_kills_its_shell_leaves_a_readable_dead_pane() {
     assert!(pane.capture_text().await.unwrap().contains("bye"));
 }
 
-#[tokio::test]
-async fn remain_on_exit_holds_on_every_window() {
-    let server = Server::isolated().await.unwrap();
+async fn remain_on_exit_holds_on_every_window(kind: TransportKind) {
+    let server = server(kind).await;
     let session = server.new_session(SessionOptions::new("w").command("exit 4")).await.unwrap();
     let second = session.new_window_with("two", Some("exit 5")).await.unwrap();
     let third = session.new_window_with("three", Some("exit 6")).await.unwrap();
     for (pane, code) in [(session.first_pane().clone(), 4), (second, 5), (third, 6)] {
-        pane.wait_until("the pane to die", T, |_| true).await.unwrap();
         let mut info = pane.info().await.unwrap();
         let mut backoff = tmux_habitat::Backoff::new(T);
-        while !info.dead && backoff.wait().await {
+        while info.dead_status.is_none() && backoff.wait().await {
             info = pane.info().await.unwrap();
         }
         assert!(info.dead, "{pane:?}");
@@ -113,9 +128,8 @@ async fn remain_on_exit_holds_on_every_window() {
     }
 }
 
-#[tokio::test]
-async fn dropping_the_server_leaves_nothing_behind() {
-    let server = Server::isolated().await.unwrap();
+async fn dropping_the_server_leaves_nothing_behind(kind: TransportKind) {
+    let server = server(kind).await;
     server.new_session(SessionOptions::new("d")).await.unwrap();
     let socket = server.socket_path().to_owned();
     assert!(socket.exists());
@@ -125,13 +139,12 @@ async fn dropping_the_server_leaves_nothing_behind() {
     assert!(!status.success(), "server still answers");
 }
 
-#[tokio::test]
-async fn tmux_in_the_environment_never_redirects_our_calls() {
+async fn tmux_in_the_environment_never_redirects_our_calls(kind: TransportKind) {
     // A decoy server that $TMUX points at.
-    let decoy = Server::isolated().await.unwrap();
+    let decoy = server(kind).await;
     decoy.new_session(SessionOptions::new("decoy")).await.unwrap();
     // SAFETY of the test: env is process-global; this test only sets variables that every call scrubs.
-    let ours = Server::isolated().await.unwrap();
+    let ours = server(kind).await;
     let fake_tmux = format!("{},1,0", decoy.socket_path().display());
     let session = temp_env(&fake_tmux, async {
         ours.new_session(SessionOptions::new("mine")).await.unwrap()
@@ -156,9 +169,8 @@ async fn temp_env<F: std::future::Future>(tmux: &str, f: F) -> F::Output {
     f.await
 }
 
-#[tokio::test]
-async fn sessions_are_listed_exactly_and_adopted_by_prefix() {
-    let server = Server::isolated().await.unwrap();
+async fn sessions_are_listed_exactly_and_adopted_by_prefix(kind: TransportKind) {
+    let server = server(kind).await;
     server.new_session(SessionOptions::new("job-a")).await.unwrap();
     server.new_session(SessionOptions::new("job-ab")).await.unwrap();
     server.new_session(SessionOptions::new("other")).await.unwrap();
@@ -173,9 +185,8 @@ async fn sessions_are_listed_exactly_and_adopted_by_prefix() {
     assert!(matches!(server.pane("nope").await, Err(Error::NotFound { .. })));
 }
 
-#[tokio::test]
-async fn capture_joined_scrollback_and_styles() {
-    let server = Server::isolated().await.unwrap();
+async fn capture_joined_scrollback_and_styles(kind: TransportKind) {
+    let server = server(kind).await;
     let session = server.new_session(SessionOptions::new("c").size(40, 10)).await.unwrap();
     let pane = session.first_pane().clone();
     pane.wait_ready(T).await.unwrap();
@@ -193,9 +204,8 @@ async fn capture_joined_scrollback_and_styles() {
     assert_eq!(screen.row_text_without_dim(row), "      bold");
 }
 
-#[tokio::test]
-async fn literal_text_keys_and_paste() {
-    let (_server, pane) = shell().await;
+async fn literal_text_keys_and_paste(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let running = pane.start("echo go; cat > /dev/null; IFS= read -r line; printf '%s\\n' \"$line\"").await.unwrap();
     // Type only once the command runs (the terminal is then in canonical mode, where C-d means end of input);
     // cat reads until C-d, then read takes one line.
@@ -208,9 +218,8 @@ async fn literal_text_keys_and_paste() {
     assert!(out.output.ends_with("it's \"quoted\" $(not run) ; 🎉\n"), "{:?}", out.output);
 }
 
-#[tokio::test]
-async fn overlong_lines_are_refused_in_canonical_mode_not_cut() {
-    let (_server, pane) = shell().await;
+async fn overlong_lines_are_refused_in_canonical_mode_not_cut(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let running = pane.start("echo reading; IFS= read -r line; echo ${#line}").await.unwrap();
     // Once the command prints, bash has left line editing: `read` runs with the terminal in canonical mode.
     pane.wait_until("the command to start", T, |screen| screen.lines().any(|l| l == "reading")).await.unwrap();
@@ -221,18 +230,16 @@ async fn overlong_lines_are_refused_in_canonical_mode_not_cut() {
     assert!(out.ends_with("short\n5\n"), "{out:?}");
 }
 
-#[tokio::test]
-async fn readiness_timeout_names_the_pane_and_screen() {
-    let server = Server::isolated().await.unwrap();
+async fn readiness_timeout_names_the_pane_and_screen(kind: TransportKind) {
+    let server = server(kind).await;
     let session = server.new_session(SessionOptions::new("r").command("echo not a shell; cat >/dev/null")).await.unwrap();
     let err = session.first_pane().wait_ready(Duration::from_millis(300)).await.unwrap_err();
     let text = err.to_string();
     assert!(text.contains(session.first_pane().id().as_str()) && text.contains("not a shell"), "{text}");
 }
 
-#[tokio::test]
-async fn pane_locks_serialise_typists() {
-    let (_server, pane) = shell().await;
+async fn pane_locks_serialise_typists(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
     let first = pane.lock().await;
     let other = pane.clone();
     let waiter = tokio::spawn(async move {
@@ -245,3 +252,22 @@ async fn pane_locks_serialise_typists() {
     drop(first);
     assert!(waiter.await.unwrap() >= released);
 }
+
+on_both_transports!(
+    sleep_is_not_done_before_it_ends,
+    a_thousand_fast_commands_never_end_early,
+    instant_output_and_marker_lookalikes,
+    long_command_lines_and_heredocs,
+    shell_state_carries_over_between_runs,
+    answering_a_prompt_types_only_the_answer,
+    a_command_that_kills_its_shell_leaves_a_readable_dead_pane,
+    remain_on_exit_holds_on_every_window,
+    dropping_the_server_leaves_nothing_behind,
+    tmux_in_the_environment_never_redirects_our_calls,
+    sessions_are_listed_exactly_and_adopted_by_prefix,
+    capture_joined_scrollback_and_styles,
+    literal_text_keys_and_paste,
+    overlong_lines_are_refused_in_canonical_mode_not_cut,
+    readiness_timeout_names_the_pane_and_screen,
+    pane_locks_serialise_typists,
+);

@@ -1,0 +1,218 @@
+//! The control-mode transport: commands over persistent `tmux -C` connections, and pane output as a stream.
+//!
+//! tmux sends `%output` only for panes of the session a control client is attached to, so there is one
+//! connection per session, attached with `-f ignore-size` (it never resizes a window). Commands travel over
+//! any live connection. What control mode cannot carry goes through the subprocess transport: commands with
+//! stdin (`load-buffer -`), arguments with a newline, `wait-for` (it would block the connection's whole queue),
+//! `new-session` (the first one starts the server, before any connection can exist) and `kill-server`.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tmux_control::{Command, Connection, ConnectionOptions, OutputSubscription};
+
+use crate::error::{Error, Result};
+use crate::transport::{Invocation, Subprocess};
+
+/// Seconds a pane may fall behind before tmux pauses it for us instead of queueing without bound.
+const PAUSE_AFTER_SECS: u32 = 5;
+
+#[derive(Debug)]
+pub(crate) struct Control {
+    pub(crate) subprocess: Subprocess,
+    /// Live connections by session id (`$N`).
+    connections: tokio::sync::Mutex<HashMap<String, Connection>>,
+}
+
+impl Control {
+    pub(crate) fn new(subprocess: Subprocess) -> Self {
+        Control { subprocess, connections: tokio::sync::Mutex::new(HashMap::new()) }
+    }
+
+    pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
+        if needs_subprocess(&invocation) {
+            return self.subprocess.run(invocation).await;
+        }
+        let commands = match split_commands(&invocation.args) {
+            Some(commands) => commands,
+            None => return self.subprocess.run(invocation).await,
+        };
+        let Some(conn) = self.any_connection().await else {
+            return self.subprocess.run(invocation).await;
+        };
+        // Pipelined: every line is written before the first reply is awaited, so a chain such as
+        // display-message + capture-pane is read by the server together, as with one subprocess call.
+        let replies = futures_join(&conn, &commands, invocation.deadline).await;
+        let mut out = String::new();
+        for (command, reply) in commands.iter().zip(replies) {
+            match reply {
+                Ok(reply) if reply.ok => {
+                    let text = reply.text();
+                    if !text.is_empty() {
+                        out.push_str(&text);
+                        out.push('\n');
+                    }
+                }
+                Ok(reply) => {
+                    return Err(Error::Command { command: format!("tmux {command}"), status: 1, stderr: reply.text() });
+                }
+                Err(tmux_control::Error::Timeout { command, timeout }) => {
+                    return Err(Error::Deadline { command, deadline: timeout, stderr: String::new() });
+                }
+                Err(tmux_control::Error::ConnectionClosed { .. }) => {
+                    self.forget_closed().await;
+                    return self.subprocess.run(invocation).await;
+                }
+                Err(e) => return Err(Error::Protocol { command: command.clone(), detail: e.to_string() }),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Follows a pane's output, over the connection attached to the pane's session.
+    pub(crate) async fn subscribe(&self, pane: &str) -> Result<OutputSubscription> {
+        let session = self
+            .subprocess_or_conn_display(pane, "#{session_id}")
+            .await?;
+        let conn = self.connection_for(&session).await?;
+        let id = pane.parse().map_err(|_| Error::Invalid {
+            what: "pane id",
+            value: pane.to_owned(),
+            reason: "expected %N".into(),
+        })?;
+        Ok(conn.subscribe_output(id))
+    }
+
+    /// Lets tmux send a paused pane's output again.
+    pub(crate) async fn continue_pane(&self, pane: &str) {
+        let Ok(id) = pane.parse() else { return };
+        for conn in self.connections.lock().await.values() {
+            let _ = conn.continue_pane(id).await;
+        }
+    }
+
+    async fn subprocess_or_conn_display(&self, pane: &str, format: &str) -> Result<String> {
+        let out = self.run(Invocation::new(["display-message", "-p", "-t", pane, format])).await?;
+        let value = out.trim().to_owned();
+        if value.is_empty() {
+            return Err(Error::NotFound { kind: "pane", name: pane.to_owned(), socket: self.subprocess.socket_path.clone() });
+        }
+        Ok(value)
+    }
+
+    /// Any live connection; opens one (attached to the most recent session) when there is none and the
+    /// server has a session.
+    async fn any_connection(&self) -> Option<Connection> {
+        {
+            let mut conns = self.connections.lock().await;
+            conns.retain(|_, c| !c.is_closed());
+            if let Some(conn) = conns.values().next() {
+                return Some(conn.clone());
+            }
+        }
+        let (conn, session) = self.open(None).await.ok()?;
+        let mut conns = self.connections.lock().await;
+        Some(conns.entry(session).or_insert(conn).clone())
+    }
+
+    async fn connection_for(&self, session: &str) -> Result<Connection> {
+        {
+            let mut conns = self.connections.lock().await;
+            conns.retain(|_, c| !c.is_closed());
+            if let Some(conn) = conns.get(session) {
+                return Ok(conn.clone());
+            }
+        }
+        let (conn, attached) = self.open(Some(session)).await?;
+        let mut conns = self.connections.lock().await;
+        Ok(conns.entry(attached).or_insert(conn).clone())
+    }
+
+    /// Starts a control client attached to `session` (or the most recent one) and returns it with the id of
+    /// the session it is attached to.
+    async fn open(&self, session: Option<&str>) -> Result<(Connection, String)> {
+        let mut cmd = self.subprocess.command();
+        cmd.args(["-C", "attach-session", "-f", "ignore-size"]);
+        if let Some(session) = session {
+            cmd.args(["-t", session]);
+        }
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
+        let child = cmd.spawn().map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
+        let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
+        let (conn, _events) = Connection::from_child(child, options)
+            .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
+        let reply = conn
+            .command("display-message -p '#{session_id}'")
+            .await
+            .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
+        let attached = reply.text().trim().to_owned();
+        if !reply.ok || !attached.starts_with('$') {
+            return Err(Error::Protocol { command: "tmux -C attach-session".into(), detail: format!("no session: {}", reply.text()) });
+        }
+        conn.set_pause_after(PAUSE_AFTER_SECS)
+            .await
+            .map_err(|e| Error::Protocol { command: "refresh-client -f pause-after".into(), detail: e.to_string() })?;
+        tracing::debug!(session = %attached, "control connection attached");
+        Ok((conn, attached))
+    }
+
+    async fn forget_closed(&self) {
+        self.connections.lock().await.retain(|_, c| !c.is_closed());
+    }
+}
+
+/// Sends the lines in order (each future enqueues its line on first poll, and `join_all` polls them in
+/// order), then collects the replies.
+async fn futures_join(
+    conn: &Connection,
+    commands: &[String],
+    deadline: Duration,
+) -> Vec<std::result::Result<tmux_control::Reply, tmux_control::Error>> {
+    futures_util::future::join_all(commands.iter().map(|line| conn.command_with_timeout(line.as_str(), deadline))).await
+}
+
+/// Commands that control mode cannot or must not carry.
+fn needs_subprocess(invocation: &Invocation) -> bool {
+    invocation.stdin.is_some()
+        || invocation.args.iter().any(|a| a.contains('\n') || a.contains('\r'))
+        || invocation
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i == 0 || invocation.args.get(i - 1).is_some_and(|p| p == ";"))
+            .any(|(_, name)| matches!(name.as_str(), "wait-for" | "new-session" | "kill-server" | "attach-session"))
+}
+
+/// Turns `a b ; c d` into one quoted command line per command; `None` if an argument cannot be quoted.
+fn split_commands(args: &[String]) -> Option<Vec<String>> {
+    args.split(|a| a == ";")
+        .filter(|part| !part.is_empty())
+        .map(|part| Command::new(part[0].clone()).args(part[1..].iter().cloned()).to_line().ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chains_split_into_quoted_lines() {
+        let args: Vec<String> = ["display-message", "-p", "#{pane_id} x", ";", "capture-pane", "-p"].map(String::from).to_vec();
+        let lines = split_commands(&args).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].starts_with("display-message -p "));
+        assert_eq!(lines[1], "capture-pane -p");
+    }
+
+    #[test]
+    fn what_stays_on_subprocesses() {
+        let inv = |args: &[&str]| Invocation::new(args.iter().map(|s| s.to_string()));
+        assert!(needs_subprocess(&inv(&["wait-for", "x"])));
+        assert!(needs_subprocess(&inv(&["set-hook", "-p", "pane-died", "wait-for -S x"])) == false);
+        assert!(needs_subprocess(&inv(&["send-keys", "-l", "a\nb"])));
+        assert!(needs_subprocess(&inv(&["display", ";", "new-session", "-d"])));
+        assert!(needs_subprocess(&inv(&["load-buffer", "-"]).stdin(vec![1])));
+        assert!(!needs_subprocess(&inv(&["capture-pane", "-p"])));
+    }
+}
