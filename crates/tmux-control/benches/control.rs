@@ -9,13 +9,16 @@
 //! 3. Pipelined commands: cost per command when many are in flight.
 //! 4. Live pane output: bytes per second a pane's flood reaches a subscriber.
 
+// A benchmark binary stops at the first failed setup step; that is its error handling.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};
 
-use support::{type_line, TmuxServer};
-use tmux_control::{encode_output, Connection, ConnectionOptions, Event, PaneEvent, Parser};
+use support::{TmuxServer, type_line};
+use tmux_control::{Connection, ConnectionOptions, Event, PaneEvent, Parser, encode_output};
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -99,9 +102,18 @@ fn decode_throughput() {
         assert_eq!(total, decoded);
         decode_rates.push(stream.len() as f64 / elapsed / 1e6);
     }
-    println!("%output throughput over {:.1} MB of control-mode input:", stream.len() as f64 / 1e6);
-    println!("  Parser (lines + events + decode): median {:8.1} MB/s  (goal >= 40)", median(&mut parser_rates));
-    println!("  decode_output_into alone:         median {:8.1} MB/s\n", median(&mut decode_rates));
+    println!(
+        "%output throughput over {:.1} MB of control-mode input:",
+        stream.len() as f64 / 1e6
+    );
+    println!(
+        "  Parser (lines + events + decode): median {:8.1} MB/s  (goal >= 40)",
+        median(&mut parser_rates)
+    );
+    println!(
+        "  decode_output_into alone:         median {:8.1} MB/s\n",
+        median(&mut decode_rates)
+    );
 }
 
 async fn live_benchmarks() {
@@ -141,9 +153,14 @@ async fn round_trips(server: &TmuxServer, connection: &Connection) {
     let (control_p50, control_p99) = (median(&mut control), percentile(&mut control, 0.99));
     let (sub_p50, sub_p99) = (median(&mut subprocess), percentile(&mut subprocess, 0.99));
     println!("command round trip `{COMMAND}`, n = {SAMPLES} each, alternating:");
-    println!("  control connection:  p50 {control_p50:7.3} ms  p99 {control_p99:7.3} ms  (goal p50 <= 0.15)");
+    println!(
+        "  control connection:  p50 {control_p50:7.3} ms  p99 {control_p99:7.3} ms  (goal p50 <= 0.15)"
+    );
     println!("  tmux subprocess:     p50 {sub_p50:7.3} ms  p99 {sub_p99:7.3} ms");
-    println!("  subprocess / control (p50): {:.1}x  (goal >= 10x)\n", sub_p50 / control_p50);
+    println!(
+        "  subprocess / control (p50): {:.1}x  (goal >= 10x)\n",
+        sub_p50 / control_p50
+    );
 }
 
 async fn pipelined(connection: &Connection) {
@@ -165,44 +182,107 @@ async fn pipelined(connection: &Connection) {
     println!("  per command: median {:.4} ms\n", median(&mut per_command));
 }
 
+/// How long one 40 MB flood may take before the benchmark gives up.
+const FLOOD_DEADLINE: Duration = Duration::from_secs(180);
+
+/// The pane text of one flood run and the marker that ends it (computed by
+/// the shell so the echoed command line does not contain it).
+fn flood_command(bytes: usize, run: usize) -> (String, Vec<u8>) {
+    let marker = format!("FLOOD-END-{run}-");
+    let command =
+        format!("head -c {bytes} /dev/zero | tr '\\0' a | fold -w 199; echo {marker}$((6*7))");
+    (command, format!("{marker}42").into_bytes())
+}
+
+/// Keeps the last bytes of a stream to find a marker split across chunks.
+struct MarkerScan {
+    needle: Vec<u8>,
+    tail: Vec<u8>,
+}
+
+impl MarkerScan {
+    fn found_in(&mut self, chunk: &[u8]) -> bool {
+        self.tail.extend_from_slice(chunk);
+        if self
+            .tail
+            .windows(self.needle.len())
+            .any(|w| w == self.needle)
+        {
+            return true;
+        }
+        let keep = self.tail.len().saturating_sub(self.needle.len());
+        self.tail.drain(..keep);
+        false
+    }
+}
+
+/// Pane text per second through the driver to a subscriber, against a raw
+/// control client on its own server whose output is read and discarded
+/// unparsed (the floor set by tmux itself), alternating run by run.
 async fn pane_flood(connection: &Connection, pane: tmux_control::PaneId) {
+    use tokio::io::AsyncReadExt;
     const BYTES: usize = 40_000_000;
-    let mut rates = Vec::new();
+    let raw_server = TmuxServer::start().await;
+    let mut raw_client = raw_server.spawn_control_client();
+    let mut raw_stdout = raw_client.stdout.take().expect("piped stdout");
+    let mut driver_rates = Vec::new();
+    let mut raw_rates = Vec::new();
     for run in 0..3 {
+        let (command, needle) = flood_command(BYTES, run);
         let mut output = connection.subscribe_output(pane);
-        let marker = format!("FLOOD-END-{run}-");
+        let mut scan = MarkerScan {
+            needle: needle.clone(),
+            tail: Vec::new(),
+        };
         let started = Instant::now();
-        type_line(
-            connection,
-            pane,
-            &format!("head -c {BYTES} /dev/zero | tr '\\0' a | fold -w 199; echo {marker}$((6*7))"),
-        )
-        .await;
-        let needle = format!("{marker}42");
-        let mut seen = 0usize;
-        let mut tail: Vec<u8> = Vec::new();
-        let deadline = Duration::from_secs(120);
-        let finished = tokio::time::timeout(deadline, async {
+        type_line(connection, pane, &command).await;
+        let finished = tokio::time::timeout(FLOOD_DEADLINE, async {
             while let Some(event) = output.recv().await {
-                match event {
-                    PaneEvent::Output(bytes) => {
-                        seen += bytes.len();
-                        tail.extend_from_slice(&bytes);
-                        if tail.windows(needle.len()).any(|w| w == needle.as_bytes()) {
-                            return;
-                        }
-                        let keep = tail.len().saturating_sub(needle.len());
-                        tail.drain(..keep);
-                    }
-                    PaneEvent::Lagged { missed_bytes } => seen += missed_bytes as usize,
-                    _ => {}
+                if let PaneEvent::Output(bytes) = event
+                    && scan.found_in(&bytes)
+                {
+                    return;
                 }
             }
         })
         .await;
-        assert!(finished.is_ok(), "flood did not finish within {deadline:?}");
-        rates.push(seen as f64 / started.elapsed().as_secs_f64() / 1e6);
+        assert!(
+            finished.is_ok(),
+            "driver flood did not finish within {FLOOD_DEADLINE:?}"
+        );
+        driver_rates.push(BYTES as f64 / started.elapsed().as_secs_f64() / 1e6);
+
+        let mut scan = MarkerScan {
+            needle,
+            tail: Vec::new(),
+        };
+        let started = Instant::now();
+        raw_server
+            .tmux(&["send-keys", "-t", support::SESSION, "-l", &command])
+            .await;
+        raw_server
+            .tmux(&["send-keys", "-t", support::SESSION, "Enter"])
+            .await;
+        let mut buffer = vec![0u8; 64 * 1024];
+        let finished = tokio::time::timeout(FLOOD_DEADLINE, async {
+            loop {
+                let read = raw_stdout.read(&mut buffer).await.expect("read tmux -C");
+                assert!(read > 0, "raw control client ended");
+                if scan.found_in(&buffer[..read]) {
+                    return;
+                }
+            }
+        })
+        .await;
+        assert!(
+            finished.is_ok(),
+            "raw flood did not finish within {FLOOD_DEADLINE:?}"
+        );
+        raw_rates.push(BYTES as f64 / started.elapsed().as_secs_f64() / 1e6);
     }
-    println!("live pane flood: 40 MB of text printed in a pane, to a subscriber:");
-    println!("  median {:.1} MB/s (tmux's own pane processing is the limit)", median(&mut rates));
+    let (driver, raw) = (median(&mut driver_rates), median(&mut raw_rates));
+    println!("live pane flood: 40 MB of text printed in a pane (3 runs each, alternating):");
+    println!("  through Connection to a subscriber:     median {driver:6.1} MB/s");
+    println!("  raw tmux -C client, output discarded:   median {raw:6.1} MB/s (tmux's floor)");
+    println!("  driver / raw: {:.2}", driver / raw);
 }

@@ -6,15 +6,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use bytes::Bytes;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::process::Child;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::command::IntoCommandLine;
-use crate::matcher::ReplyMatcher;
-use crate::parser::{Block, Event, PaneId, Parser};
-use crate::subscription::{OutputSubscription, PaneEvent, PaneQueue};
 use crate::Error;
+use crate::command::IntoCommandLine;
+use crate::events::{ConnectionEvent, Events};
+use crate::matcher::ReplyMatcher;
+use crate::parser::{Event, PaneId};
+use crate::reply::Reply;
+use crate::subscription::{OutputSubscription, PaneEvent, PaneQueue};
+use crate::tasks::{WRITE_BATCH, read_loop, write_loop};
 
 /// Settings of a [`Connection`].
 #[derive(Debug, Clone)]
@@ -46,105 +49,6 @@ impl Default for ConnectionOptions {
     }
 }
 
-/// A command's reply block.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
-    /// The command line that was sent.
-    pub command: String,
-    /// `true` for `%end`, `false` for `%error`.
-    pub ok: bool,
-    /// The output lines, raw bytes without `\n`.
-    pub lines: Vec<Vec<u8>>,
-    /// tmux's command number (server-wide; informational only).
-    pub number: u64,
-}
-
-impl Reply {
-    /// The output as text (lossy UTF-8), lines joined with `\n`.
-    pub fn text(&self) -> String {
-        let joined = self.lines.join(&b'\n');
-        String::from_utf8_lossy(&joined).into_owned()
-    }
-
-    /// `Ok(self)` for `%end`, [`Error::CommandFailed`] for `%error`.
-    pub fn into_result(self) -> Result<Self, Error> {
-        if self.ok {
-            Ok(self)
-        } else {
-            Err(Error::CommandFailed {
-                message: self.text(),
-                command: self.command,
-            })
-        }
-    }
-
-    fn from_block(command: String, block: Block) -> Self {
-        Self {
-            command,
-            ok: block.ok,
-            lines: block.lines,
-            number: block.guard.number,
-        }
-    }
-}
-
-/// A notification from the connection (pane output goes to
-/// [`Connection::subscribe_output`] instead).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConnectionEvent {
-    /// `%pause %N`: tmux paused the pane's output for this client.
-    Pause {
-        /// The paused pane.
-        pane: PaneId,
-    },
-    /// `%continue %N`: the pane's output flows again.
-    Continue {
-        /// The pane.
-        pane: PaneId,
-    },
-    /// Any other notification, such as `%window-add @1` (name `window-add`).
-    Notification {
-        /// The name without `%`.
-        name: String,
-        /// The raw rest of the line.
-        args: Bytes,
-    },
-    /// This receiver fell behind and missed `missed` events.
-    Lagged {
-        /// How many events were lost.
-        missed: u64,
-    },
-    /// The connection ended (`%exit`, end of file, or a failed write); the last
-    /// event. Reconnect with a new control client.
-    Closed {
-        /// What ended it.
-        reason: String,
-    },
-}
-
-/// A receiver of [`ConnectionEvent`]s with a bounded buffer.
-#[derive(Debug)]
-pub struct Events {
-    receiver: broadcast::Receiver<ConnectionEvent>,
-    closed_seen: bool,
-}
-
-impl Events {
-    /// The next event; `None` after [`ConnectionEvent::Closed`] was returned.
-    pub async fn recv(&mut self) -> Option<ConnectionEvent> {
-        if self.closed_seen {
-            return None;
-        }
-        let event = match self.receiver.recv().await {
-            Ok(event) => event,
-            Err(broadcast::error::RecvError::Lagged(missed)) => ConnectionEvent::Lagged { missed },
-            Err(broadcast::error::RecvError::Closed) => return None,
-        };
-        self.closed_seen = matches!(event, ConnectionEvent::Closed { .. });
-        Some(event)
-    }
-}
-
 /// A control-mode connection to tmux: send commands, await their replies,
 /// follow pane output. Cheap to clone; all clones share the connection.
 ///
@@ -162,20 +66,23 @@ pub struct Connection {
     command_timeout: Duration,
 }
 
+/// A command line on its way to the writer task.
 #[derive(Debug)]
-struct Request {
-    line: String,
-    reply: oneshot::Sender<Result<Reply, Error>>,
+pub(crate) struct Request {
+    pub(crate) line: String,
+    pub(crate) reply: oneshot::Sender<Result<Reply, Error>>,
 }
 
+/// A command written and waiting for its reply block.
 #[derive(Debug)]
-struct Pending {
-    command: String,
-    reply: oneshot::Sender<Result<Reply, Error>>,
+pub(crate) struct Pending {
+    pub(crate) command: String,
+    pub(crate) reply: oneshot::Sender<Result<Reply, Error>>,
 }
 
+/// What the handles and both tasks share.
 #[derive(Debug)]
-struct Shared {
+pub(crate) struct Shared {
     state: Mutex<State>,
     events: broadcast::Sender<ConnectionEvent>,
     closed: watch::Sender<bool>,
@@ -185,17 +92,11 @@ struct Shared {
 }
 
 #[derive(Debug, Default)]
-struct State {
-    matcher: ReplyMatcher<Pending>,
+pub(crate) struct State {
+    pub(crate) matcher: ReplyMatcher<Pending>,
     panes: HashMap<PaneId, Vec<Arc<PaneQueue>>>,
-    closed_reason: Option<String>,
+    pub(crate) closed_reason: Option<String>,
 }
-
-/// Largest number of queued commands written with one write call.
-const WRITE_BATCH: usize = 256;
-/// How long to wait for an owned child to exit after its output ended, to
-/// put its exit status into the close reason.
-const CHILD_EXIT_GRACE: Duration = Duration::from_secs(1);
 
 impl Connection {
     /// Starts driving a control client whose stdout is `reader` and stdin is
@@ -221,13 +122,27 @@ impl Connection {
     /// Drives an already spawned control client process (stdin and stdout
     /// must be piped). The connection owns the child: when its output ends,
     /// its exit status goes into the close reason.
-    pub fn from_child(mut child: Child, options: ConnectionOptions) -> Result<(Self, Events), Error> {
-        let writer = child.stdin.take().ok_or(Error::MissingPipe { stream: "stdin" })?;
-        let reader = child.stdout.take().ok_or(Error::MissingPipe { stream: "stdout" })?;
+    pub fn from_child(
+        mut child: Child,
+        options: ConnectionOptions,
+    ) -> Result<(Self, Events), Error> {
+        let writer = child
+            .stdin
+            .take()
+            .ok_or(Error::MissingPipe { stream: "stdin" })?;
+        let reader = child
+            .stdout
+            .take()
+            .ok_or(Error::MissingPipe { stream: "stdout" })?;
         Ok(Self::start(reader, writer, Some(child), options))
     }
 
-    fn start<R, W>(reader: R, writer: W, child: Option<Child>, options: ConnectionOptions) -> (Self, Events)
+    fn start<R, W>(
+        reader: R,
+        writer: W,
+        child: Option<Child>,
+        options: ConnectionOptions,
+    ) -> (Self, Events)
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -256,18 +171,21 @@ impl Connection {
             shared,
             command_timeout: options.command_timeout,
         };
-        (connection, Events { receiver, closed_seen: false })
+        (connection, Events::new(receiver, None))
     }
 
     /// Sends one command and waits for its reply, with the default deadline.
     /// A `%error` reply is returned with `ok: false`, not as an error (use
-    /// [`Reply::into_result`]). Many concurrent calls are pipelined.
+    /// [`Reply::into_result`]). Many concurrent calls are pipelined: lines are
+    /// written in the order the futures are first polled (so `join_all` over
+    /// several calls sends them in order, in as few writes as possible).
     ///
     /// Fails fast with [`Error::ConnectionClosed`] once the connection ended,
     /// and with [`Error::BadCommand`] for lines that would break it (see
     /// [`crate::check_command_line`]).
     pub async fn command(&self, command: impl IntoCommandLine) -> Result<Reply, Error> {
-        self.command_with_timeout(command, self.command_timeout).await
+        self.command_with_timeout(command, self.command_timeout)
+            .await
     }
 
     /// [`Connection::command`] with an explicit deadline.
@@ -278,7 +196,10 @@ impl Connection {
     ) -> Result<Reply, Error> {
         let line = command.into_command_line()?;
         let (reply, receiver) = oneshot::channel();
-        let request = Request { line: line.clone(), reply };
+        let request = Request {
+            line: line.clone(),
+            reply,
+        };
         let exchange = async {
             if self.requests.send(request).await.is_err() {
                 return Err(self.closed_error());
@@ -287,7 +208,10 @@ impl Connection {
         };
         tokio::time::timeout(timeout, exchange)
             .await
-            .unwrap_or(Err(Error::Timeout { command: line, timeout }))
+            .unwrap_or(Err(Error::Timeout {
+                command: line,
+                timeout,
+            }))
     }
 
     /// Follows one pane's output. Each subscription has its own byte budget
@@ -304,12 +228,12 @@ impl Connection {
         OutputSubscription::new(pane, queue)
     }
 
-    /// Another receiver of this connection's notifications, from now on.
+    /// Another receiver of this connection's notifications, from now on (just
+    /// [`ConnectionEvent::Closed`] if the connection has already ended).
     pub fn events(&self) -> Events {
-        Events {
-            receiver: self.shared.events.subscribe(),
-            closed_seen: false,
-        }
+        // Subscribing under the state lock orders it against `close`.
+        let state = self.shared.lock();
+        Events::new(self.shared.events.subscribe(), state.closed_reason.clone())
     }
 
     /// Turns on tmux's flow control for this client
@@ -338,11 +262,7 @@ impl Connection {
         let mut watch = self.shared.closed.subscribe();
         // The sender lives in `shared`, which we hold, so this cannot fail.
         let _ = watch.wait_for(|closed| *closed).await;
-        self.shared
-            .lock()
-            .closed_reason
-            .clone()
-            .unwrap_or_default()
+        self.shared.lock().closed_reason.clone().unwrap_or_default()
     }
 
     fn closed_error(&self) -> Error {
@@ -354,14 +274,16 @@ impl Connection {
 }
 
 impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // State holds plain data that every step leaves consistent.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Ends the connection once: fails every pending command, ends every
     /// subscription, emits `Closed`.
-    fn close(&self, reason: String) {
+    pub(crate) fn close(&self, reason: String) {
         let mut state = self.lock();
         if state.closed_reason.is_some() {
             return;
@@ -369,7 +291,9 @@ impl Shared {
         tracing::debug!(%reason, "tmux control connection closed");
         state.closed_reason = Some(reason.clone());
         for pending in state.matcher.drain() {
-            let _ = pending.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
+            let _ = pending.reply.send(Err(Error::ConnectionClosed {
+                reason: reason.clone(),
+            }));
         }
         for queue in state.panes.drain().flat_map(|(_, queues)| queues) {
             queue.close();
@@ -379,14 +303,16 @@ impl Shared {
         self.closed.send_replace(true);
     }
 
-    fn dispatch(&self, event: Event) {
+    pub(crate) fn dispatch(&self, event: Event) {
         match event {
             Event::Block(block) => {
                 let matched = self.lock().matcher.on_block(block);
                 match matched {
                     Some((pending, block)) => {
                         // The caller may have timed out and gone; that is fine.
-                        let _ = pending.reply.send(Ok(Reply::from_block(pending.command, block)));
+                        let _ = pending
+                            .reply
+                            .send(Ok(Reply::from_block(pending.command, block)));
                     }
                     None => {
                         tracing::trace!("skipped a reply block not sent by this client");
@@ -407,7 +333,9 @@ impl Shared {
             }
             Event::Notification { name, args } => {
                 let args = Bytes::from(args);
-                let _ = self.events.send(ConnectionEvent::Notification { name, args });
+                let _ = self
+                    .events
+                    .send(ConnectionEvent::Notification { name, args });
             }
             Event::Exit { reason } => {
                 let reason = match reason {
@@ -436,109 +364,6 @@ impl Shared {
     }
 }
 
-async fn read_loop<R>(mut reader: R, child: Option<Child>, shared: Arc<Shared>)
-where
-    R: AsyncRead + Unpin,
-{
-    let mut parser = Parser::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let reason = loop {
-        match reader.read(&mut buffer).await {
-            Ok(0) => break "the tmux control client closed its output (end of file)".to_owned(),
-            Ok(read) => {
-                parser.push(&buffer[..read]);
-                while let Some(event) = parser.next_event() {
-                    shared.dispatch(event);
-                }
-                if parser.has_exited() {
-                    // `%exit` already closed the connection; just reap the child.
-                    finish_child(child).await;
-                    return;
-                }
-            }
-            Err(error) => break format!("reading from the tmux control client failed: {error}"),
-        }
-    };
-    let reason = match finish_child(child).await {
-        Some(status) => format!("{reason}; {status}"),
-        None => reason,
-    };
-    shared.close(reason);
-}
-
-/// Reaps an owned child, describing how it ended (if it does so promptly).
-async fn finish_child(child: Option<Child>) -> Option<String> {
-    let mut child = child?;
-    match tokio::time::timeout(CHILD_EXIT_GRACE, child.wait()).await {
-        Ok(Ok(status)) => Some(format!("the tmux client process exited with {status}")),
-        Ok(Err(error)) => Some(format!("waiting for the tmux client process failed: {error}")),
-        Err(_) => {
-            let _ = child.start_kill();
-            Some("the tmux client process did not exit and was killed".to_owned())
-        }
-    }
-}
-
-async fn write_loop<W>(
-    mut writer: W,
-    mut requests: mpsc::Receiver<Request>,
-    shared: Arc<Shared>,
-    mut closed: watch::Receiver<bool>,
-    mut attached: watch::Receiver<bool>,
-) where
-    W: AsyncWrite + Unpin,
-{
-    let mut batch = Vec::with_capacity(WRITE_BATCH);
-    let mut bytes = Vec::new();
-    let attached_first = tokio::select! {
-        _ = attached.wait_for(|attached| *attached) => true,
-        _ = closed.wait_for(|closed| *closed) => false,
-    };
-    while attached_first {
-        tokio::select! {
-            received = requests.recv_many(&mut batch, WRITE_BATCH) => {
-                if received == 0 {
-                    break; // every Connection handle is gone
-                }
-            }
-            _ = closed.wait_for(|closed| *closed) => break,
-        }
-        bytes.clear();
-        {
-            let mut state = shared.lock();
-            for request in batch.drain(..) {
-                if let Some(reason) = &state.closed_reason {
-                    let reason = reason.clone();
-                    let _ = request.reply.send(Err(Error::ConnectionClosed { reason }));
-                    continue;
-                }
-                bytes.extend_from_slice(request.line.as_bytes());
-                bytes.push(b'\n');
-                // Recorded before writing: a reply cannot precede its command.
-                state.matcher.sent(Pending {
-                    command: request.line,
-                    reply: request.reply,
-                });
-            }
-        }
-        if bytes.is_empty() {
-            continue;
-        }
-        if let Err(error) = write_all_and_flush(&mut writer, &bytes).await {
-            shared.close(format!("writing to the tmux control client failed: {error}"));
-            break;
-        }
-    }
-    // Closing tmux's stdin ends the control client.
-    let _ = writer.shutdown().await;
-    requests.close();
-    while let Some(request) = requests.recv().await {
-        let reason = shared.lock().closed_reason.clone().unwrap_or_default();
-        let _ = request.reply.send(Err(Error::ConnectionClosed { reason }));
-    }
-}
-
-async fn write_all_and_flush<W: AsyncWrite + Unpin>(writer: &mut W, bytes: &[u8]) -> std::io::Result<()> {
-    writer.write_all(bytes).await?;
-    writer.flush().await
-}
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod tests;

@@ -50,15 +50,20 @@
 mod command;
 mod connection;
 mod error;
+mod events;
 mod matcher;
 mod octal;
 mod parser;
+mod reply;
 mod subscription;
+mod tasks;
 
-pub use command::{check_command_line, quote_arg, Command, IntoCommandLine};
-pub use connection::{Connection, ConnectionEvent, ConnectionOptions, Events, Reply};
+pub use command::{Command, IntoCommandLine, check_command_line, quote_arg};
+pub use connection::{Connection, ConnectionOptions};
 pub use error::Error;
+pub use events::{ConnectionEvent, Events};
 pub use matcher::ReplyMatcher;
 pub use octal::{decode_output, decode_output_into, encode_output};
 pub use parser::{Block, BlockGuard, Event, PaneId, Parser};
+pub use reply::Reply;
 pub use subscription::{OutputSubscription, PaneEvent};

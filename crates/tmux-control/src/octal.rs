@@ -84,7 +84,10 @@ mod tests {
     fn every_byte_round_trips() {
         let all: Vec<u8> = (0..=255).collect();
         let encoded = encode_output(&all);
-        assert!(!encoded.contains(&b'\n'), "an encoded line must not contain a newline");
+        assert!(
+            !encoded.contains(&b'\n'),
+            "an encoded line must not contain a newline"
+        );
         assert_eq!(decode_output(&encoded), all);
     }
 

@@ -260,7 +260,14 @@ fn parse_guard_line(line: &[u8]) -> Option<(&[u8], BlockGuard)> {
     if fields.next().is_some() {
         return None;
     }
-    Some((name, BlockGuard { time, number, flags }))
+    Some((
+        name,
+        BlockGuard {
+            time,
+            number,
+            flags,
+        },
+    ))
 }
 
 /// Handles a line outside any block.
@@ -268,13 +275,12 @@ fn parse_notification(
     line: Vec<u8>,
     open_block: &mut Option<(BlockGuard, Vec<Vec<u8>>)>,
 ) -> Option<Event> {
-    if let Some((name, guard)) = parse_guard_line(&line) {
-        if name == b"begin" {
-            *open_block = Some((guard, Vec::new()));
-            return None;
-        }
-        // A stray %end/%error outside a block: nothing to close; report it.
+    if let Some((b"begin", guard)) = parse_guard_line(&line) {
+        *open_block = Some((guard, Vec::new()));
+        return None;
     }
+    // A stray %end/%error outside a block has nothing to close: it falls
+    // through and is reported as a notification.
     let body = line.strip_prefix(b"%")?; // text outside blocks and notifications: ignore
     let (name, args) = match body.iter().position(|&b| b == b' ') {
         Some(at) => (&body[..at], &body[at + 1..]),

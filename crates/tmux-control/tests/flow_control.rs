@@ -12,11 +12,12 @@ mod support;
 
 use std::time::Duration;
 
-use support::{type_line, TmuxServer};
+use support::{TmuxServer, next_matching, type_line};
 use tmux_control::{Connection, ConnectionEvent, PaneEvent};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::watch;
 
+/// Deadline of the pump task's end.
 const DEADLINE: Duration = Duration::from_secs(20);
 /// How long the reader stalls: comfortably over `pause-after=1`.
 const STALL: Duration = Duration::from_millis(2500);
@@ -73,51 +74,47 @@ async fn a_stalled_reader_degrades_to_a_pause_and_continues() {
     let rss_stalled = vm_rss_kib(server_pid);
     flowing_tx.send_replace(true);
 
-    let paused = tokio::time::timeout(DEADLINE, async {
-        loop {
-            match output.recv().await {
-                Some(PaneEvent::Paused) => break,
-                Some(_) => continue,
-                None => panic!("connection closed instead of pausing"),
-            }
-        }
+    next_matching(&mut output, "%pause", |event| *event == PaneEvent::Paused).await;
+    next_matching(&mut events, "a Pause event", |event| {
+        *event == ConnectionEvent::Pause { pane }
     })
     .await;
-    assert!(paused.is_ok(), "no %pause within {DEADLINE:?}");
-    let pause_event = tokio::time::timeout(DEADLINE, async {
-        loop {
-            match events.recv().await {
-                Some(ConnectionEvent::Pause { pane: paused }) if paused == pane => break,
-                Some(_) => continue,
-                None => panic!("events ended"),
-            }
-        }
-    })
-    .await;
-    assert!(pause_event.is_ok(), "no Pause connection event");
 
     // Stop the flood before continuing, then resume the pane.
-    connection.command(format!("send-keys -t {pane} C-c")).await.unwrap();
+    connection
+        .command(format!("send-keys -t {pane} C-c"))
+        .await
+        .unwrap();
     connection.continue_pane(pane).await.unwrap();
-    let continued = tokio::time::timeout(DEADLINE, async {
-        loop {
-            match output.recv().await {
-                Some(PaneEvent::Continued) => break,
-                Some(_) => continue,
-                None => panic!("connection closed"),
-            }
-        }
+    next_matching(&mut output, "%continue", |event| {
+        *event == PaneEvent::Continued
     })
     .await;
-    assert!(continued.is_ok(), "no %continue within {DEADLINE:?}");
-    assert!(!connection.is_closed(), "tmux must not disconnect a paused client");
-    assert_eq!(connection.command("display-message -p alive").await.unwrap().text(), "alive");
-    assert!(output.queued_bytes() <= tmux_control::ConnectionOptions::default().output_budget_bytes);
+    assert!(
+        !connection.is_closed(),
+        "tmux must not disconnect a paused client"
+    );
+    assert_eq!(
+        connection
+            .command("display-message -p alive")
+            .await
+            .unwrap()
+            .text(),
+        "alive"
+    );
+    assert!(
+        output.queued_bytes() <= tmux_control::ConnectionOptions::default().output_budget_bytes
+    );
 
     let growth_mib = rss_stalled.saturating_sub(rss_before) / 1024;
-    eprintln!("tmux server RSS: {rss_before} KiB before, {rss_stalled} KiB after a {STALL:?} stall");
+    eprintln!(
+        "tmux server RSS: {rss_before} KiB before, {rss_stalled} KiB after a {STALL:?} stall"
+    );
     // The flood is endless; with pause-after=1 tmux holds about a second of output at most.
-    assert!(growth_mib < 64, "tmux server grew by {growth_mib} MiB while the reader stalled");
+    assert!(
+        growth_mib < 64,
+        "tmux server grew by {growth_mib} MiB while the reader stalled"
+    );
 
     drop(connection);
     drop(flowing_tx);

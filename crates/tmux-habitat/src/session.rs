@@ -137,15 +137,16 @@ impl Session {
         if let Some(command) = options.command.as_deref().or(server.shell()) {
             args.push(command.to_owned());
         }
+        // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
+        // whose config we do not control. Chained, it applies to the window just created.
+        // (new-session always travels by subprocess, where a chain shares the new session as its target.)
+        args.extend([";", "set-option", "-w", "remain-on-exit", "on"].map(String::from));
         let out = server.tmux(args).await?;
         let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::Protocol {
             command: "new-session".into(),
             detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
         })?;
         let first_pane = Pane::new(server.clone(), PaneId::new(pane));
-        // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
-        // whose config we do not control.
-        server.tmux(["set-option", "-w", "-t", pane, "remain-on-exit", "on"]).await?;
         Ok(Session { server: server.clone(), name: options.name, id: id.to_owned(), first_pane })
     }
 

@@ -4,13 +4,17 @@
 //! tmux-habitat, spawns the control client). Every call has a deadline and
 //! runs with `TMUX`/`TMUX_PANE` removed so the user's server is never touched.
 
-#![allow(dead_code)] // each test binary uses a different part of this module
+// Each test binary uses a different part of this module, and helpers fail the
+// calling test at the first broken setup step, with a message.
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::path::PathBuf;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use tmux_control::{Connection, ConnectionOptions, Events, PaneId};
+use tmux_control::{
+    Connection, ConnectionEvent, ConnectionOptions, Events, OutputSubscription, PaneEvent, PaneId,
+};
 
 /// Deadline of every tmux subprocess call here.
 pub const TMUX_DEADLINE: Duration = Duration::from_secs(10);
@@ -40,7 +44,14 @@ impl TmuxServer {
     /// Creates the session [`SESSION`] (starting the server if needed).
     pub async fn new_session(&self) {
         self.tmux(&[
-            "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
+            "new-session",
+            "-d",
+            "-s",
+            SESSION,
+            "-x",
+            "200",
+            "-y",
+            "50",
             "env -i PATH=/usr/bin:/bin TERM=screen PS1='$ ' bash --norc --noprofile",
         ])
         .await;
@@ -109,7 +120,41 @@ impl TmuxServer {
     /// The server's process id.
     pub async fn server_pid(&self) -> u32 {
         let output = self.tmux(&["display-message", "-p", "#{pid}"]).await;
-        String::from_utf8_lossy(&output.stdout).trim().parse().expect("a pid")
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse()
+            .expect("a pid")
+    }
+}
+
+impl TmuxServer {
+    /// Kills the server with SIGKILL (it writes nothing on the way out) and
+    /// waits until the process is gone, so the socket can be reused.
+    pub async fn kill_abruptly(&self) {
+        let pid = self.server_pid().await;
+        let killed = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(killed.success(), "kill -KILL {pid}");
+        let deadline = tokio::time::Instant::now() + TMUX_DEADLINE;
+        // SIGKILL takes effect within moments; there is no event to await
+        // for another process's death, so check its state until it is gone
+        // (or a zombie, if nothing reaps it here).
+        while let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if state == Some("Z") {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "tmux server {pid} survived SIGKILL"
+            );
+            tokio::task::yield_now().await;
+        }
     }
 }
 
@@ -133,7 +178,62 @@ impl Drop for TmuxServer {
 pub async fn type_line(connection: &Connection, pane: PaneId, text: &str) {
     let pane = pane.to_string();
     let literal = tmux_control::Command::new("send-keys").args(["-t", &pane, "-l", text]);
-    connection.command(literal).await.expect("send-keys").into_result().expect("send-keys ok");
+    connection
+        .command(literal)
+        .await
+        .expect("send-keys")
+        .into_result()
+        .expect("send-keys ok");
     let enter = tmux_control::Command::new("send-keys").args(["-t", &pane, "Enter"]);
-    connection.command(enter).await.expect("send-keys").into_result().expect("send-keys ok");
+    connection
+        .command(enter)
+        .await
+        .expect("send-keys")
+        .into_result()
+        .expect("send-keys ok");
+}
+
+/// Deadline of waiting for one event in tests.
+pub const EVENT_DEADLINE: Duration = Duration::from_secs(20);
+
+/// The two event streams of a connection, for [`next_matching`].
+pub trait EventStream {
+    /// What the stream yields.
+    type Item;
+    /// The next item, `None` at the end.
+    async fn next_item(&mut self) -> Option<Self::Item>;
+}
+
+impl EventStream for OutputSubscription {
+    type Item = PaneEvent;
+    async fn next_item(&mut self) -> Option<PaneEvent> {
+        self.recv().await
+    }
+}
+
+impl EventStream for Events {
+    type Item = ConnectionEvent;
+    async fn next_item(&mut self) -> Option<ConnectionEvent> {
+        self.recv().await
+    }
+}
+
+/// Skips items until one satisfies `wanted`; fails the test if the stream
+/// ends or [`EVENT_DEADLINE`] passes first.
+pub async fn next_matching<S: EventStream>(
+    stream: &mut S,
+    what: &str,
+    wanted: impl Fn(&S::Item) -> bool,
+) -> S::Item {
+    let search = async {
+        while let Some(item) = stream.next_item().await {
+            if wanted(&item) {
+                return item;
+            }
+        }
+        panic!("the stream ended before {what}");
+    };
+    tokio::time::timeout(EVENT_DEADLINE, search)
+        .await
+        .unwrap_or_else(|_| panic!("no {what} within {EVENT_DEADLINE:?}"))
 }
