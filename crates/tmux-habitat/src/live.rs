@@ -104,13 +104,7 @@ async fn seeded_parser(pane: &Pane) -> Result<vt100::Parser> {
     let cols = NonZeroU16::new(info.width).unwrap_or(NonZeroU16::MIN);
     let mut parser = vt100::Parser::new(rows, cols, 0);
     let text = captured.strip_suffix('\n').unwrap_or(&captured);
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            parser.process(b"\r\n");
-        }
-        parser.process(b"\x1b[0m");
-        parser.process(line.as_bytes());
-    }
+    crate::screen::feed_capture(&mut parser, &text.split('\n').collect::<Vec<_>>());
     parser.process(format!("\x1b[0m\x1b[{};{}H", info.cursor_y + 1, info.cursor_x + 1).as_bytes());
     Ok(parser)
 }

@@ -85,13 +85,7 @@ impl Screen {
         let rows_nz = NonZeroU16::new(u16::try_from(height).unwrap_or(u16::MAX)).unwrap_or(NonZeroU16::MIN);
         let cols_nz = NonZeroU16::new(width).unwrap_or(NonZeroU16::MIN);
         let mut parser = vt100::Parser::new(rows_nz, cols_nz, 0);
-        for (i, line) in lines.iter().enumerate() {
-            if i > 0 {
-                parser.process(b"\r\n");
-            }
-            parser.process(b"\x1b[0m");
-            parser.process(line.as_bytes());
-        }
+        feed_capture(&mut parser, &lines);
         Screen::from_vt100(parser.screen())
     }
 
@@ -207,6 +201,18 @@ impl Screen {
         self.rows.get(row).is_some_and(|cells| {
             cells.iter().skip(cols.start).take(cols.len()).filter(|c| !c.text.trim().is_empty()).all(|c| c.style.dim)
         })
+    }
+}
+
+/// Feeds captured rows to an emulator: rows are joined with CRLF (capture ends each with a bare LF) and each
+/// starts from default attributes, as tmux starts every captured row afresh.
+pub(crate) fn feed_capture(parser: &mut vt100::Parser, lines: &[&str]) {
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            parser.process(b"\r\n");
+        }
+        parser.process(b"\x1b[0m");
+        parser.process(line.as_bytes());
     }
 }
 
