@@ -2,6 +2,8 @@
 //! over both transports, each beside the naive way measured in the same run (a fixed sleep for readiness,
 //! `capture-pane` polled every 50 ms for completion), with ratios.
 
+#![allow(clippy::expect_used, clippy::cast_precision_loss)]
+
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tmux_habitat::{Pane, Server, SessionOptions, TransportKind};

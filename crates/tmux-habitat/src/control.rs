@@ -209,7 +209,7 @@ mod tests {
     fn what_stays_on_subprocesses() {
         let inv = |args: &[&str]| Invocation::new(args.iter().map(|s| s.to_string()));
         assert!(needs_subprocess(&inv(&["wait-for", "x"])));
-        assert!(needs_subprocess(&inv(&["set-hook", "-p", "pane-died", "wait-for -S x"])) == false);
+        assert!(!needs_subprocess(&inv(&["set-hook", "-p", "pane-died", "wait-for -S x"])));
         assert!(needs_subprocess(&inv(&["send-keys", "-l", "a\nb"])));
         assert!(needs_subprocess(&inv(&["display", ";", "new-session", "-d"])));
         assert!(needs_subprocess(&inv(&["load-buffer", "-"]).stdin(vec![1])));

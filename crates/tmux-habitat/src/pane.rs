@@ -356,10 +356,8 @@ impl Pane {
             Ok(_) => Ok(()),
             Err(Error::Deadline { .. }) => {
                 let screen = self.capture_text().await.unwrap_or_default();
-                if let Ok(info) = self.info().await {
-                    if info.dead {
-                        return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
-                    }
+                if self.info().await.is_ok_and(|info| info.dead) {
+                    return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
                 }
                 Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })
             }

@@ -335,7 +335,7 @@ fn parse_output(lines: &[String], token: &str) -> Parsed {
     }
     let output = if exit_code.is_some() {
         match body.split_last() {
-            Some((last, rest)) if last.is_empty() => {
+            Some((&"", rest)) => {
                 if rest.is_empty() { String::new() } else { format!("{}\n", rest.join("\n")) }
             }
             _ => body.join("\n"),

@@ -1,6 +1,8 @@
 //! What only the control-mode transport offers: output streams, live screens, and surviving a server that
 //! goes away under the connection.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use tmux_habitat::{Error, LiveScreen, OutputEvent, Server, SessionOptions, TransportKind};

@@ -1,5 +1,7 @@
 //! End-to-end tests of the pane API against a real tmux server (one private socket per test).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 use tmux_habitat::{CaptureOptions, Error, InterventionKind, Key, Pane, Server, SessionOptions, TransportKind};
