@@ -128,12 +128,21 @@ impl Conversation {
                 if silent_for > self.stall_after {
                     Status::Stalled { silent_for }
                 } else {
-                    Status::Working { progress: self.progress.clone(), check_again_in: self.stall_after - silent_for }
+                    Status::Working {
+                        progress: self.progress.clone(),
+                        check_again_in: self.stall_after - silent_for,
+                    }
                 }
             }
-            Phase::NeedsAnswer => Status::NeedsAnswer { question: self.question.clone() },
-            Phase::Done => Status::Done { context: self.context.clone() },
-            Phase::Failed => Status::Failed { context: self.context.clone() },
+            Phase::NeedsAnswer => Status::NeedsAnswer {
+                question: self.question.clone(),
+            },
+            Phase::Done => Status::Done {
+                context: self.context.clone(),
+            },
+            Phase::Failed => Status::Failed {
+                context: self.context.clone(),
+            },
         }
     }
 
@@ -171,20 +180,39 @@ mod tests {
         conversation.observe(&message(Message::Progress("step 1".into())), start);
         assert_eq!(
             conversation.status(start),
-            Status::Working { progress: Some("step 1".into()), check_again_in: DEFAULT_STALL_AFTER }
+            Status::Working {
+                progress: Some("step 1".into()),
+                check_again_in: DEFAULT_STALL_AFTER
+            }
         );
         conversation.observe(&message(Message::Question("which format?".into())), start);
         conversation.observe(&message(Message::Turn(TurnState::Waiting)), start);
-        assert_eq!(conversation.status(start), Status::NeedsAnswer { question: Some("which format?".into()) });
+        assert_eq!(
+            conversation.status(start),
+            Status::NeedsAnswer {
+                question: Some("which format?".into())
+            }
+        );
         // Waiting for us never stalls.
         let much_later = start + DEFAULT_STALL_AFTER * 10;
-        assert!(matches!(conversation.status(much_later), Status::NeedsAnswer { .. }));
+        assert!(matches!(
+            conversation.status(much_later),
+            Status::NeedsAnswer { .. }
+        ));
         conversation.answered(much_later);
-        assert!(matches!(conversation.status(much_later), Status::Working { progress: None, .. }));
+        assert!(matches!(
+            conversation.status(much_later),
+            Status::Working { progress: None, .. }
+        ));
         let context = Context::with_result("pdf");
         conversation.observe(&message(Message::Context(context.clone())), much_later);
         conversation.observe(&message(Message::Turn(TurnState::Done)), much_later);
-        assert_eq!(conversation.status(much_later), Status::Done { context: Some(context) });
+        assert_eq!(
+            conversation.status(much_later),
+            Status::Done {
+                context: Some(context)
+            }
+        );
     }
 
     #[test]
@@ -194,17 +222,96 @@ mod tests {
         let context = Context::with_result("disk full");
         conversation.observe(&message(Message::Context(context.clone())), start);
         conversation.observe(&message(Message::Turn(TurnState::Failed)), start);
-        assert_eq!(conversation.status(start), Status::Failed { context: Some(context) });
+        assert_eq!(
+            conversation.status(start),
+            Status::Failed {
+                context: Some(context)
+            }
+        );
     }
 
     #[test]
     fn rejected_lines_neither_finish_nor_keep_alive() {
         let start = Instant::now();
         let mut conversation = Conversation::new(start).stall_after(Duration::from_secs(5));
-        let spoof = Event::Rejected { line: "TURN: done".into(), why: "no tag".into() };
+        let spoof = Event::Rejected {
+            line: "TURN: done".into(),
+            why: "no tag".into(),
+        };
         let later = start + Duration::from_secs(6);
         conversation.observe(&spoof, later);
-        assert_eq!(conversation.status(later), Status::Stalled { silent_for: Duration::from_secs(6) });
+        assert_eq!(
+            conversation.status(later),
+            Status::Stalled {
+                silent_for: Duration::from_secs(6)
+            }
+        );
+    }
+
+    fn any_event() -> impl proptest::strategy::Strategy<Value = Event> {
+        use proptest::prelude::*;
+        prop_oneof![
+            prop::sample::select(TurnState::ALL.to_vec())
+                .prop_map(|state| message(Message::Turn(state))),
+            "[a-z ]{0,8}".prop_map(|text| message(Message::Progress(text))),
+            "[a-z ]{0,8}".prop_map(|text| message(Message::Question(text))),
+            "[a-z ]{0,8}".prop_map(|text| message(Message::Context(Context::with_result(text)))),
+            "[a-z ]{0,8}".prop_map(|line| Event::Rejected {
+                line,
+                why: "spoof".into()
+            }),
+        ]
+    }
+
+    /// What the last phase-changing message says the outer should do.
+    fn expected_kind(events: &[Event]) -> &'static str {
+        let last = events.iter().rev().find_map(|event| match event.message() {
+            Some(Message::Turn(state)) => Some(*state),
+            Some(Message::Question(_)) => Some(TurnState::Waiting),
+            _ => None,
+        });
+        match last {
+            None | Some(TurnState::Thinking) => "working",
+            Some(TurnState::Waiting) => "answer",
+            Some(TurnState::Done) => "done",
+            Some(TurnState::Failed) => "failed",
+        }
+    }
+
+    fn kind(status: &Status) -> &'static str {
+        match status {
+            Status::Working { .. } | Status::Stalled { .. } => "working",
+            Status::NeedsAnswer { .. } => "answer",
+            Status::Done { .. } => "done",
+            Status::Failed { .. } => "failed",
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn status_follows_the_last_turn_and_ignores_rejections(
+            events in proptest::collection::vec(any_event(), 0..30),
+            gaps in proptest::collection::vec(0u64..100, 30),
+        ) {
+            let start = Instant::now();
+            let limit = Duration::from_secs(50);
+            let mut conversation = Conversation::new(start).stall_after(limit);
+            let mut without_rejections = Conversation::new(start).stall_after(limit);
+            let mut now = start;
+            for (event, gap) in events.iter().zip(&gaps) {
+                now += Duration::from_secs(*gap);
+                conversation.observe(event, now);
+                if !matches!(event, Event::Rejected { .. }) {
+                    without_rejections.observe(event, now);
+                }
+            }
+            let status = conversation.status(now);
+            proptest::prop_assert_eq!(&status, &without_rejections.status(now));
+            proptest::prop_assert_eq!(kind(&status), expected_kind(&events));
+            if let Status::Stalled { silent_for } = status {
+                proptest::prop_assert!(silent_for > limit);
+            }
+        }
     }
 
     #[test]

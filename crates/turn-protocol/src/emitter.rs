@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
+use crate::Error;
 use crate::line::{self, encode_text, quote};
 use crate::message::{Context, Message, TurnState};
 use crate::nonce::Nonce;
-use crate::Error;
 
 /// Default longest CONTEXT payload per line, in characters; longer ones are chunked.
 ///
@@ -56,7 +56,12 @@ impl<W: Write> Emitter<W> {
 
     /// An emitter of the given format.
     pub fn with_format(out: W, format: LineFormat) -> Emitter<W> {
-        Emitter { out, format, next_seq: 1, chunk_chars: DEFAULT_CHUNK_CHARS }
+        Emitter {
+            out,
+            format,
+            next_seq: 1,
+            chunk_chars: DEFAULT_CHUNK_CHARS,
+        }
     }
 
     /// Tagged lines when `CLIVE_TURN_NONCE` is set, numbered lines otherwise.
@@ -68,7 +73,9 @@ impl<W: Write> Emitter<W> {
         Ok(Emitter::with_format(out, format))
     }
 
-    /// Sets the longest CONTEXT payload per line (numbered and tagged formats).
+    /// Sets the CONTEXT payload per line, in characters, for the numbered and
+    /// tagged formats (a chunk may run a few characters over so that the next
+    /// one does not start with `[`).
     pub fn chunk_chars(mut self, chunk_chars: usize) -> Result<Emitter<W>, Error> {
         if chunk_chars < MIN_CHUNK_CHARS {
             return Err(Error::ChunkTooSmall(chunk_chars));
@@ -134,14 +141,18 @@ impl<W: Write> Emitter<W> {
     }
 
     fn context_bodies(&self, context: &Context) -> Result<Vec<String>, Error> {
-        let json = serde_json::to_string(context.as_map())?;
+        let json = line::escape_brackets_after_spaces(&serde_json::to_string(context.as_map())?);
         let chars: Vec<char> = json.chars().collect();
         if self.format == LineFormat::Seed || chars.len() <= self.chunk_chars {
             return Ok(vec![format!("CONTEXT: {json}")]);
         }
-        let parts: Vec<String> = chars.chunks(self.chunk_chars).map(|part| part.iter().collect()).collect();
+        let parts = split_chunks(&chars, self.chunk_chars);
         let total = parts.len();
-        Ok(parts.iter().enumerate().map(|(index, part)| format!("CONTEXT[{}/{total}]: {part}", index + 1)).collect())
+        Ok(parts
+            .iter()
+            .enumerate()
+            .map(|(index, part)| format!("CONTEXT[{}/{total}]: {part}", index + 1))
+            .collect())
     }
 
     fn finish_line(&mut self, body: &str) -> String {
@@ -155,12 +166,31 @@ impl<W: Write> Emitter<W> {
     }
 }
 
+/// Splits JSON text into pieces of about `size` characters. No piece starts
+/// with `[`: after the `CONTEXT[i/n]: ` head it would let a half-written line
+/// such as `CONTEXT[2/3]: [5]` look complete.
+fn split_chunks(chars: &[char], size: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let mut end = (start + size).min(chars.len());
+        while end < chars.len() && chars[end] == '[' {
+            end += 1;
+        }
+        parts.push(chars[start..end].iter().collect());
+        start = end;
+    }
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn emitted(format: LineFormat, messages: &[Message]) -> String {
-        let mut emitter = Emitter::with_format(Vec::new(), format).chunk_chars(40).unwrap();
+        let mut emitter = Emitter::with_format(Vec::new(), format)
+            .chunk_chars(40)
+            .unwrap();
         for message in messages {
             emitter.emit(message).unwrap();
         }
@@ -175,7 +205,8 @@ mod tests {
             Message::Question("which format?".into()),
             Message::Turn(TurnState::Waiting),
             Message::Context(
-                Context::with_result("summary here: the quarterly numbers went up").files(["report.pdf"]),
+                Context::with_result("summary here: the quarterly numbers went up")
+                    .files(["report.pdf"]),
             ),
             Message::Turn(TurnState::Done),
         ]
@@ -195,6 +226,19 @@ mod tests {
     fn snapshot_tagged_lines() {
         let nonce = Nonce::from_hex("00112233445566778899aabbccddeeff").unwrap();
         insta::assert_snapshot!(emitted(LineFormat::Tagged(nonce), &conversation()));
+    }
+
+    #[test]
+    fn chunks_never_start_with_a_bracket() {
+        let chars: Vec<char> = r#"{"a":[[[1]]],"b":"x"}"#.chars().collect();
+        for size in 1..chars.len() {
+            let parts = split_chunks(&chars, size);
+            assert_eq!(parts.concat(), chars.iter().collect::<String>());
+            assert!(
+                parts.iter().all(|part| !part.starts_with('[')),
+                "{size}: {parts:?}"
+            );
+        }
     }
 
     #[test]

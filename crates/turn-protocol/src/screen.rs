@@ -17,7 +17,10 @@ pub(crate) fn logical_lines(
     wrap_width: Option<usize>,
     accept_join: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    let rows: Vec<&str> = capture.split('\n').map(|row| row.trim_end()).collect();
+    let mut rows: Vec<&str> = capture.split('\n').map(|row| row.trim_end()).collect();
+    while rows.last().is_some_and(|row| row.is_empty()) {
+        rows.pop();
+    }
     let mut lines = Vec::with_capacity(rows.len());
     let mut index = 0;
     while index < rows.len() {
@@ -35,17 +38,23 @@ pub(crate) fn logical_lines(
 }
 
 /// The logical line starting at `rows[0]` and the number of rows it used.
-fn join_wrapped(rows: &[&str], width: usize, accept_join: &dyn Fn(&str) -> bool) -> (String, usize) {
+fn join_wrapped(
+    rows: &[&str],
+    width: usize,
+    accept_join: &dyn Fn(&str) -> bool,
+) -> (String, usize) {
     // A row that fills the width continues on the next one, except when the
-    // line already ended with its trailer (tmux does not wrap a line that just
-    // fills the width) or the next row starts a protocol line: losing a real
-    // message to a false join is worse than the ambiguity, which `-J` removes.
+    // line is already a complete message (tmux does not wrap a line that just
+    // fills the width) or the next row starts a protocol line (or, as the
+    // last row, may be one being written): losing a real message to a false
+    // join is worse than the ambiguity, which `-J` removes.
     let mut hard = rows[0].to_string();
     let mut used = 1;
     while used < rows.len()
         && rows[used - 1].chars().count() >= width
-        && !(line::head_keyword(&hard).is_some() && line::has_trailer(&hard))
+        && !line::is_complete_message(&hard)
         && line::head_keyword(rows[used]).is_none()
+        && !(used + 1 == rows.len() && line::may_become_head(rows[used]))
     {
         hard.push_str(rows[used]);
         used += 1;
@@ -82,22 +91,58 @@ pub(crate) struct Alignment {
     pub(crate) last_grew: bool,
 }
 
+/// Leading rows of a new capture that may be fragments of a wrapped line cut
+/// by the top of the window (unjoined captures split them into several lines).
+const MAX_TOP_FRAGMENTS: usize = 8;
+
 /// Finds the smallest scroll offset at which the previous capture's lines
 /// reappear at the top of the new one. The previous last line only needs to
-/// be a prefix, because it may have been caught half-written.
+/// be a prefix, because it may have been caught half-written; the new first
+/// line only a suffix, because the window may now start inside a wrapped
+/// line, whose other fragments (never protocol lines) may come before it.
 pub(crate) fn align(previous: &[String], next: &[String]) -> Alignment {
     for shift in 0..previous.len() {
-        let kept = &previous[shift..];
-        if kept.len() > next.len() {
-            continue;
-        }
-        let last = kept.len() - 1;
-        let full_match = kept[..last].iter().zip(next).all(|(old, new)| old == new);
-        if full_match && next[last].starts_with(kept[last].as_str()) {
-            return Alignment { overlap: kept.len(), last_grew: next[last] != kept[last] };
+        for skip in 0..=MAX_TOP_FRAGMENTS.min(next.len()) {
+            if skip > 0 && line::head_keyword(&next[skip - 1]).is_some() {
+                break;
+            }
+            if let Some(alignment) = align_at(&previous[shift..], &next[skip..]) {
+                return Alignment {
+                    overlap: alignment.overlap + skip,
+                    ..alignment
+                };
+            }
         }
     }
-    Alignment { overlap: 0, last_grew: false }
+    Alignment {
+        overlap: 0,
+        last_grew: false,
+    }
+}
+
+/// Whether `kept` (the surviving end of the previous capture) starts `next`.
+fn align_at(kept: &[String], next: &[String]) -> Option<Alignment> {
+    if kept.is_empty() || kept.len() > next.len() {
+        return None;
+    }
+    let last = kept.len() - 1;
+    let same = |index: usize| {
+        let (old, new) = (&kept[index], &next[index]);
+        match (index == 0, index == last) {
+            (true, false) => old.ends_with(new.as_str()),
+            (false, true) => new.starts_with(old.as_str()),
+            (true, true) => new.starts_with(old.as_str()) || old.ends_with(new.as_str()),
+            (false, false) => old == new,
+        }
+    };
+    if !(0..=last).all(same) {
+        return None;
+    }
+    let grew = next[last] != kept[last] && next[last].starts_with(kept[last].as_str());
+    Some(Alignment {
+        overlap: kept.len(),
+        last_grew: grew,
+    })
 }
 
 #[cfg(test)]
@@ -115,8 +160,14 @@ mod tests {
     #[test]
     fn joins_full_rows_only_when_width_known() {
         let capture = "TURN: thin\nking [1]\n$ \n\n";
-        assert_eq!(logical_lines(capture, Some(10), &no_join), lines(&["TURN: thinking [1]", "$"]));
-        assert_eq!(logical_lines(capture, None, &no_join), lines(&["TURN: thin", "king [1]", "$"]));
+        assert_eq!(
+            logical_lines(capture, Some(10), &no_join),
+            lines(&["TURN: thinking [1]", "$"])
+        );
+        assert_eq!(
+            logical_lines(capture, None, &no_join),
+            lines(&["TURN: thin", "king [1]", "$"])
+        );
     }
 
     #[test]
@@ -124,7 +175,12 @@ mod tests {
         let capture = "TURN: done [1]\nnoise\n0123456789abcd\nTURN: done [2]";
         assert_eq!(
             logical_lines(capture, Some(14), &no_join),
-            lines(&["TURN: done [1]", "noise", "0123456789abcd", "TURN: done [2]"])
+            lines(&[
+                "TURN: done [1]",
+                "noise",
+                "0123456789abcd",
+                "TURN: done [2]"
+            ])
         );
     }
 
@@ -132,19 +188,51 @@ mod tests {
     fn rejoins_breaks_on_trimmed_spaces_when_trailer_checks_out() {
         let capture = "PROGRESS:\nstep 2 [4]\nnext";
         let accept = |line: &str| line.ends_with("[4]");
-        assert_eq!(logical_lines(capture, Some(10), &accept), lines(&["PROGRESS: step 2 [4]", "next"]));
+        assert_eq!(
+            logical_lines(capture, Some(10), &accept),
+            lines(&["PROGRESS: step 2 [4]", "next"])
+        );
         // Without the trailer check the short row stays alone (and the full
         // row after it is taken as wrapped).
-        assert_eq!(logical_lines(capture, Some(10), &no_join), lines(&["PROGRESS:", "step 2 [4]next"]));
+        assert_eq!(
+            logical_lines(capture, Some(10), &no_join),
+            lines(&["PROGRESS:", "step 2 [4]next"])
+        );
     }
 
     #[test]
     fn alignment_after_scroll_and_growth() {
         let previous = lines(&["a", "b", "c", "TURN: thi"]);
         let next = lines(&["c", "TURN: thinking [3]", "d"]);
-        assert_eq!(align(&previous, &next), Alignment { overlap: 2, last_grew: true });
-        assert_eq!(align(&previous, &lines(&["x"])), Alignment { overlap: 0, last_grew: false });
+        assert_eq!(
+            align(&previous, &next),
+            Alignment {
+                overlap: 2,
+                last_grew: true
+            }
+        );
+        assert_eq!(
+            align(&previous, &lines(&["x"])),
+            Alignment {
+                overlap: 0,
+                last_grew: false
+            }
+        );
+        let cut = lines(&["inking [3]", "d"]);
+        assert_eq!(
+            align(&lines(&["c", "TURN: thinking [3]"]), &cut),
+            Alignment {
+                overlap: 1,
+                last_grew: false
+            }
+        );
         let same = lines(&["p", "p"]);
-        assert_eq!(align(&same, &same), Alignment { overlap: 2, last_grew: false });
+        assert_eq!(
+            align(&same, &same),
+            Alignment {
+                overlap: 2,
+                last_grew: false
+            }
+        );
     }
 }

@@ -1,0 +1,2 @@
+//! Helpers shared by this crate's integration tests.
+pub mod terminal;
