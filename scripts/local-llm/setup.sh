@@ -18,7 +18,10 @@ smollm2_version="0.1.2"
 
 if [ ! -x "$venv/bin/python" ]; then
     echo "local-llm: creating venv $venv" >&2
-    "$python" -m venv "$venv"
+    if ! "$python" -m venv "$venv"; then
+        echo "local-llm: could not create a venv with $python; on Debian install python3-venv (apt-get install python3-venv)" >&2
+        exit 2
+    fi
 fi
 
 installed() { "$venv/bin/python" -m pip show "$1" 2>/dev/null | grep -qx "Version: $2"; }

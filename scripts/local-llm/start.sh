@@ -6,8 +6,8 @@
 # points the llm crate's integration tests at it. Writes PID, URL and log files to the state directory
 # (default: <repo>/.venv/local-llm-state). If a server started here is still running, prints its URL and exits 0.
 #
-# Environment: LOCAL_LLM_VENV, LOCAL_LLM_STATE, LOCAL_LLM_PORT (0 = any free port), LOCAL_LLM_THREADS (default 2;
-# use 1 if anything else may compile at the same time), LOCAL_LLM_START_TIMEOUT (seconds, default 60).
+# Environment: LOCAL_LLM_VENV, LOCAL_LLM_STATE, LOCAL_LLM_PORT (0 = any free port), LOCAL_LLM_THREADS (default 1;
+# 2 is faster on an idle machine but about 10x slower while anything else runs), LOCAL_LLM_START_TIMEOUT (seconds, default 60).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -15,14 +15,17 @@ pub enum ProviderKind {
     /// Anthropic Messages API (`/v1/messages`).
     Anthropic,
     /// OpenAI chat completions.
+    #[serde(rename = "openai")]
     OpenAi,
     /// OpenRouter (OpenAI-compatible, its own base URL and key).
+    #[serde(rename = "openrouter")]
     OpenRouter,
     /// Ollama through its OpenAI-compatible `/v1` endpoint.
     Ollama,
     /// Ollama through its native `/api/chat` endpoint (newline-delimited JSON stream).
     OllamaNative,
     /// Any OpenAI-compatible server by base URL (LM Studio, vLLM, llama.cpp's server).
+    #[serde(rename = "openai-compatible")]
     OpenAiCompatible,
 }
 
@@ -444,6 +447,7 @@ mod tests {
     fn provider_names_round_trip() {
         for kind in ProviderKind::ALL {
             assert_eq!(kind.name().parse::<ProviderKind>().unwrap(), kind);
+            assert_eq!(serde_json::to_value(kind).unwrap(), serde_json::json!(kind.name()));
         }
         assert!("gemini".parse::<ProviderKind>().unwrap_err().to_string().contains("anthropic"));
     }

@@ -30,7 +30,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! With the `testing` feature, [`testing::FakeServer`] is a scripted local server speaking every wire format,
+//! With the `testing` feature, `llm::testing::FakeServer` is a scripted local server speaking every wire format,
 //! for tests of this crate and of the crates that use it.
 
 mod config;

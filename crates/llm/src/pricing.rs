@@ -129,7 +129,12 @@ mod tests {
 
     #[test]
     fn cost_prices_each_kind_of_token() {
-        let usage = Usage { input_tokens: 1_000_000, output_tokens: 1_000_000, cached_input_tokens: 500_000, cache_write_tokens: 0 };
+        let usage = Usage {
+            input_tokens: 1_000_000,
+            output_tokens: 1_000_000,
+            cached_input_tokens: 500_000,
+            cache_write_tokens: 0,
+        };
         let cost = PriceTable::default().cost("claude-sonnet-4-5", &usage).unwrap();
         assert!((cost - (1.5 + 0.15 + 15.0)).abs() < 1e-9, "{cost}");
     }

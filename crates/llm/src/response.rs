@@ -120,5 +120,10 @@ pub async fn collect_stream(mut stream: ChatStream) -> Result<ChatResponse> {
         }
     }
     // Streams built by this crate always end with `End` or an error; a hand-made one might not.
-    Ok(ChatResponse { text, stop_reason: StopReason::Other("unknown".to_owned()), usage: Usage::default(), model: String::new() })
+    Ok(ChatResponse {
+        text,
+        stop_reason: StopReason::Other("unknown".to_owned()),
+        usage: Usage::default(),
+        model: String::new(),
+    })
 }

@@ -45,11 +45,15 @@ impl Transport {
         for (name, value) in &config.extra_headers {
             headers.insert(header_name(name)?, header_value(name, value, false)?);
         }
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .connect_timeout(config.timeouts.connect)
-            .user_agent(concat!("clive-llm/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|source| Error::Transport { provider: config.kind, url: String::new(), source })?;
+            .user_agent(concat!("clive-llm/", env!("CARGO_PKG_VERSION")));
+        // A server on this machine (Ollama, llama.cpp, a test fake) is never reached through an HTTP proxy.
+        if config.base_url.as_deref().is_some_and(is_loopback) {
+            builder = builder.no_proxy();
+        }
+        let client =
+            builder.build().map_err(|source| Error::Transport { provider: config.kind, url: String::new(), source })?;
         Ok(Transport { client, provider: config.kind, headers, timeouts: config.timeouts, retry: config.retry })
     }
 
@@ -155,7 +159,8 @@ pub(crate) fn error_in_json(value: &Value) -> Option<(String, String)> {
                 _ => None,
             };
             let kind = error.get("type").and_then(as_text).or_else(|| error.get("code").and_then(as_text));
-            let message = error.get("message").and_then(as_text).unwrap_or_else(|| Value::Object(error.clone()).to_string());
+            let message =
+                error.get("message").and_then(as_text).unwrap_or_else(|| Value::Object(error.clone()).to_string());
             Some((kind.unwrap_or_else(|| "error".to_owned()), message))
         }
         _ => None,
@@ -171,6 +176,15 @@ pub(crate) fn preview(bytes: &[u8]) -> String {
         None if text.is_empty() => "(empty body)".to_owned(),
         None => text.into_owned(),
     }
+}
+
+fn is_loopback(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else { return false };
+    // IPv6 hosts come bracketed: `[::1]`.
+    url.host_str().is_some_and(|host| {
+        host == "localhost"
+            || host.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    })
 }
 
 fn header_name(name: &str) -> Result<HeaderName> {
@@ -199,13 +213,24 @@ mod tests {
     fn error_shapes_of_every_provider() {
         let anthropic = json!({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}});
         assert_eq!(error_in_json(&anthropic), Some(("overloaded_error".into(), "Overloaded".into())));
-        let openai = json!({"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}});
+        let openai =
+            json!({"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}});
         assert_eq!(error_in_json(&openai), Some(("invalid_request_error".into(), "bad key".into())));
         let openrouter = json!({"error":{"code":402,"message":"no credits"}});
         assert_eq!(error_in_json(&openrouter), Some(("402".into(), "no credits".into())));
         let ollama = json!({"error":"model \"x\" not found"});
         assert_eq!(error_in_json(&ollama), Some(("error".into(), "model \"x\" not found".into())));
         assert_eq!(error_in_json(&json!({"choices":[]})), None);
+    }
+
+    #[test]
+    fn loopback_hosts_are_recognised() {
+        for url in ["http://127.0.0.1:8080/v1", "http://localhost:11434", "http://[::1]:9"] {
+            assert!(is_loopback(url), "{url}");
+        }
+        for url in ["https://api.openai.com/v1", "http://10.0.0.2:11434", "not a url"] {
+            assert!(!is_loopback(url), "{url}");
+        }
     }
 
     #[test]

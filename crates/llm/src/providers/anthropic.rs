@@ -89,21 +89,12 @@ impl ChatModel for AnthropicClient {
 /// Reads Anthropic's `usage` object, adding cached tokens back into the input count.
 fn parse_usage(usage: &Value, into: &mut Usage) {
     let count = |name: &str| usage.get(name).and_then(Value::as_u64);
-    let fresh = count("input_tokens");
-    let read = count("cache_read_input_tokens");
-    let written = count("cache_creation_input_tokens");
-    if let Some(read) = read {
-        into.cached_input_tokens = read;
-    }
-    if let Some(written) = written {
-        into.cache_write_tokens = written;
-    }
-    if let Some(fresh) = fresh {
-        into.input_tokens = fresh + into.cached_input_tokens + into.cache_write_tokens;
-    }
-    if let Some(output) = count("output_tokens") {
-        into.output_tokens = output;
-    }
+    // Each field may be absent from a later event (`message_delta`); keep what the earlier one said.
+    let fresh = count("input_tokens").unwrap_or(into.uncached_input_tokens());
+    into.cached_input_tokens = count("cache_read_input_tokens").unwrap_or(into.cached_input_tokens);
+    into.cache_write_tokens = count("cache_creation_input_tokens").unwrap_or(into.cache_write_tokens);
+    into.input_tokens = fresh + into.cached_input_tokens + into.cache_write_tokens;
+    into.output_tokens = count("output_tokens").unwrap_or(into.output_tokens);
 }
 
 fn parse_message(provider: ProviderKind, reply: &Value, requested_model: &str) -> Result<ChatResponse> {
@@ -203,5 +194,32 @@ impl Decoder for AnthropicDecoder {
 
     fn finish(&mut self, _events: &mut Vec<StreamEvent>) -> Result<()> {
         Err(Error::StreamTruncated { provider: self.provider, expected: "message_stop" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn later_usage_events_update_only_the_fields_they_carry() {
+        let mut usage = Usage::default();
+        parse_usage(
+            &json!({"input_tokens": 10, "cache_read_input_tokens": 100, "cache_creation_input_tokens": 5, "output_tokens": 1}),
+            &mut usage,
+        );
+        assert_eq!(
+            usage,
+            Usage { input_tokens: 115, output_tokens: 1, cached_input_tokens: 100, cache_write_tokens: 5 }
+        );
+        parse_usage(&json!({"output_tokens": 42}), &mut usage);
+        assert_eq!(
+            usage,
+            Usage { input_tokens: 115, output_tokens: 42, cached_input_tokens: 100, cache_write_tokens: 5 }
+        );
+        parse_usage(&json!({"cache_read_input_tokens": 0}), &mut usage);
+        assert_eq!((usage.input_tokens, usage.cached_input_tokens), (15, 0));
     }
 }

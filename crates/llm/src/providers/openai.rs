@@ -109,7 +109,7 @@ fn parse_usage(usage: &Value) -> Usage {
 fn parse_completion(provider: ProviderKind, reply: &Value, requested_model: &str) -> Result<ChatResponse> {
     // OpenRouter can answer 200 with an error object.
     if let Some((kind, message)) = error_in_json(reply) {
-        return Err(Error::StreamError { provider, kind, message });
+        return Err(Error::Api { provider, status: 200, kind, message, request_id: None });
     }
     let malformed = |reason: &str| Error::Protocol { provider, reason: reason.to_owned() };
     let choice = reply.pointer("/choices/0").ok_or_else(|| malformed("no choices"))?;
