@@ -1,3 +1,172 @@
-//! The clive command: runs tasks in tmux panes, composing the clive crates.
+//! The `clive` command: the front door that runs a task in tmux panes, composing the clive crates.
 //!
-//! (Work in progress.)
+//! `clive "ls -la"` routes the task with [`router`] (tier 0: it is a shell command, no model), passes it
+//! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
+//! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
+//! code. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
+//! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
+//!
+//! ```no_run
+//! use clive_cli::{Settings, TaskOptions, run_task};
+//!
+//! # async fn demo() -> Result<(), clive_cli::CliError> {
+//! let settings = Settings::from_env()?;
+//! let report = run_task(&settings, "echo hello", &TaskOptions::default()).await?;
+//! assert_eq!((report.exit_code, report.output.as_str()), (0, "hello\n"));
+//! # Ok(()) }
+//! ```
+
+pub mod archive;
+pub mod cli;
+pub mod duration_arg;
+mod error;
+pub mod exit_code;
+mod logging;
+pub mod manage;
+pub mod plan_cmd;
+pub mod provider;
+pub mod session_record;
+pub mod settings;
+pub mod task_run;
+
+pub use cli::{Cli, Command, PlanCommand};
+pub use error::CliError;
+pub use logging::init_logging;
+pub use settings::Settings;
+pub use task_run::{TaskOptions, TaskReport, run_task};
+
+use std::io::Write as _;
+
+use serde_json::json;
+
+use crate::manage::LogSource;
+
+/// Runs one parsed invocation, prints its results and returns the process exit code.
+pub async fn execute(cli: Cli) -> i32 {
+    let json = cli.global.json;
+    let task = cli.task_text();
+    let result = match Settings::from_env() {
+        Ok(settings) => dispatch(&cli, &settings, task.as_deref()).await,
+        Err(e) => Err(e),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("clive: {error}");
+            if json {
+                let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+                println!("{object}");
+            }
+            error.exit_code()
+        }
+    };
+    let _ = std::io::stdout().flush();
+    code
+}
+
+async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
+    let json = cli.global.json;
+    if let Some(task) = task {
+        let options = TaskOptions {
+            keep: cli.global.keep,
+            retention: cli.global.retain,
+            timeout: cli.global.timeout,
+            allow_destructive: cli.global.allow_destructive,
+            cwd: cli.global.cwd.clone(),
+        };
+        let report = run_task(settings, task, &options).await?;
+        if json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else {
+            print!("{}", report.output);
+        }
+        if report.kept {
+            let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
+            eprintln!(
+                "clive: exit code {}; session {} kept for {} (clive logs {id}, clive attach {id})",
+                report.exit_code,
+                report.session,
+                manage::human_age(cli.global.retain.as_secs())
+            );
+        }
+        return Ok(report.exit_code);
+    }
+    match &cli.command {
+        Some(Command::Sessions) => {
+            let records = manage::sessions(settings).await?;
+            if json {
+                println!("{}", serde_json::to_string(&records).unwrap_or_default());
+            } else {
+                print!("{}", manage::render_sessions(&records, session_record::unix_now()));
+            }
+            Ok(exit_code::SUCCESS)
+        }
+        Some(Command::Attach { id }) => manage::attach(settings, id).await,
+        Some(Command::Logs { id }) => {
+            let (source, text) = manage::logs(settings, id).await?;
+            if json {
+                let (live, from) = match &source {
+                    LogSource::Live(session) => (true, session.clone()),
+                    LogSource::Archived(path) => (false, path.display().to_string()),
+                };
+                println!("{}", json!({ "live": live, "source": from, "text": text }));
+            } else {
+                print!("{text}");
+            }
+            Ok(exit_code::SUCCESS)
+        }
+        Some(Command::Gc { all }) => {
+            let removed = manage::gc(settings, *all).await?;
+            if json {
+                println!("{}", serde_json::to_string(&removed).unwrap_or_default());
+            } else {
+                for done in &removed {
+                    println!("removed {} (log: {})", done.session, done.log.display());
+                }
+            }
+            Ok(exit_code::SUCCESS)
+        }
+        Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Run { .. }) | None => {
+            let help = <Cli as clap::CommandFactory>::command().render_help();
+            eprintln!("{help}");
+            eprintln!("clive: give a task (clive \"ls -la\") or a command (clive sessions)");
+            Ok(exit_code::USAGE)
+        }
+    }
+}
+
+async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli) -> Result<i32, CliError> {
+    let json = cli.global.json;
+    match command {
+        PlanCommand::Check { file } => {
+            let plan = plan_cmd::load_plan(file)?;
+            if json {
+                println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
+            } else {
+                println!("{}: valid plan, {} subtasks, panes: {}", file.display(), plan.subtasks().len(), plan.panes().join(", "));
+            }
+            Ok(exit_code::SUCCESS)
+        }
+        PlanCommand::Show { file, format } => {
+            let plan = plan_cmd::load_plan(file)?;
+            print!("{}", plan_cmd::render(&plan, *format));
+            Ok(exit_code::SUCCESS)
+        }
+        PlanCommand::Run { file } => {
+            let (summary, report) = plan_cmd::run_plan(settings, file, cli.global.retain, json).await?;
+            if json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else {
+                print!("{}", dag_sched::render_summary_table(&summary));
+            }
+            Ok(if report.cancelled {
+                exit_code::INTERRUPTED
+            } else if report.succeeded {
+                exit_code::SUCCESS
+            } else {
+                exit_code::PLAN_FAILED
+            })
+        }
+    }
+}

@@ -49,6 +49,14 @@ pub enum DagError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A pane could not be created or made ready.
+    #[error("cannot open the pane `{pane}`: {message}")]
+    Pane {
+        /// The plan's pane name.
+        pane: String,
+        /// What went wrong.
+        message: String,
+    },
     /// A runner failed to run a subtask (the subtask is marked failed with this message).
     #[error("subtask `{subtask}` could not be run: {message}")]
     Runner {
@@ -60,7 +68,7 @@ pub enum DagError {
 }
 
 /// One thing wrong with a plan, named so a person can fix it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlanProblem {
     /// `subtasks` is empty.

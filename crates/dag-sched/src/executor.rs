@@ -27,10 +27,13 @@ use crate::run_dir::{RunDir, SubtaskContext};
 use crate::runner::{RunOutcome, RunRequest, Runner};
 use crate::validate::ValidatedPlan;
 
-/// How long the executor waits past a subtask's timeout for its runner to return.
-const RUNNER_GRACE: Duration = Duration::from_secs(5);
-/// How long the executor waits, after cancellation, for running subtasks to stop.
-const CANCEL_GRACE: Duration = Duration::from_secs(5);
+/// How long the executor waits past a subtask's timeout for its runner to return. Longer than
+/// the shell runner's interrupt (two C-c, up to 3 s each), so a runner that is cleaning up is
+/// not abandoned half-way.
+const RUNNER_GRACE: Duration = Duration::from_secs(10);
+/// How long the executor waits, after cancellation, for running subtasks to stop (see
+/// [`RUNNER_GRACE`]).
+const CANCEL_GRACE: Duration = Duration::from_secs(10);
 /// How many trailing output lines make the default summary.
 const SUMMARY_LINES: usize = 3;
 /// The longest default summary, in characters.
@@ -66,7 +69,9 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
-    /// A run writing into `run_dir`, without events and never cancelled.
+    /// A run writing into `run_dir`, without events and never cancelled. Use a fresh (or empty)
+    /// directory per run: files left in `subtasks/<id>/` by an earlier run would be listed as
+    /// produced by this one.
     pub fn new(run_dir: impl Into<PathBuf>) -> RunOptions {
         RunOptions { run_dir: run_dir.into(), events: None, cancel: CancelToken::new() }
     }
@@ -138,8 +143,8 @@ impl Executor {
     }
 }
 
-/// What a spawned subtask returns to the executor.
-type Completion = (usize, u64, Result<Result<RunOutcome, DagError>, tokio::time::error::Elapsed>);
+/// What a spawned subtask job returns to the executor: its position and its recorded result.
+type Completion = (usize, Result<SubtaskResult, DagError>);
 
 /// The state of one run.
 struct Run<'a> {
@@ -225,58 +230,45 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    /// Spawns the job of subtask `index`: prepare its directory, run it, record its result.
+    /// The file work happens in the job, so the scheduler never waits on the disk.
     fn start(&mut self, index: usize) -> Result<(), DagError> {
         let subtask = self.plan.subtasks()[index].clone();
-        let subtask_dir = self.run_dir.prepare_subtask(&subtask.id)?;
-        let dependencies =
-            self.plan.dependencies(index).into_iter().filter_map(|d| self.results[d].clone()).collect();
-        let context = SubtaskContext { run_dir: self.run_dir.root().to_path_buf(), subtask_dir, dependencies };
-        self.run_dir.write_json(&context.subtask_dir.join("context.json"), &context)?;
-        let timeout = subtask.timeout().unwrap_or(self.executor.default_timeout);
         let Some(runner) = self.executor.runners.get(&subtask.mode).cloned() else {
             return Err(DagError::NoRunner { mode: subtask.mode, subtasks: vec![subtask.id] });
         };
+        let dependencies =
+            self.plan.dependencies(index).into_iter().filter_map(|d| self.results[d].clone()).collect();
+        let context = SubtaskContext {
+            run_dir: self.run_dir.root().to_path_buf(),
+            subtask_dir: self.run_dir.subtask_dir(&subtask.id),
+            dependencies,
+        };
+        let timeout = subtask.timeout().unwrap_or(self.executor.default_timeout);
         let at_ms = self.events.elapsed_ms();
         self.events.send(Event::Started { id: subtask.id.clone(), pane: subtask.pane.clone(), at_ms });
         tracing::debug!(id = %subtask.id, pane = %subtask.pane, "starting subtask");
         self.busy_panes.insert(subtask.pane.clone());
         let request = RunRequest { subtask, timeout, context, cancel: self.cancel.clone(), events: self.events.clone() };
-        let handle = self.running.spawn(async move {
-            let outcome = tokio::time::timeout(timeout + RUNNER_GRACE, runner.run(request)).await;
-            (index, at_ms, outcome)
-        });
+        let run_dir = self.run_dir.clone();
+        let handle = self.running.spawn(async move { (index, run_job(run_dir, runner, request, at_ms).await) });
         self.running_ids.insert(handle.id(), index);
         Ok(())
     }
 
     fn complete(&mut self, joined: Result<(tokio::task::Id, Completion), tokio::task::JoinError>) -> Result<(), DagError> {
-        let (index, at_ms, outcome) = match joined {
-            Ok((id, (index, at_ms, outcome))) => {
+        let (index, result) = match joined {
+            Ok((id, (index, result))) => {
                 self.running_ids.remove(&id);
-                (index, Some(at_ms), outcome.map_err(|_| ()))
+                (index, result?)
             }
             Err(error) => {
                 let Some(index) = self.running_ids.remove(&error.id()) else { return Ok(()) };
                 let reason = format!("the runner stopped abnormally: {error}");
-                (index, None, Ok(Ok(RunOutcome::with_status(SubtaskStatus::Failed, reason))))
+                (index, SubtaskResult::not_run(&self.plan.subtasks()[index], SubtaskStatus::Failed, reason))
             }
         };
-        let subtask = &self.plan.subtasks()[index];
-        let timeout = subtask.timeout().unwrap_or(self.executor.default_timeout);
-        let outcome = match outcome {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(error)) => RunOutcome::with_status(SubtaskStatus::Failed, error.to_string()),
-            Err(()) => RunOutcome::with_status(
-                SubtaskStatus::TimedOut,
-                format!(
-                    "timed out after {:.1}s and its runner did not return within {}s more",
-                    timeout.as_secs_f64(),
-                    RUNNER_GRACE.as_secs()
-                ),
-            ),
-        };
-        self.busy_panes.remove(&subtask.pane);
-        let result = self.record(index, at_ms, outcome)?;
+        self.busy_panes.remove(&result.pane);
         self.events.send(Event::Finished {
             id: result.id.clone(),
             status: result.status,
@@ -294,40 +286,11 @@ impl<'a> Run<'a> {
                     self.ready.insert(dependent);
                 }
             }
-        } else {
+        } else if !self.cancel.is_cancelled() {
+            // After cancellation the dependents are cancelled, not skipped (see `drive`).
             self.skip_dependents(index, &cause);
         }
         Ok(())
-    }
-
-    /// Writes the subtask's output and result files and builds its result.
-    fn record(&self, index: usize, at_ms: Option<u64>, outcome: RunOutcome) -> Result<SubtaskResult, DagError> {
-        let subtask = &self.plan.subtasks()[index];
-        let dir = self.run_dir.subtask_dir(&subtask.id);
-        let output_file = if outcome.output.is_empty() {
-            None
-        } else {
-            let path = dir.join("output.txt");
-            self.run_dir.write_text(&path, &outcome.output)?;
-            Some(path)
-        };
-        let mut files = self.run_dir.produced_files(&subtask.id);
-        files.extend(outcome.files);
-        let result = SubtaskResult {
-            id: subtask.id.clone(),
-            description: subtask.description.clone(),
-            pane: subtask.pane.clone(),
-            status: outcome.status,
-            exit_code: outcome.exit_code,
-            summary: outcome.summary.unwrap_or_else(|| last_lines(&outcome.output)),
-            reason: outcome.reason,
-            started_ms: at_ms,
-            duration_ms: at_ms.map(|at| self.events.elapsed_ms().saturating_sub(at)),
-            output_file,
-            files,
-        };
-        self.run_dir.write_json(&dir.join("result.json"), &result)?;
-        Ok(result)
     }
 
     /// Marks every transitive dependent of `index` that has no result yet as skipped.
@@ -385,6 +348,83 @@ impl<'a> Run<'a> {
             })
             .collect()
     }
+}
+
+/// One subtask's job: its directory and context file, the runner (with the safety-net
+/// timeout), then its output and result files.
+async fn run_job(run_dir: RunDir, runner: Arc<dyn Runner>, request: RunRequest, at_ms: u64) -> Result<SubtaskResult, DagError> {
+    let subtask = request.subtask.clone();
+    let timeout = request.timeout;
+    let events = request.events.clone();
+    let context_dir = run_dir.clone();
+    let context = request.context.clone();
+    let id = subtask.id.clone();
+    blocking(&subtask.id, move || {
+        context_dir.prepare_subtask(&id)?;
+        context_dir.write_json(&context.subtask_dir.join("context.json"), &context)
+    })
+    .await?;
+    let outcome = match tokio::time::timeout(timeout + RUNNER_GRACE, runner.run(request)).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(error)) => RunOutcome::with_status(SubtaskStatus::Failed, error.to_string()),
+        Err(_) => RunOutcome::with_status(
+            SubtaskStatus::TimedOut,
+            format!(
+                "timed out after {:.1}s and its runner did not return within {}s more",
+                timeout.as_secs_f64(),
+                RUNNER_GRACE.as_secs()
+            ),
+        ),
+    };
+    let duration_ms = events.elapsed_ms().saturating_sub(at_ms);
+    let id = subtask.id.clone();
+    blocking(&id, move || record(&run_dir, &subtask, at_ms, duration_ms, outcome)).await
+}
+
+/// Runs file work on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    subtask: &str,
+    work: impl FnOnce() -> Result<T, DagError> + Send + 'static,
+) -> Result<T, DagError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|error| {
+        let message = format!("writing its files stopped abnormally: {error}");
+        Err(DagError::Runner { subtask: subtask.to_string(), message })
+    })
+}
+
+/// Writes the subtask's output and result files and builds its result.
+fn record(
+    run_dir: &RunDir,
+    subtask: &crate::Subtask,
+    at_ms: u64,
+    duration_ms: u64,
+    outcome: RunOutcome,
+) -> Result<SubtaskResult, DagError> {
+    let dir = run_dir.subtask_dir(&subtask.id);
+    let output_file = if outcome.output.is_empty() {
+        None
+    } else {
+        let path = dir.join("output.txt");
+        run_dir.write_text(&path, &outcome.output)?;
+        Some(path)
+    };
+    let mut files = run_dir.produced_files(&subtask.id);
+    files.extend(outcome.files);
+    let result = SubtaskResult {
+        id: subtask.id.clone(),
+        description: subtask.description.clone(),
+        pane: subtask.pane.clone(),
+        status: outcome.status,
+        exit_code: outcome.exit_code,
+        summary: outcome.summary.unwrap_or_else(|| last_lines(&outcome.output)),
+        reason: outcome.reason,
+        started_ms: Some(at_ms),
+        duration_ms: Some(duration_ms),
+        output_file,
+        files,
+    };
+    run_dir.write_json(&dir.join("result.json"), &result)?;
+    Ok(result)
 }
 
 /// Why dependents of a finished, unsuccessful subtask are skipped.

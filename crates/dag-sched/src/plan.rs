@@ -144,10 +144,10 @@ mod tests {
     fn malformed_json_reports_line_and_column() {
         let error = Plan::from_json("{\"version\": 1,\n \"subtasks\": [\n  {\"id\": \"a\",, }]}").unwrap_err();
         match &error {
-            DagError::MalformedPlan { line, column, .. } => assert_eq!((*line, *column), (3, 13)),
+            DagError::MalformedPlan { line, column, .. } => assert_eq!((*line, *column), (3, 14)),
             other => panic!("unexpected {other:?}"),
         }
-        assert!(error.to_string().contains("line 3, column 13"), "{error}");
+        assert!(error.to_string().contains("line 3, column 14"), "{error}");
     }
 
     #[test]
@@ -174,6 +174,12 @@ mod tests {
         for field in ["id", "description", "pane", "mode", "command", "depends_on", "timeout"] {
             assert!(properties.get(field).is_some(), "schema lacks {field}");
         }
+    }
+
+    #[test]
+    fn docs_carry_the_same_schema() {
+        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/plan.md")).unwrap();
+        assert!(docs.contains(PLAN_JSON_SCHEMA.trim_end()), "docs/plan.md does not carry plan.schema.json verbatim");
     }
 
     #[test]

@@ -75,7 +75,7 @@ mod tests {
     fn known_dates() {
         assert_eq!(UtcTime::from_unix_ms(0).timestamp(), "1970-01-01T00:00:00Z");
         assert_eq!(UtcTime::from_unix_ms(951_782_400_000).date(), "2000-02-29");
-        assert_eq!(UtcTime::from_unix_ms(1_796_000_000_000).timestamp(), "2026-11-29T23:33:20Z");
+        assert_eq!(UtcTime::from_unix_ms(1_796_000_000_000).timestamp(), "2026-11-30T00:53:20Z");
         assert!(is_date("2026-11-30") && !is_date("2026-1-30") && !is_date("yesterday!"));
     }
 }

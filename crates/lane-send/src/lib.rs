@@ -25,7 +25,9 @@
 //! assert!(input.is_empty());
 //! ```
 
+pub mod commands;
 pub mod date;
+mod deliver;
 pub mod delivery;
 pub mod error;
 pub mod frame;
@@ -39,6 +41,7 @@ pub mod paths;
 pub mod registry;
 pub mod screen;
 
+pub use deliver::{DEFAULT_TIMEOUT, DeliverOptions, deliver, inspect_lane, live_lanes};
 pub use error::Error;
 pub use outcome::{Outcome, OutcomeKind, Stage, Verdict};
 pub use screen::StyledScreen;

@@ -1,7 +1,8 @@
 //! A styled snapshot of a pane: rows of cells with the attributes the recogniser needs.
 //!
 //! The recogniser judges ghost text by style (dim, grey, reverse cursor), so it works on cells,
-//! not on plain text. [`StyledScreen::from_ansi`] parses what `tmux capture-pane -p -e` prints;
+//! not on plain text. [`StyledScreen::from_ansi`] parses what `tmux capture-pane -p -e` prints (through
+//! tmux-habitat's [`tmux_habitat::Screen`], the workspace's one parser of captures);
 //! [`StyledScreen::from_plain`] wraps what `capture-pane -p` prints (no styles known).
 
 /// A cell colour as the terminal was told to draw it.
@@ -16,12 +17,12 @@ pub enum Color {
     Rgb(u8, u8, u8),
 }
 
-impl From<vt100::Color> for Color {
-    fn from(color: vt100::Color) -> Self {
+impl From<tmux_habitat::Color> for Color {
+    fn from(color: tmux_habitat::Color) -> Self {
         match color {
-            vt100::Color::Default => Color::Default,
-            vt100::Color::Idx(index) => Color::Indexed(index),
-            vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+            tmux_habitat::Color::Default => Color::Default,
+            tmux_habitat::Color::Indexed(index) => Color::Indexed(index),
+            tmux_habitat::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
         }
     }
 }
@@ -63,18 +64,7 @@ impl StyledScreen {
     /// `cols` is the pane width; lines are never wider than the pane, so a width that is too
     /// small only wraps, which the recogniser then refuses as an unknown frame.
     pub fn from_ansi(capture: &str, cols: u16) -> Self {
-        let lines: Vec<&str> = capture.strip_suffix('\n').unwrap_or(capture).split('\n').collect();
-        let row_count = u16::try_from(lines.len().max(1)).unwrap_or(u16::MAX);
-        let rows_nz = std::num::NonZeroU16::new(row_count).unwrap_or(std::num::NonZeroU16::MIN);
-        let cols_nz = std::num::NonZeroU16::new(cols.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
-        let mut parser = vt100::Parser::new(rows_nz, cols_nz, 0);
-        // Each captured line starts at column 0 of its own row; positioning the cursor
-        // explicitly avoids scrolling and pending-wrap surprises at the last column.
-        for (index, line) in lines.iter().enumerate() {
-            parser.process(format!("\x1b[{};1H", index + 1).as_bytes());
-            parser.process(line.as_bytes());
-        }
-        Self::from_vt100(parser.screen(), false)
+        Self::from_habitat(&tmux_habitat::Screen::from_ansi(capture, cols.max(1)), false)
     }
 
     /// Wraps a plain capture (`capture-pane -p`): every cell unstyled.
@@ -92,21 +82,20 @@ impl StyledScreen {
         Self { rows, cursor: None }
     }
 
-    /// Copies the cells of a vt100 screen; `with_cursor` keeps its cursor position.
-    pub fn from_vt100(screen: &vt100::Screen, with_cursor: bool) -> Self {
-        let (rows, cols) = screen.size();
-        let rows = (0..rows.get())
+    /// Copies the cells of a screen parsed by tmux-habitat; `with_cursor` keeps its cursor position.
+    pub fn from_habitat(screen: &tmux_habitat::Screen, with_cursor: bool) -> Self {
+        let rows = (0..screen.height())
             .map(|row| {
-                (0..cols.get())
+                (0..usize::from(screen.width()))
                     .map(|col| match screen.cell(row, col) {
                         Some(cell) => Cell {
-                            text: cell.contents().to_string(),
-                            dim: cell.dim(),
-                            bold: cell.bold(),
-                            reverse: cell.inverse(),
-                            fg: cell.fgcolor().into(),
-                            bg: cell.bgcolor().into(),
-                            wide_continuation: cell.is_wide_continuation(),
+                            text: cell.text.clone(),
+                            dim: cell.style.dim,
+                            bold: cell.style.bold,
+                            reverse: cell.style.reverse,
+                            fg: cell.style.fg.into(),
+                            bg: cell.style.bg.into(),
+                            wide_continuation: cell.wide_continuation,
                         },
                         None => Cell::default(),
                     })
@@ -114,8 +103,8 @@ impl StyledScreen {
             })
             .collect();
         let cursor = with_cursor.then(|| {
-            let (row, col) = screen.cursor_position();
-            (usize::from(row), usize::from(col))
+            let (x, y) = screen.cursor();
+            (usize::from(y), usize::from(x))
         });
         Self { rows: trim_rows(rows), cursor }
     }
@@ -175,6 +164,15 @@ mod tests {
         assert!(screen.row(0)[2].reverse);
         assert!(screen.row(0)[3].dim);
         assert_eq!(screen.row_text(1), "next");
+    }
+
+    #[test]
+    fn attributes_carry_over_to_the_next_captured_row_as_tmux_writes_them() {
+        // tmux 3.3a `capture-pane -p -e` of `\e[2mghost one\r\nghost two\e[0m`: the second row
+        // carries no escape of its own, it is still dim.
+        let screen = StyledScreen::from_ansi("\x1b[2mghost one\nghost two\n\x1b[0m\x1b[39m\x1b[49mplain", 40);
+        assert!(screen.row(1).iter().all(|cell| cell.dim));
+        assert!(!screen.row(2)[0].dim);
     }
 
     #[test]

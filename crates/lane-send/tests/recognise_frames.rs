@@ -2,6 +2,8 @@
 //! research captures). One insta snapshot per capture; `.txt` files carry no styles, `.ansi`
 //! files carry `capture-pane -e` styles, so ghost text shows up only in the latter.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
 use std::path::Path;
 
 use lane_send::frame::{self, Recognition};
@@ -160,4 +162,19 @@ fn labelled_top_rule_is_accepted() {
     let changed = text.replacen(&rule, &labelled, 1);
     assert_ne!(changed, text);
     assert_eq!(frame::recognise(&StyledScreen::from_plain(&changed)).unwrap().input().unwrap().variant, "claude-2");
+}
+
+#[test]
+fn wide_characters_inside_a_box_keep_the_borders_aligned() {
+    // A Grok Ink box 78 cells wide: the emoji takes two cells but is one character.
+    let inner = " ❯ ops: 🚀 wide";
+    let padding = " ".repeat(74 - 15);
+    let capture = format!(
+        "  ╭{rule}╮\n  │{inner}{padding}│\n  ╰{rule}╯\n\n  ⏸ auto-edit: off (shift + tab)  ≋ grok-code-fast-1\n",
+        rule = "─".repeat(74)
+    );
+    let screen = StyledScreen::from_ansi(&capture, 80);
+    let input = frame::recognise(&screen).unwrap().input().cloned().unwrap();
+    assert_eq!(input.variant, "grok-ink");
+    assert_eq!(input.text, "ops: 🚀 wide");
 }

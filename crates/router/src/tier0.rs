@@ -195,6 +195,27 @@ mod tests {
         "mount",
         "node script.js",
         "perl -e 'print 1'",
+        "ls -la ~/Downloads",
+        "git log --oneline | head -5",
+        "echo $PATH",
+        "df -h /",
+        "find . -type f | wc -l",
+        "ps aux --sort=-%mem | head",
+        "du -sh * | sort -h",
+        "grep -r 'foo' .",
+        "curl -I https://example.invalid",
+        "kill 1234",
+        "date +%Y-%m-%d",
+        "uptime -p",
+        "ls; pwd",
+        "ls && echo done",
+        "echo hello > file.txt",
+        "top -b -n 1 | head -15",
+        "ss -tlnp | grep 8080",
+        "sudo du -sh /var/log",
+        "TZ=UTC date",
+        "echo",
+        "du",
     ];
 
     const MODEL: &[&str] = &[
@@ -233,6 +254,15 @@ mod tests {
         "type hello into the editor",
         "kill the process on port 80",
         "ip of this machine",
+        "what time is it",
+        "how much disk is free",
+        "show running processes",
+        "date of my birthday",
+        "ps what is running",
+        "df for the root partition",
+        "cat the readme",
+        "head of the log file",
+        "tail the log",
     ];
 
     #[test]

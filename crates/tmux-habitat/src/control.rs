@@ -23,11 +23,24 @@ pub(crate) struct Control {
     pub(crate) subprocess: Subprocess,
     /// Live connections by session id (`$N`).
     connections: tokio::sync::Mutex<HashMap<String, Connection>>,
+    /// The session of each pane we have followed, so commands for a pane travel over its own session's
+    /// connection: a control client ends when its session is destroyed, and a command must not depend on
+    /// some other session staying alive.
+    pane_sessions: std::sync::Mutex<HashMap<String, String>>,
 }
 
 impl Control {
     pub(crate) fn new(subprocess: Subprocess) -> Self {
-        Control { subprocess, connections: tokio::sync::Mutex::new(HashMap::new()) }
+        Control {
+            subprocess,
+            connections: tokio::sync::Mutex::new(HashMap::new()),
+            pane_sessions: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn session_of(&self, args: &[String]) -> Option<String> {
+        let pane = args.windows(2).find(|w| w[0] == "-t" && w[1].starts_with('%')).map(|w| w[1].clone())?;
+        self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(&pane).cloned()
     }
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
@@ -38,7 +51,11 @@ impl Control {
             Some(commands) => commands,
             None => return self.subprocess.run(invocation).await,
         };
-        let Some(conn) = self.any_connection().await else {
+        let conn = match self.session_of(&invocation.args) {
+            Some(session) => self.connection_for(&session).await.ok(),
+            None => self.any_connection().await,
+        };
+        let Some(conn) = conn else {
             return self.subprocess.run(invocation).await;
         };
         // Pipelined: every line is written before the first reply is awaited, so a chain such as
@@ -60,9 +77,14 @@ impl Control {
                 Err(tmux_control::Error::Timeout { command, timeout }) => {
                     return Err(Error::Deadline { command, deadline: timeout, stderr: String::new() });
                 }
-                Err(tmux_control::Error::ConnectionClosed { .. }) => {
+                Err(tmux_control::Error::ConnectionClosed { reason }) => {
                     self.forget_closed().await;
-                    return self.subprocess.run(invocation).await;
+                    // Whether a command that was in flight ran is unknown: repeat only what is harmless to
+                    // repeat, never keys or pastes.
+                    if repeatable(&invocation.args) {
+                        return self.subprocess.run(invocation).await;
+                    }
+                    return Err(Error::ConnectionLost { command: format!("tmux {command}"), reason });
                 }
                 Err(e) => return Err(Error::Protocol { command: command.clone(), detail: e.to_string() }),
             }
@@ -76,6 +98,7 @@ impl Control {
             .subprocess_or_conn_display(pane, "#{session_id}")
             .await?;
         let conn = self.connection_for(&session).await?;
+        self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session);
         let id = pane.parse().map_err(|_| Error::Invalid {
             what: "pane id",
             value: pane.to_owned(),
@@ -104,28 +127,25 @@ impl Control {
     /// Any live connection; opens one (attached to the most recent session) when there is none and the
     /// server has a session.
     async fn any_connection(&self) -> Option<Connection> {
-        {
-            let mut conns = self.connections.lock().await;
-            conns.retain(|_, c| !c.is_closed());
-            if let Some(conn) = conns.values().next() {
-                return Some(conn.clone());
-            }
+        // The lock is held while a connection opens: two tasks must never both open one and drop the
+        // spare. tmux 3.3a crashes (a NULL dereference in control_stop) when a control client goes away
+        // before its identification completes.
+        let mut conns = self.connections.lock().await;
+        conns.retain(|_, c| !c.is_closed());
+        if let Some(conn) = conns.values().next() {
+            return Some(conn.clone());
         }
         let (conn, session) = self.open(None).await.ok()?;
-        let mut conns = self.connections.lock().await;
         Some(conns.entry(session).or_insert(conn).clone())
     }
 
     async fn connection_for(&self, session: &str) -> Result<Connection> {
-        {
-            let mut conns = self.connections.lock().await;
-            conns.retain(|_, c| !c.is_closed());
-            if let Some(conn) = conns.get(session) {
-                return Ok(conn.clone());
-            }
+        let mut conns = self.connections.lock().await;
+        conns.retain(|_, c| !c.is_closed());
+        if let Some(conn) = conns.get(session) {
+            return Ok(conn.clone());
         }
         let (conn, attached) = self.open(Some(session)).await?;
-        let mut conns = self.connections.lock().await;
         Ok(conns.entry(attached).or_insert(conn).clone())
     }
 
@@ -133,7 +153,8 @@ impl Control {
     /// the session it is attached to.
     async fn open(&self, session: Option<&str>) -> Result<(Connection, String)> {
         let mut cmd = self.subprocess.command();
-        cmd.args(["-C", "attach-session", "-f", "ignore-size"]);
+        // -N: attaching must never start a server (one that just exited, or was never started).
+        cmd.args(["-N", "-C", "attach-session", "-f", "ignore-size"]);
         if let Some(session) = session {
             cmd.args(["-t", session]);
         }
@@ -170,6 +191,18 @@ async fn futures_join(
     deadline: Duration,
 ) -> Vec<std::result::Result<tmux_control::Reply, tmux_control::Error>> {
     futures_util::future::join_all(commands.iter().map(|line| conn.command_with_timeout(line.as_str(), deadline))).await
+}
+
+/// Commands that are safe to send again when it is unknown whether they ran: they only read, or they set
+/// a value to what it would be anyway.
+fn repeatable(args: &[String]) -> bool {
+    args.split(|a| a == ";").filter(|part| !part.is_empty()).all(|part| {
+        matches!(
+            part[0].as_str(),
+            "display-message" | "capture-pane" | "list-sessions" | "list-windows" | "list-panes" | "has-session"
+                | "show-options" | "show-hooks" | "set-option" | "set-hook" | "resize-window"
+        )
+    })
 }
 
 /// Commands that control mode cannot or must not carry.
@@ -214,5 +247,13 @@ mod tests {
         assert!(needs_subprocess(&inv(&["display", ";", "new-session", "-d"])));
         assert!(needs_subprocess(&inv(&["load-buffer", "-"]).stdin(vec![1])));
         assert!(!needs_subprocess(&inv(&["capture-pane", "-p"])));
+    }
+
+    #[test]
+    fn keys_and_pastes_are_never_repeated() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(repeatable(&args(&["display-message", "-p", "x", ";", "capture-pane", "-p"])));
+        assert!(!repeatable(&args(&["set-hook", "-p", "x", ";", "send-keys", "-l", "y"])));
+        assert!(!repeatable(&args(&["paste-buffer", "-p"])));
     }
 }

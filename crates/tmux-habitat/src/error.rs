@@ -94,6 +94,15 @@ pub enum Error {
         /// What was wrong with the answer.
         detail: String,
     },
+    /// The control-mode connection ended while a command that must not be repeated was in flight: it may or
+    /// may not have run. Look at the pane before acting again.
+    #[error("the tmux connection ended while `{command}` was in flight ({reason}); it may or may not have run, so it was not repeated: look at the pane before trying again")]
+    ConnectionLost {
+        /// The command.
+        command: String,
+        /// Why the connection ended.
+        reason: String,
+    },
     /// The operation needs the control-mode transport.
     #[error("{what} needs the control-mode transport; this server uses subprocesses (unset TMUX_HABITAT_TRANSPORT or build the server with TransportKind::Control)")]
     Unsupported {
@@ -112,6 +121,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether the error says no tmux server answers on the socket (never started, killed, or exiting).
+    pub fn is_server_gone(&self) -> bool {
+        match self {
+            Error::Command { stderr, .. } => crate::server::no_server(stderr),
+            _ => false,
+        }
+    }
+
     pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io { context: context.into(), source }
     }

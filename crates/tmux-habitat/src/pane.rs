@@ -19,6 +19,9 @@ const SEND_CHUNK_BYTES: usize = 4096;
 /// A terminal in canonical mode drops what goes past 4095 bytes on one line.
 const CANONICAL_LINE_LIMIT: usize = 4095;
 
+/// What the default shell prints when it exits, followed by its exit status.
+pub(crate) const EXIT_MARKER: &str = "__HAB_X_";
+
 /// A pane's immutable id, `%N`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PaneId(String);
@@ -336,32 +339,57 @@ impl Pane {
         }
     }
 
-    /// The exit status of a dead pane. tmux may notice the pane's end (its terminal closed) a moment before
-    /// it collects the exit status, so look again briefly while it is still unknown.
-    pub(crate) async fn dead_status(&self) -> Option<i32> {
-        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(50), Duration::from_secs(2));
+    /// The exit status of the pane's program once it has died (`None` while it runs, or if it cannot be
+    /// known). tmux 3.3a sometimes marks a pane dead without ever reporting its status; for panes running the
+    /// default shell the status its EXIT trap printed is read from the screen instead.
+    pub async fn exit_status(&self) -> Result<Option<i32>> {
+        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(50), Duration::from_millis(500));
         loop {
-            match self.info().await {
-                Ok(info) if info.dead_status.is_some() => return info.dead_status,
-                Ok(_) if backoff.wait().await => continue,
-                _ => return None,
+            let info = self.info().await?;
+            if !info.dead {
+                return Ok(None);
+            }
+            if info.dead_status.is_some() {
+                return Ok(info.dead_status);
+            }
+            let screen = self.capture(CaptureOptions::visible().joined().scrollback(200)).await?;
+            let printed = screen
+                .lines()
+                .rev()
+                .find_map(|l| l.trim_end().strip_prefix(EXIT_MARKER).and_then(|code| code.parse().ok()));
+            if printed.is_some() {
+                return Ok(printed);
+            }
+            if !backoff.wait().await {
+                return Ok(None);
             }
         }
     }
 
+    pub(crate) async fn dead_status(&self) -> Option<i32> {
+        self.exit_status().await.ok().flatten()
+    }
+
     /// Blocks on a `wait-for` channel (a tmux client of its own, never a shared connection) until it is
-    /// signalled, the pane dies, or `timeout` passes.
+    /// signalled, the pane dies, or `timeout` passes. It waits in turns of at most a second and looks at the
+    /// pane between turns: tmux 3.3a sometimes marks a pane dead without running its `pane-died` hook.
     pub(crate) async fn wait_for_channel(&self, channel: &str, timeout: Duration, what: &str) -> Result<()> {
-        match self.server.tmux_with_deadline(["wait-for", channel], timeout).await {
-            Ok(_) => Ok(()),
-            Err(Error::Deadline { .. }) => {
-                let screen = self.capture_text().await.unwrap_or_default();
-                if self.info().await.is_ok_and(|info| info.dead) {
-                    return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let turn = deadline.saturating_duration_since(tokio::time::Instant::now()).min(Duration::from_secs(1));
+            match self.server.tmux_with_deadline(["wait-for", channel], turn).await {
+                Ok(_) => return Ok(()),
+                Err(Error::Deadline { .. }) => {
+                    if self.info().await.is_ok_and(|info| info.dead) {
+                        return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
+                    }
+                    if tokio::time::Instant::now() >= deadline {
+                        let screen = self.capture_text().await.unwrap_or_default();
+                        return Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen });
+                    }
                 }
-                Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })
+                Err(e) => return Err(e),
             }
-            Err(e) => Err(e),
         }
     }
 }

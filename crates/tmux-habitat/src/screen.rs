@@ -75,9 +75,6 @@ pub struct Screen {
 
 impl Screen {
     /// Parses the output of `capture-pane -p -e` for a pane `width` cells wide.
-    ///
-    /// Capture ends every row with LF; an emulator needs CRLF and no final newline, or the first row scrolls
-    /// away. Each row is also reset to default attributes, as tmux starts every captured row afresh.
     pub fn from_ansi(captured: &str, width: u16) -> Screen {
         let text = captured.strip_suffix('\n').unwrap_or(captured);
         let lines: Vec<&str> = text.split('\n').collect();
@@ -204,14 +201,13 @@ impl Screen {
     }
 }
 
-/// Feeds captured rows to an emulator: rows are joined with CRLF (capture ends each with a bare LF) and each
-/// starts from default attributes, as tmux starts every captured row afresh.
+/// Feeds captured rows to an emulator. Each row is placed by moving the cursor to its start (capture ends
+/// each row with a bare LF, and a full-width row must not wrap into the next). Attributes are *not* reset
+/// between rows: `capture-pane -e` writes an escape only where the style changes, so a dim run that goes
+/// on into the next row carries no escape of its own there.
 pub(crate) fn feed_capture(parser: &mut vt100::Parser, lines: &[&str]) {
     for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            parser.process(b"\r\n");
-        }
-        parser.process(b"\x1b[0m");
+        parser.process(format!("\x1b[{};1H", i + 1).as_bytes());
         parser.process(line.as_bytes());
     }
 }
@@ -236,6 +232,23 @@ mod tests {
         assert_eq!(screen.row_text_without_dim(0), "> hello");
         assert!(screen.is_dim(0, 8..18));
         assert!(!screen.is_dim(0, 0..7));
+    }
+
+    #[test]
+    fn attributes_carry_over_to_the_next_captured_row_as_tmux_writes_them() {
+        // tmux 3.3a `capture-pane -p -e` of `\e[2mghost one\r\nghost two\e[0m`: the second row carries no
+        // escape of its own; it is still dim.
+        let screen = Screen::from_ansi("\x1b[2mghost one\nghost two\n\x1b[0m\x1b[39m\x1b[49mplain\n", 40);
+        assert!(screen.is_dim(1, 0..9));
+        assert!(!screen.cell(2, 0).unwrap().style.dim);
+    }
+
+    #[test]
+    fn a_full_width_row_does_not_wrap_into_the_next() {
+        let line = "─".repeat(10);
+        let screen = Screen::from_ansi(&format!("{line}\nx\n"), 10);
+        assert_eq!(screen.row_text(0), line);
+        assert_eq!(screen.row_text(1), "x");
     }
 
     #[test]

@@ -64,20 +64,27 @@ impl Default for ServerBuilder {
             socket: None,
             program: std::env::var_os("TMUX_HABITAT_TMUX").map(PathBuf::from).unwrap_or_else(|| "tmux".into()),
             kill_on_drop: None,
-            shell: Some(default_shell()),
+            shell: Some(DEFAULT_SHELL.to_owned()),
             default_size: (200, 50),
             transport: None,
         }
     }
 }
 
-/// bash without rc files and with a plain prompt: what an agent reads should not depend on the user's dotfiles.
-fn default_shell() -> String {
-    if Path::new("/bin/bash").exists() {
-        "env PS1='$ ' HISTFILE=/dev/null /bin/bash --noprofile --norc".to_owned()
-    } else {
-        "env PS1='$ ' /bin/sh".to_owned()
+/// Stands for the default shell until the builder knows where its rc file lives.
+const DEFAULT_SHELL: &str = "\0default";
+
+/// What an agent reads should not depend on the user's dotfiles: bash with our own small rc file (plain
+/// prompt, no history file, and an EXIT trap that prints the shell's exit status, because tmux 3.3a sometimes
+/// never reports a dead pane's status), else plain sh.
+fn default_shell(runtime_dir: &Path) -> Result<String> {
+    if !Path::new("/bin/bash").exists() {
+        return Ok("env PS1='$ ' /bin/sh".to_owned());
     }
+    let rc = runtime_dir.join("bashrc");
+    let text = format!("PS1='$ '\nHISTFILE=/dev/null\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n", crate::pane::EXIT_MARKER);
+    std::fs::write(&rc, text).map_err(|e| Error::io(format!("writing {}", rc.display()), e))?;
+    Ok(format!("/bin/bash --noprofile --rcfile {}", crate::run::shell_quote(&rc.display().to_string())))
 }
 
 impl ServerBuilder {
@@ -106,7 +113,8 @@ impl ServerBuilder {
         self
     }
 
-    /// The command new panes run (default: bash without rc files and with `PS1='$ '`). `None` leaves it to
+    /// The command new panes run (default: bash with a small rc file of ours: `PS1='$ '`, no history file,
+    /// and an EXIT trap that prints the exit status for [`Pane::exit_status`]). `None` leaves it to
     /// tmux's `default-shell` (the user's `$SHELL`). [`Pane::run`] needs a POSIX shell.
     pub fn shell(mut self, shell: Option<String>) -> Self {
         self.shell = shell;
@@ -148,13 +156,17 @@ impl ServerBuilder {
                 (SocketArg::Path(path.clone()), path, false)
             }
         };
+        let shell = match self.shell {
+            Some(shell) if shell == DEFAULT_SHELL => Some(default_shell(&runtime_dir)?),
+            other => other,
+        };
         let kind = self.transport.or_else(TransportKind::from_env).unwrap_or(TransportKind::Control);
         let transport = Transport::new(kind, Subprocess { program: self.program, socket, socket_path, config: Some(config) });
         Ok(Server::from_parts(
             transport,
             runtime_dir,
             self.kill_on_drop.unwrap_or(kill_default),
-            self.shell,
+            shell,
             self.default_size,
         ))
     }
@@ -374,7 +386,9 @@ impl Server {
 
 /// tmux's wording when nothing listens on the socket.
 pub(crate) fn no_server(stderr: &str) -> bool {
-    stderr.contains("no server running") || stderr.contains("error connecting to") || stderr.contains("No such file")
+    ["no server running", "error connecting to", "No such file", "server exited unexpectedly", "lost server"]
+        .iter()
+        .any(|s| stderr.contains(s))
 }
 
 impl Drop for Inner {

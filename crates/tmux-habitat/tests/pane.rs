@@ -110,23 +110,23 @@ async fn a_command_that_kills_its_shell_leaves_a_readable_dead_pane(kind: Transp
     }
     let info = pane.info().await.unwrap();
     assert!(info.dead);
-    assert_eq!(info.dead_status, Some(7));
+    assert_eq!(pane.exit_status().await.unwrap(), Some(7));
     assert!(pane.capture_text().await.unwrap().contains("bye"));
 }
 
 async fn remain_on_exit_holds_on_every_window(kind: TransportKind) {
     let server = server(kind).await;
-    let session = server.new_session(SessionOptions::new("w").command("exit 4")).await.unwrap();
-    let second = session.new_window_with("two", Some("exit 5")).await.unwrap();
-    let third = session.new_window_with("three", Some("exit 6")).await.unwrap();
+    let session = server.new_session(SessionOptions::new("w")).await.unwrap();
+    let second = session.new_window("two").await.unwrap();
+    let third = session.new_window("three").await.unwrap();
     for (pane, code) in [(session.first_pane().clone(), 4), (second, 5), (third, 6)] {
-        let mut info = pane.info().await.unwrap();
+        pane.wait_ready(T).await.unwrap();
+        pane.send_line(&format!("exit {code}")).await.unwrap();
         let mut backoff = tmux_habitat::Backoff::new(T);
-        while info.dead_status.is_none() && backoff.wait().await {
-            info = pane.info().await.unwrap();
-        }
-        assert!(info.dead, "{pane:?}");
-        assert_eq!(info.dead_status, Some(code));
+        while !pane.info().await.unwrap().dead && backoff.wait().await {}
+        assert!(pane.info().await.unwrap().dead, "{pane:?} is gone or alive");
+        assert_eq!(pane.exit_status().await.unwrap(), Some(code), "{pane:?}");
+        assert!(pane.capture_text().await.unwrap().contains(&format!("exit {code}")), "the last screen stays");
     }
 }
 

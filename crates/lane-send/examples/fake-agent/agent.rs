@@ -104,7 +104,9 @@ pub struct Agent {
 impl Agent {
     /// A fresh agent with `draft` already typed in the box.
     pub fn new(config: Config, draft: Option<&str>, now: Instant) -> Agent {
-        let input = draft.map(|d| d.chars().map(Unit::Char).collect()).unwrap_or_default();
+        let input = draft
+            .map(|d| d.chars().map(Unit::Char).collect())
+            .unwrap_or_default();
         Agent {
             dialog_open: config.dialog,
             enter_to_swallow: config.swallow_first_enter,
@@ -193,7 +195,11 @@ impl Agent {
         match self.config.collapse {
             Some(rule) if rule.collapses(style, &text) => {
                 let label = paste_token::label(style, &text);
-                let same = self.collapsed_pastes.iter().filter(|l| **l == label).count();
+                let same = self
+                    .collapsed_pastes
+                    .iter()
+                    .filter(|l| **l == label)
+                    .count();
                 self.collapsed_pastes.push(label);
                 let token = paste_token::token(style, &text, self.collapsed_pastes.len(), same);
                 self.input.push(Unit::Token { token, text });
@@ -232,11 +238,7 @@ impl Agent {
                     self.input.clear();
                 }
             }
-            KeyCode::Char('d') if ctrl => {
-                if self.input.is_empty() {
-                    self.exit_requested = true;
-                }
-            }
+            KeyCode::Char('d') if ctrl && self.input.is_empty() => self.exit_requested = true,
             KeyCode::Char(_) if ctrl => {}
             KeyCode::Char(c) => self.input.push(Unit::Char(c)),
             KeyCode::Tab => self.input.push(Unit::Char('\t')),
@@ -248,16 +250,12 @@ impl Agent {
                     self.input = ghost.chars().map(Unit::Char).collect();
                 }
             }
-            KeyCode::Up => {
-                if self.input.is_empty() && !self.queue.is_empty() {
-                    let texts: Vec<String> = self.queue.drain(..).map(|q| q.text).collect();
-                    self.input = texts.join("\n").chars().map(Unit::Char).collect();
-                }
+            KeyCode::Up if self.input.is_empty() && !self.queue.is_empty() => {
+                let texts: Vec<String> = self.queue.drain(..).map(|q| q.text).collect();
+                self.input = texts.join("\n").chars().map(Unit::Char).collect();
             }
-            KeyCode::Esc => {
-                if self.busy.is_some() {
-                    out.extend(self.end_busy(HistoryItem::Interrupted));
-                }
+            KeyCode::Esc if self.busy.is_some() => {
+                out.extend(self.end_busy(HistoryItem::Interrupted));
             }
             _ => {}
         }
@@ -442,7 +440,10 @@ mod tests {
         let mut config = Config::new(AgentStyle::Claude2);
         config.collapse = Some(CollapseRule { over_chars: 800 });
         let mut agent = Agent::new(config, None, t0);
-        let pasted = (1..=13).map(|i| format!("l{i}")).collect::<Vec<_>>().join("\r");
+        let pasted = (1..=13)
+            .map(|i| format!("l{i}"))
+            .collect::<Vec<_>>()
+            .join("\r");
         type_text(&mut agent, "see: ", t0);
         agent.paste(&pasted, t0);
         assert_eq!(agent.input_display(), "see: [Pasted text #1 +12 lines]");
@@ -451,7 +452,10 @@ mod tests {
         agent.paste(&pasted, t0);
         assert_eq!(agent.input_display(), "see: [Pasted text #2 +12 lines]");
         let out = agent.key(press(KeyCode::Enter), t0);
-        assert_eq!(out, submitted(&format!("see: {}", pasted.replace('\r', "\n")), false));
+        assert_eq!(
+            out,
+            submitted(&format!("see: {}", pasted.replace('\r', "\n")), false)
+        );
     }
 
     #[test]
@@ -464,7 +468,11 @@ mod tests {
         assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
         assert_eq!(agent.input_text(), "hi");
         agent.paste(" there", t0);
-        assert!(agent.key(press(KeyCode::Enter), t0 + Duration::from_millis(10)).is_empty());
+        assert!(
+            agent
+                .key(press(KeyCode::Enter), t0 + Duration::from_millis(10))
+                .is_empty()
+        );
         assert_eq!(agent.input_text(), "hi there\n");
         let out = agent.key(press(KeyCode::Enter), t0 + Duration::from_millis(50));
         assert_eq!(out, submitted("hi there\n", false));
@@ -476,7 +484,10 @@ mod tests {
         let mut config = Config::new(AgentStyle::Claude2);
         config.busy_after_submit = Some(Duration::from_millis(500));
         let mut agent = Agent::new(config, Some("first"), t0);
-        assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted("first", false));
+        assert_eq!(
+            agent.key(press(KeyCode::Enter), t0),
+            submitted("first", false)
+        );
         assert!(agent.busy.is_some());
         type_text(&mut agent, "second", t0);
         assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
@@ -505,7 +516,10 @@ mod tests {
         assert!(agent.queue.is_empty());
         agent.key(press(KeyCode::Esc), t0);
         assert!(agent.busy.is_none());
-        assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted("second", false));
+        assert_eq!(
+            agent.key(press(KeyCode::Enter), t0),
+            submitted("second", false)
+        );
     }
 
     #[test]
@@ -537,5 +551,36 @@ mod tests {
             agent.key(press(KeyCode::Enter), t0),
             submitted("commit these changes", false)
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_typed_text_is_submitted_once_and_exactly(text in "[ -~\t é🚀日本\"$()]{1,200}") {
+            proptest::prop_assume!(!text.trim().is_empty());
+            let t0 = Instant::now();
+            let mut agent = Agent::new(Config::new(AgentStyle::Claude2), None, t0);
+            type_text(&mut agent, &text, t0);
+            proptest::prop_assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted(&text, false));
+            proptest::prop_assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
+        }
+
+        #[test]
+        fn any_paste_is_submitted_whole_collapsed_or_not(
+            text in "[a-z \n\r\t]{1,400}",
+            over in 0usize..500,
+            style in proptest::sample::select(vec![
+                AgentStyle::Claude2, AgentStyle::Claude1, AgentStyle::Codex,
+                AgentStyle::Gemini, AgentStyle::Grok,
+            ]),
+        ) {
+            let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
+            proptest::prop_assume!(!normalised.trim().is_empty());
+            let t0 = Instant::now();
+            let mut config = Config::new(style);
+            config.collapse = Some(CollapseRule { over_chars: over });
+            let mut agent = Agent::new(config, None, t0);
+            agent.paste(&text, t0);
+            proptest::prop_assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted(&normalised, false));
+        }
     }
 }

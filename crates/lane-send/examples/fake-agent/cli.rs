@@ -85,7 +85,6 @@ impl Args {
     /// The agent's behaviour switches.
     pub fn config(&self) -> Config {
         Config {
-            style: self.style,
             placeholder: self.placeholder,
             ghost: self.ghost.clone(),
             busy_after_submit: self.busy_after_submit.map(Duration::from_millis),
@@ -96,6 +95,7 @@ impl Args {
                 .collapse_paste_over
                 .map(|over_chars| CollapseRule { over_chars }),
             dialog: self.dialog,
+            ..Config::new(self.style)
         }
     }
 }
@@ -133,6 +133,9 @@ mod tests {
         assert_eq!(config.busy_after_submit, Some(Duration::from_millis(250)));
         assert_eq!(config.busy_mode, BusyMode::Ignore);
         assert_eq!(config.collapse, Some(CollapseRule { over_chars: 800 }));
-        assert!(Args::try_parse_from(["fake-agent"]).is_err(), "--log is required");
+        assert!(
+            Args::try_parse_from(["fake-agent"]).is_err(),
+            "--log is required"
+        );
     }
 }

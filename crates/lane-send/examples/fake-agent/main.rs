@@ -38,6 +38,9 @@ const IDLE_WAIT: Duration = Duration::from_secs(3600);
 /// Most events handled before a redraw, so a burst of typed keys costs one frame, not one
 /// frame per key.
 const EVENTS_PER_FRAME: usize = 4096;
+/// How long to look for more input before drawing. Not zero: crossterm's `/dev/tty` source
+/// does not look at already-parsed input when polled with a zero timeout.
+const BATCH_WAIT: Duration = Duration::from_millis(1);
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -86,13 +89,16 @@ fn run(args: &Args) -> Result<(), String> {
                 _ => {}
             }
             handled += 1;
-            pending = poll(Duration::ZERO)?;
+            pending = poll(BATCH_WAIT)?;
         }
         submissions.extend(agent.tick(Instant::now()));
         // Log before drawing: once the screen shows a message as sent, the log has it.
         for submission in &submissions {
             log.append(submission).map_err(|e| {
-                format!("cannot write the submission log {}: {e}", args.log.display())
+                format!(
+                    "cannot write the submission log {}: {e}",
+                    args.log.display()
+                )
             })?;
         }
         if agent.exit_requested {

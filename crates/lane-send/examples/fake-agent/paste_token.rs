@@ -94,7 +94,7 @@ mod tests {
         );
         assert_eq!(
             token(AgentStyle::Codex, &"x".repeat(1482), 2, 1),
-            "[Pasted Content 1482 chars #2]"
+            "[Pasted Content 1482 chars] #2"
         );
         assert_eq!(
             token(AgentStyle::Gemini, &lines(13), 1, 0),

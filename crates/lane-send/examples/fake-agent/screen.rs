@@ -2,15 +2,13 @@
 
 use unicode_width::UnicodeWidthChar;
 
-/// A colour, as a 256-colour palette index or a truecolor triple.
+/// A colour: one of the 16 basic colours or a 256-colour palette index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paint {
     /// The 16 basic colours: 0–7 as `30+n` / `40+n`, 8–15 as `90+n` / `100+n`.
     Basic(u8),
     /// `38;5;N` / `48;5;N`.
     Idx(u8),
-    /// `38;2;R;G;B` / `48;2;R;G;B`.
-    Rgb(u8, u8, u8),
 }
 
 /// The SGR attributes of a span. `Look::default()` is the terminal's default.
@@ -88,13 +86,6 @@ impl Look {
         }
     }
 
-    pub const fn with_fg(self, fg: Paint) -> Look {
-        Look {
-            fg: Some(fg),
-            ..self
-        }
-    }
-
     /// The SGR escape that switches from default attributes to this look (empty for plain).
     pub fn sgr(&self) -> String {
         let mut codes: Vec<String> = Vec::new();
@@ -114,14 +105,12 @@ impl Look {
             Some(Paint::Basic(n)) if n < 8 => codes.push(format!("{}", 30 + n)),
             Some(Paint::Basic(n)) => codes.push(format!("{}", 90 + (n & 7))),
             Some(Paint::Idx(n)) => codes.push(format!("38;5;{n}")),
-            Some(Paint::Rgb(r, g, b)) => codes.push(format!("38;2;{r};{g};{b}")),
             None => {}
         }
         match self.bg {
             Some(Paint::Basic(n)) if n < 8 => codes.push(format!("{}", 40 + n)),
             Some(Paint::Basic(n)) => codes.push(format!("{}", 100 + (n & 7))),
             Some(Paint::Idx(n)) => codes.push(format!("48;5;{n}")),
-            Some(Paint::Rgb(r, g, b)) => codes.push(format!("48;2;{r};{g};{b}")),
             None => {}
         }
         if codes.is_empty() {

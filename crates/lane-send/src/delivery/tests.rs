@@ -34,26 +34,40 @@ fn ms(value: u64) -> Duration {
 /// Runs the machine with a scripted sequence of screens, answering every action the way a
 /// driver would; returns the actions and the verdict.
 fn run(screens: &[Recognition], step_ms: u64) -> (Vec<Action>, Verdict) {
+    let mut next_screen = 0;
+    run_with(step_ms, |_, _| {
+        let screen = screens[next_screen.min(screens.len() - 1)].clone();
+        next_screen += 1;
+        screen
+    })
+}
+
+/// Like [`run`], with the screen computed from the pastes and Enters so far.
+fn run_with(step_ms: u64, mut screen: impl FnMut(usize, u32) -> Recognition) -> (Vec<Action>, Verdict) {
     let mut delivery = Delivery::new(MESSAGE, live(), ms(3000));
     let mut actions = Vec::new();
     let mut now = Duration::ZERO;
     let mut event = Event::Start;
-    let mut next_screen = 0;
+    let (mut pastes, mut enters) = (0, 0);
     loop {
         let action = delivery.step(event, now);
         actions.push(action.clone());
         now += ms(step_ms);
         event = match action {
-            Action::Capture => {
-                let screen = screens[next_screen.min(screens.len() - 1)].clone();
-                next_screen += 1;
-                Event::Screen(screen)
-            }
+            Action::Capture => Event::Screen(screen(pastes, enters)),
             Action::Wait(wait) => {
                 now += wait;
                 Event::Tick
             }
-            Action::ClearLeftover { .. } | Action::Paste | Action::PressEnter => Event::Done,
+            Action::Paste => {
+                pastes += 1;
+                Event::Done
+            }
+            Action::PressEnter => {
+                enters += 1;
+                Event::Done
+            }
+            Action::ClearLeftover { .. } => Event::Done,
             Action::Finish(verdict) => return (actions, verdict),
         };
     }
@@ -152,13 +166,15 @@ fn ignored_enter_is_retried_then_held_entered() {
 
 #[test]
 fn swallowed_enter_is_pressed_again_and_delivers() {
-    // The box keeps our text for 1.2 s after the first Enter, then empties.
-    let mut screens = vec![boxed("", false)];
-    screens.extend(std::iter::repeat_n(boxed(MESSAGE, false), 14));
-    screens.push(boxed("", false));
-    let (actions, verdict) = run(&screens, 100);
+    // The first Enter is swallowed; the second submits.
+    let (actions, verdict) = run_with(30, |pastes, enters| match (pastes, enters) {
+        (0, _) => boxed("", false),
+        (_, 0 | 1) => boxed(MESSAGE, false),
+        _ => boxed("", false),
+    });
     assert_eq!(verdict.held_at, None, "{verdict:?}");
     assert_eq!(count(&actions, &Action::PressEnter), 2);
+    assert_eq!(count(&actions, &Action::Paste), 1);
 }
 
 fn any_recognition() -> impl Strategy<Value = Recognition> {

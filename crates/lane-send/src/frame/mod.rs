@@ -114,6 +114,12 @@ impl Recognition {
     }
 }
 
+/// One input row: screen row, first column, end column (exclusive).
+type InputRow = (usize, usize, usize);
+
+/// Input rows plus, when the prompt is a refused form, why typing is refused.
+type InnerRows = (Vec<InputRow>, Option<String>);
+
 /// Where a variant matched, before its content is read.
 struct Candidate<'a> {
     spec: &'a AgentSpec,
@@ -123,7 +129,7 @@ struct Candidate<'a> {
     /// Last row of the frame (bottom rule, border or last input row).
     bottom: usize,
     /// Input rows: (row, first column, end column exclusive), first one is the prompt row.
-    input_rows: Vec<(usize, usize, usize)>,
+    input_rows: Vec<InputRow>,
     refusal: Option<String>,
 }
 
@@ -232,17 +238,17 @@ fn collect_inner_rows(
     top: usize,
     bottom: usize,
     inner: impl Fn(&RowText) -> Option<(usize, usize)>,
-) -> Result<(Vec<(usize, usize, usize)>, Option<String>), String> {
+) -> Result<InnerRows, String> {
     let mut input_rows = Vec::new();
     let mut refusal = None;
-    for row in top + 1..bottom {
-        let (start, end) = inner(&rows[row]).ok_or_else(|| format!("row {row} is not inside the frame"))?;
-        let content = rows[row].slice_text(start, end);
+    for (row, line) in rows.iter().enumerate().take(bottom).skip(top + 1) {
+        let (start, end) = inner(line).ok_or_else(|| format!("row {row} is not inside the frame"))?;
+        let content = line.slice_text(start, end);
         if row == top + 1 {
             let (prompt_end, refused) = prompt_or_refusal(variant, &content)
                 .ok_or_else(|| format!("row {row} does not start with the prompt: {:?}", content.trim_end()))?;
             refusal = refused;
-            input_rows.push((row, rows[row].cell_at_byte_in(start, prompt_end), end));
+            input_rows.push((row, line.cell_at_byte_in(start, prompt_end), end));
         } else if content.trim_end_matches([' ', '\u{a0}']).is_empty() {
             input_rows.push((row, start, start));
         } else {
@@ -250,7 +256,7 @@ fn collect_inner_rows(
                 .continuation
                 .find(&content)
                 .ok_or_else(|| format!("row {row} is not a continuation row: {:?}", content.trim_end()))?;
-            input_rows.push((row, rows[row].cell_at_byte_in(start, found.end()), end));
+            input_rows.push((row, line.cell_at_byte_in(start, found.end()), end));
         }
     }
     Ok((input_rows, refusal))
@@ -337,15 +343,15 @@ fn find_block<'a>(
     };
     let mut input_rows = vec![(top, rows[top].cell_at_byte_in(0, prompt_end), rows[top].cells_len())];
     let mut bottom = top;
-    for row in top + 1..rows.len() {
-        let text = &rows[row].text;
-        if is_blank(&rows[row]) || variant.footer.iter().any(|footer| footer.is_match(text)) {
+    for (row, line) in rows.iter().enumerate().skip(top + 1) {
+        let text = &line.text;
+        if is_blank(line) || variant.footer.iter().any(|footer| footer.is_match(text)) {
             break;
         }
         let Some(found) = variant.continuation.find(text) else {
             return Err(format!("row {row} below the prompt is neither input nor footer: {:?}", text.trim()));
         };
-        input_rows.push((row, rows[row].cell_at_byte_in(0, found.end()), rows[row].cells_len()));
+        input_rows.push((row, line.cell_at_byte_in(0, found.end()), line.cells_len()));
         bottom = row;
         if input_rows.len() > MAX_INPUT_ROWS {
             return Err("too many input rows".to_string());

@@ -2,9 +2,9 @@
 
 use super::claude2::QUEUE_HINT;
 use super::rounded_box::RoundedBox;
-use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows};
+use super::{Bottom, BottomView, Skin, banner_lines, dialog, echo_rows, hint_text, input_lines};
 use crate::agent::HistoryItem;
-use crate::screen::{Line, Look, display_width};
+use crate::screen::{Line, Look};
 use crate::wrap::wrap;
 
 pub struct Claude1;
@@ -16,7 +16,7 @@ const BOX: RoundedBox = RoundedBox {
 };
 pub const PLACEHOLDER: &str = "Try \"fix lint errors\"";
 
-const WELCOME: [&str; 13] = [
+const WELCOME: [&str; 14] = [
     "╭───────────────────────────────────────────────────╮",
     "│ ✻ Welcome to Claude Code!                         │",
     "│                                                   │",
@@ -30,36 +30,26 @@ const WELCOME: [&str; 13] = [
     " 1. Run /init to create a CLAUDE.md file with instructions for Claude",
     " 2. Use Claude to help with file analysis, editing, bash commands and git",
     " 3. Be as specific as you would with another engineer for the best results",
+    " 4. ✔ Run /terminal-setup to set up terminal integration",
 ];
 
 impl Skin for Claude1 {
     fn banner(&self, _width: usize) -> Vec<Line> {
-        let mut lines: Vec<Line> = WELCOME.iter().map(|l| Line::plain(*l)).collect();
-        lines.push(Line::plain(
-            " 4. ✔ Run /terminal-setup to set up terminal integration",
-        ));
-        lines.push(Line::blank());
-        lines
+        banner_lines(&WELCOME)
     }
 
-    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
-        let mut lines = match item {
-            HistoryItem::User(text) => wrap(text, width - 2)
-                .into_iter()
-                .enumerate()
-                .map(|(i, row)| Line::styled(format!("{}{row}", if i == 0 { "> " } else { "  " }), GREY))
-                .collect(),
-            HistoryItem::Reply => vec![Line::plain("⏺ Done.")],
-            HistoryItem::Finished { .. } => return Vec::new(),
-            HistoryItem::Interrupted => vec![Line::plain("  ⎿  Interrupted by user")],
-            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
-                "  ⎿  Approved"
-            } else {
-                "  ⎿  Denied"
-            })],
-        };
-        lines.push(Line::blank());
-        lines
+    fn echo(&self, text: &str, width: usize) -> Vec<Line> {
+        echo_rows(text, width, "> ", "  ", GREY)
+    }
+
+    fn note(&self, item: &HistoryItem, _width: usize) -> Option<Line> {
+        Some(Line::plain(match item {
+            HistoryItem::User(_) | HistoryItem::Finished { .. } => return None,
+            HistoryItem::Reply => "⏺ Done.",
+            HistoryItem::Interrupted => "  ⎿  Interrupted by user",
+            HistoryItem::DialogAnswered(true) => "  ⎿  Approved",
+            HistoryItem::DialogAnswered(false) => "  ⎿  Denied",
+        }))
     }
 
     fn bottom(&self, view: &BottomView) -> Bottom {
@@ -100,11 +90,7 @@ impl Skin for Claude1 {
         let cursor;
         if agent.input_is_empty() {
             let mut content = prompt;
-            let hint = empty_hint(agent).map(|hint| match hint {
-                Hint::Queue => QUEUE_HINT,
-                Hint::Ghost(ghost) => ghost,
-                Hint::Placeholder => PLACEHOLDER,
-            });
+            let hint = hint_text(agent, QUEUE_HINT, PLACEHOLDER);
             if let Some(hint) = hint {
                 // The drawn cursor: the first character in reverse video, the rest dim.
                 let mut chars = hint.chars();
@@ -116,18 +102,16 @@ impl Skin for Claude1 {
             lines.push(BOX.row(width, content));
             cursor = Some((4, first_input_row));
         } else {
-            let (rows, hidden) = input_rows(view, text_width);
-            let last = rows.len() - 1;
-            let last_width = display_width(&rows[last]);
-            for (i, row) in rows.into_iter().enumerate() {
-                let lead = if i == 0 && hidden == 0 {
+            let (input, (col, row)) = input_lines(view, text_width, 4, |first, text| {
+                let lead = if first {
                     prompt.clone()
                 } else {
                     Line::plain("   ")
                 };
-                lines.push(BOX.row(width, lead.push(row, Look::PLAIN)));
-            }
-            cursor = Some((4 + last_width, first_input_row + last));
+                BOX.row(width, lead.push(text, Look::PLAIN))
+            });
+            lines.extend(input);
+            cursor = Some((col, first_input_row + row));
         }
         lines.push(BOX.bottom(width));
         lines.push(Line::plain("  ").push("? for shortcuts", Look::dimmed()));

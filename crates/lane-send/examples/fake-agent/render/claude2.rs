@@ -1,6 +1,6 @@
 //! Claude Code 2.x: welcome card, `─` rules around a `❯`+NBSP row, mode footer.
 
-use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows};
+use super::{Bottom, BottomView, Skin, banner_lines, dialog, hint_text, input_lines};
 use crate::agent::HistoryItem;
 use crate::screen::{Line, Look, Paint, repeat};
 use crate::wrap::wrap;
@@ -32,37 +32,29 @@ const CARD: [&str; 11] = [
 
 impl Skin for Claude2 {
     fn banner(&self, _width: usize) -> Vec<Line> {
-        let mut lines: Vec<Line> = CARD.iter().map(|l| Line::plain(*l)).collect();
-        lines.push(Line::blank());
-        lines
+        banner_lines(&CARD)
     }
 
-    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
-        let mut lines = match item {
-            HistoryItem::User(text) => {
-                let echo = Look::fg(231).on(ECHO_BG);
-                wrap(text, width - 2)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, row)| {
-                        let lead = if i == 0 { "❯ " } else { "  " };
-                        Line::styled(lead, Look::fg(239).on(ECHO_BG)).push(row, echo)
-                    })
-                    .collect()
-            }
-            HistoryItem::Reply => vec![Line::plain("⏺ Done.")],
-            HistoryItem::Finished { secs } => vec![Line::plain(format!("✻ Brewed for {secs}s"))],
-            HistoryItem::Interrupted => vec![Line::plain(
-                "  ⎿  Interrupted · What should Claude do instead?",
-            )],
-            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
-                "  ⎿  Approved"
-            } else {
-                "  ⎿  Denied"
-            })],
-        };
-        lines.push(Line::blank());
-        lines
+    fn echo(&self, text: &str, width: usize) -> Vec<Line> {
+        wrap(text, width - 2)
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let lead = if i == 0 { "❯ " } else { "  " };
+                Line::styled(lead, Look::fg(239).on(ECHO_BG)).push(row, Look::fg(231).on(ECHO_BG))
+            })
+            .collect()
+    }
+
+    fn note(&self, item: &HistoryItem, _width: usize) -> Option<Line> {
+        Some(Line::plain(match item {
+            HistoryItem::User(_) => return None,
+            HistoryItem::Reply => "⏺ Done.".to_string(),
+            HistoryItem::Finished { secs } => format!("✻ Brewed for {secs}s"),
+            HistoryItem::Interrupted => "  ⎿  Interrupted · What should Claude do instead?".into(),
+            HistoryItem::DialogAnswered(true) => "  ⎿  Approved".into(),
+            HistoryItem::DialogAnswered(false) => "  ⎿  Denied".into(),
+        }))
     }
 
     fn bottom(&self, view: &BottomView) -> Bottom {
@@ -74,7 +66,9 @@ impl Skin for Claude2 {
                 Line::styled("✶ Cogitating… ", SPINNER)
                     .push(format!("({secs}s · ↓ 1.2k tokens)"), GREY),
             );
-            lines.push(Line::plain("  ⎿  Tip: Use /btw to ask a quick side question"));
+            lines.push(Line::plain(
+                "  ⎿  Tip: Use /btw to ask a quick side question",
+            ));
             lines.push(Line::blank());
         }
         if agent.dialog_open {
@@ -95,16 +89,13 @@ impl Skin for Claude2 {
         let first_input_row = lines.len();
         let cursor;
         if agent.input_is_empty() {
-            let prompt = if agent.busy.is_some() {
+            let hint = hint_text(agent, QUEUE_HINT, PLACEHOLDER);
+            // Mid-turn, an empty prompt is greyed with a colour (not dim).
+            let prompt = if agent.busy.is_some() && hint.is_none() {
                 GREY
             } else {
                 Look::PLAIN
             };
-            let hint = empty_hint(agent).map(|hint| match hint {
-                Hint::Queue => QUEUE_HINT,
-                Hint::Ghost(ghost) => ghost,
-                Hint::Placeholder => PLACEHOLDER,
-            });
             let mut line = Line::styled(PROMPT, prompt);
             if let Some(hint) = hint {
                 line = line.push(hint, Look::dimmed());
@@ -112,14 +103,11 @@ impl Skin for Claude2 {
             lines.push(line);
             cursor = Some((2, first_input_row));
         } else {
-            let (rows, hidden) = input_rows(view, width - 2);
-            let last = rows.len() - 1;
-            let last_width = crate::screen::display_width(&rows[last]);
-            for (i, row) in rows.into_iter().enumerate() {
-                let lead = if i == 0 && hidden == 0 { PROMPT } else { "  " };
-                lines.push(Line::plain(format!("{lead}{row}")));
-            }
-            cursor = Some((2 + last_width, first_input_row + last));
+            let (input, (col, row)) = input_lines(view, width - 2, 2, |first, text| {
+                Line::plain(format!("{}{text}", if first { PROMPT } else { "  " }))
+            });
+            lines.extend(input);
+            cursor = Some((col, first_input_row + row));
         }
         lines.push(Line::styled(repeat('─', width), RULE));
         let mut footer = Line::plain("  ")

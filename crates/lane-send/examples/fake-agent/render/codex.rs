@@ -1,7 +1,7 @@
 //! Codex CLI: header card, a tinted composer block (pad row, bold `›` row, pad row) without
 //! box glyphs, and footer rows below it.
 
-use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows, spread};
+use super::{Bottom, BottomView, Skin, banner_lines, dialog, hint_text, input_lines, spread};
 use crate::agent::HistoryItem;
 use crate::screen::{Line, Look, Paint, display_width, repeat};
 use crate::wrap::wrap;
@@ -22,48 +22,48 @@ const CARD: [&str; 8] = [
     "  Tip: Start a fresh idea with /new; the previous session stays in history.",
 ];
 
-/// `› text` rows on the tint, continuation rows indented two columns.
-fn composer_rows(rows: Vec<String>, show_prompt: bool) -> Vec<Line> {
-    rows.into_iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let lead = if i == 0 && show_prompt {
-                Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT))
-            } else {
-                Line::styled("  ", Look::PLAIN.on(TINT))
-            };
-            lead.push(row, Look::PLAIN.on(TINT)).filled(TINT)
-        })
-        .collect()
+/// A `› text` row on the tint (`show_prompt`), or a continuation row indented two columns.
+fn composer_row(show_prompt: bool, text: String) -> Line {
+    let lead = if show_prompt {
+        Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT))
+    } else {
+        Line::styled("  ", Look::PLAIN.on(TINT))
+    };
+    lead.push(text, Look::PLAIN.on(TINT)).filled(TINT)
 }
 
 impl Skin for Codex {
     fn banner(&self, _width: usize) -> Vec<Line> {
-        let mut lines: Vec<Line> = CARD.iter().map(|l| Line::plain(*l)).collect();
-        lines.push(Line::blank());
-        lines
+        banner_lines(&CARD)
     }
 
-    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
-        let mut lines = match item {
-            HistoryItem::User(text) => composer_rows(wrap(text, width - 2), true),
-            HistoryItem::Reply => vec![Line::plain("• Done.")],
+    fn echo(&self, text: &str, width: usize) -> Vec<Line> {
+        wrap(text, width - 2)
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| composer_row(i == 0, row))
+            .collect()
+    }
+
+    fn note(&self, item: &HistoryItem, width: usize) -> Option<Line> {
+        Some(match item {
+            HistoryItem::User(_) => return None,
+            HistoryItem::Reply => Line::plain("• Done."),
             HistoryItem::Finished { secs } => {
                 let label = format!("─ Worked for {secs}s ");
                 let rest = width.saturating_sub(display_width(&label));
-                vec![Line::styled(format!("{label}{}", repeat('─', rest)), Look::dimmed())]
+                Line::styled(format!("{label}{}", repeat('─', rest)), Look::dimmed())
             }
-            HistoryItem::Interrupted => vec![Line::plain(
-                "■ Conversation interrupted - tell the model what to do differently.",
-            )],
-            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
-                "✔ You approved codex to run rm -rf build && npm run build"
-            } else {
-                "✗ You canceled the request to run rm -rf build && npm run build"
-            })],
-        };
-        lines.push(Line::blank());
-        lines
+            HistoryItem::Interrupted => {
+                Line::plain("■ Conversation interrupted - tell the model what to do differently.")
+            }
+            HistoryItem::DialogAnswered(true) => {
+                Line::plain("✔ You approved codex to run rm -rf build && npm run build")
+            }
+            HistoryItem::DialogAnswered(false) => {
+                Line::plain("✗ You canceled the request to run rm -rf build && npm run build")
+            }
+        })
     }
 
     fn bottom(&self, view: &BottomView) -> Bottom {
@@ -86,42 +86,50 @@ impl Skin for Codex {
             };
         }
         if !agent.queue.is_empty() {
-            lines.push(Line::styled("• ", Look::dimmed()).push("Queued follow-up inputs", Look::PLAIN));
+            lines.push(
+                Line::styled("• ", Look::dimmed()).push("Queued follow-up inputs", Look::PLAIN),
+            );
             for queued in &agent.queue {
                 for (i, row) in wrap(&queued.display, width - 4).into_iter().enumerate() {
                     let lead = if i == 0 { "  ↳ " } else { "    " };
-                    lines.push(Line::styled(lead, Look::dimmed()).push(row, Look::dimmed().italic()));
+                    lines.push(
+                        Line::styled(lead, Look::dimmed()).push(row, Look::dimmed().italic()),
+                    );
                 }
             }
-            lines.push(Line::styled("    ⌥ + ↑ edit last queued message", Look::dimmed()));
+            lines.push(Line::styled(
+                "    ⌥ + ↑ edit last queued message",
+                Look::dimmed(),
+            ));
             lines.push(Line::blank());
         }
         lines.push(Line::blank().filled(TINT));
         let first_input_row = lines.len();
         let cursor;
         if agent.input_is_empty() {
-            let mut line = Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT));
-            let hint = empty_hint(agent).map(|hint| match hint {
-                Hint::Ghost(ghost) => ghost,
-                Hint::Queue | Hint::Placeholder => PLACEHOLDER,
-            });
+            let mut line =
+                Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT));
+            let hint = hint_text(agent, PLACEHOLDER, PLACEHOLDER);
             if let Some(hint) = hint {
                 line = line.push(hint, Look::dimmed().on(TINT));
             }
             lines.push(line.filled(TINT));
             cursor = Some((2, first_input_row));
         } else {
-            let (rows, hidden) = input_rows(view, width - 2);
-            let last = rows.len() - 1;
-            let last_width = display_width(&rows[last]);
-            lines.extend(composer_rows(rows, hidden == 0));
-            cursor = Some((2 + last_width, first_input_row + last));
+            let (input, (col, row)) = input_lines(view, width - 2, 2, composer_row);
+            lines.extend(input);
+            cursor = Some((col, first_input_row + row));
         }
         lines.push(Line::blank().filled(TINT));
         lines.push(Line::blank());
         let context = Line::styled("100% context left", Look::dimmed());
         let footer = if agent.input_is_empty() {
-            spread(Line::plain("  ").push("? for shortcuts", Look::dimmed()), context, width, 2)
+            spread(
+                Line::plain("  ").push("? for shortcuts", Look::dimmed()),
+                context,
+                width,
+                2,
+            )
         } else if agent.busy.is_some() {
             spread(Line::plain("  tab to queue message"), context, width, 2)
         } else {

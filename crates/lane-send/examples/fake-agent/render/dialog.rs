@@ -42,10 +42,7 @@ pub fn codex() -> Vec<Line> {
 pub fn gemini(width: usize) -> Vec<Line> {
     let border = Look::fg(220);
     let inner = width - 2;
-    let mut lines = vec![Line::styled(
-        format!("╭{}╮", repeat('─', inner)),
-        border,
-    )];
+    let mut lines = vec![Line::styled(format!("╭{}╮", repeat('─', inner)), border)];
     for row in [
         " ?  Shell rm -rf build && npm run build",
         "",

@@ -2,7 +2,7 @@
 //! cwd / sandbox / model footer.
 
 use super::rounded_box::RoundedBox;
-use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows};
+use super::{Bottom, BottomView, Hint, Skin, dialog, echo_rows, empty_hint, input_lines};
 use crate::agent::HistoryItem;
 use crate::screen::{Line, Look, display_width, repeat};
 use crate::wrap::wrap;
@@ -68,26 +68,20 @@ impl Skin for Gemini {
         lines
     }
 
-    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
-        let mut lines = match item {
-            HistoryItem::User(text) => wrap(text, width - 2)
-                .into_iter()
-                .enumerate()
-                .map(|(i, row)| {
-                    Line::styled(format!("{}{row}", if i == 0 { "> " } else { "  " }), Look::fg(246))
-                })
-                .collect(),
-            HistoryItem::Reply => vec![Line::plain("✦ Done.")],
-            HistoryItem::Finished { .. } => return Vec::new(),
-            HistoryItem::Interrupted => vec![Line::plain("ℹ Request cancelled.")],
-            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
-                "✓ Shell rm -rf build && npm run build"
-            } else {
+    fn echo(&self, text: &str, width: usize) -> Vec<Line> {
+        echo_rows(text, width, "> ", "  ", Look::fg(246))
+    }
+
+    fn note(&self, item: &HistoryItem, _width: usize) -> Option<Line> {
+        Some(Line::plain(match item {
+            HistoryItem::User(_) | HistoryItem::Finished { .. } => return None,
+            HistoryItem::Reply => "✦ Done.",
+            HistoryItem::Interrupted => "ℹ Request cancelled.",
+            HistoryItem::DialogAnswered(true) => "✓ Shell rm -rf build && npm run build",
+            HistoryItem::DialogAnswered(false) => {
                 "- Shell rm -rf build && npm run build (cancelled)"
-            })],
-        };
-        lines.push(Line::blank());
-        lines
+            }
+        }))
     }
 
     fn bottom(&self, view: &BottomView) -> Bottom {
@@ -145,18 +139,16 @@ impl Skin for Gemini {
             lines.push(BOX.row(width, content));
             cursor = Some((4, first_input_row));
         } else {
-            let (rows, hidden) = input_rows(view, text_width);
-            let last = rows.len() - 1;
-            let last_width = display_width(&rows[last]);
-            for (i, row) in rows.into_iter().enumerate() {
-                let lead = if i == 0 && hidden == 0 {
+            let (input, (col, row)) = input_lines(view, text_width, 4, |first, text| {
+                let lead = if first {
                     Line::plain(" ").push("> ", PROMPT)
                 } else {
                     Line::plain("   ")
                 };
-                lines.push(BOX.row(width, lead.push(row, Look::PLAIN)));
-            }
-            cursor = Some((4 + last_width, first_input_row + last));
+                BOX.row(width, lead.push(text, Look::PLAIN))
+            });
+            lines.extend(input);
+            cursor = Some((col, first_input_row + row));
         }
         lines.push(BOX.bottom(width));
         lines.push(footer(width));

@@ -2,9 +2,9 @@
 //! busy) around a cyan `❯` row, and the auto-edit / model footer.
 
 use super::rounded_box::RoundedBox;
-use super::{Bottom, BottomView, Hint, Skin, dialog, empty_hint, input_rows};
+use super::{Bottom, BottomView, Skin, banner_lines, dialog, echo_rows, hint_text, input_lines};
 use crate::agent::HistoryItem;
-use crate::screen::{Line, Look, Paint, display_width};
+use crate::screen::{Line, Look, Paint};
 use crate::wrap::wrap;
 
 pub struct Grok;
@@ -26,31 +26,21 @@ const TIPS: [&str; 7] = [
 
 impl Skin for Grok {
     fn banner(&self, _width: usize) -> Vec<Line> {
-        let mut lines: Vec<Line> = TIPS.iter().map(|l| Line::plain(*l)).collect();
-        lines.push(Line::blank());
-        lines
+        banner_lines(&TIPS)
     }
 
-    fn history_item(&self, item: &HistoryItem, width: usize) -> Vec<Line> {
-        let mut lines = match item {
-            HistoryItem::User(text) => wrap(text, width - 4)
-                .into_iter()
-                .enumerate()
-                .map(|(i, row)| {
-                    Line::styled(format!("{}{row}", if i == 0 { "  > " } else { "    " }), Look::fg(246))
-                })
-                .collect(),
-            HistoryItem::Reply => vec![Line::plain("  ⏺ Done.")],
-            HistoryItem::Finished { .. } => return Vec::new(),
-            HistoryItem::Interrupted => vec![Line::plain("  [Operation cancelled by user]")],
-            HistoryItem::DialogAnswered(yes) => vec![Line::plain(if *yes {
-                "    ⎿ Approved"
-            } else {
-                "    ⎿ Denied"
-            })],
-        };
-        lines.push(Line::blank());
-        lines
+    fn echo(&self, text: &str, width: usize) -> Vec<Line> {
+        echo_rows(text, width, "  > ", "    ", Look::fg(246))
+    }
+
+    fn note(&self, item: &HistoryItem, _width: usize) -> Option<Line> {
+        Some(Line::plain(match item {
+            HistoryItem::User(_) | HistoryItem::Finished { .. } => return None,
+            HistoryItem::Reply => "  ⏺ Done.",
+            HistoryItem::Interrupted => "  [Operation cancelled by user]",
+            HistoryItem::DialogAnswered(true) => "    ⎿ Approved",
+            HistoryItem::DialogAnswered(false) => "    ⎿ Denied",
+        }))
     }
 
     fn bottom(&self, view: &BottomView) -> Bottom {
@@ -88,10 +78,7 @@ impl Skin for Grok {
         let cursor;
         if agent.input_is_empty() {
             let mut content = Line::plain(" ").push("❯ ", CYAN);
-            let hint = empty_hint(agent).map(|hint| match hint {
-                Hint::Ghost(ghost) => ghost,
-                Hint::Queue | Hint::Placeholder => PLACEHOLDER,
-            });
+            let hint = hint_text(agent, PLACEHOLDER, PLACEHOLDER);
             if let Some(hint) = hint {
                 // Ink draws the cursor as a white-background space after the placeholder.
                 content = content
@@ -101,14 +88,15 @@ impl Skin for Grok {
             lines.push(frame.row(width, content));
             cursor = Some((6, first_input_row));
         } else {
-            let (rows, hidden) = input_rows(view, text_width);
-            let last = rows.len() - 1;
-            let last_width = display_width(&rows[last]);
-            for (i, row) in rows.into_iter().enumerate() {
-                let lead = if i == 0 && hidden == 0 { "❯ " } else { "│ " };
-                lines.push(frame.row(width, Line::plain(" ").push(lead, CYAN).push(row, Look::PLAIN)));
-            }
-            cursor = Some((6 + last_width, first_input_row + last));
+            let (input, (col, row)) = input_lines(view, text_width, 6, |first, text| {
+                let lead = if first { "❯ " } else { "│ " };
+                frame.row(
+                    width,
+                    Line::plain(" ").push(lead, CYAN).push(text, Look::PLAIN),
+                )
+            });
+            lines.extend(input);
+            cursor = Some((col, first_input_row + row));
         }
         lines.push(frame.bottom(width));
         lines.push(Line::blank());

@@ -27,7 +27,8 @@ impl RoundedBox {
         let pad = self.inner(width).saturating_sub(content.width());
         let mut line = Line::plain(repeat(' ', self.margin)).push("│", self.border);
         line.spans.extend(content.spans);
-        line.push(pad_to("", pad), Look::PLAIN).push("│", self.border)
+        line.push(pad_to("", pad), Look::PLAIN)
+            .push("│", self.border)
     }
 
     fn edge(&self, left: char, right: char, width: usize) -> Line {

@@ -70,9 +70,15 @@ fn claude2_busy_and_queue_markers() {
     agent.paste("lane-c: second", t0);
     agent.key(enter, t0 + Duration::from_secs(3));
     let rows = texts(&render(&agent, 80, 30));
-    assert!(rows.iter().any(|r| r == "✶ Cogitating… (3s · ↓ 1.2k tokens)"));
+    assert!(
+        rows.iter()
+            .any(|r| r == "✶ Cogitating… (3s · ↓ 1.2k tokens)")
+    );
     assert!(rows.iter().any(|r| r == "  ❯ lane-c: second"));
-    assert!(rows.iter().any(|r| r == "❯\u{a0}Press up to edit queued messages"));
+    assert!(
+        rows.iter()
+            .any(|r| r == "❯\u{a0}Press up to edit queued messages")
+    );
     assert!(rows.iter().any(|r| r.ends_with("· esc to interrupt")));
     assert!(rows.iter().any(|r| r == "❯ first"), "history echo");
 }
@@ -104,8 +110,15 @@ fn gemini_placeholder_matches_the_capture() {
 
 #[test]
 fn grok_box_sits_in_a_two_column_margin() {
-    let rows = texts(&render(&agent(AgentStyle::Grok, Some("lane-b: fix")), 80, 30));
-    let i = rows.iter().position(|r| r.starts_with("  │ ❯ lane-b: fix")).unwrap();
+    let rows = texts(&render(
+        &agent(AgentStyle::Grok, Some("lane-b: fix")),
+        80,
+        30,
+    ));
+    let i = rows
+        .iter()
+        .position(|r| r.starts_with("  │ ❯ lane-b: fix"))
+        .unwrap();
     assert_eq!(rows[i - 1], format!("  ╭{}╮", "─".repeat(74)));
     assert!(rows[i + 3].starts_with("  ⏸ auto-edit: off (shift + tab)  ≋ grok-code-fast-1"));
 }
@@ -130,5 +143,76 @@ fn a_long_line_shows_its_tail_in_the_box() {
     let rows = texts(&frame);
     assert!(rows.iter().any(|r| r.ends_with("END")));
     assert!(rows.iter().all(|r| r.chars().count() <= 120));
-    assert_eq!(rows.last().map(|r| r.starts_with("  ⏵⏵")), Some(true));
+    assert!(
+        rows.iter().any(|r| r.starts_with("  ⏵⏵")),
+        "footer still drawn"
+    );
+    let box_rows = rows.iter().filter(|r| r.starts_with("  x")).count();
+    assert_eq!(box_rows, 20, "the box is capped at half the screen");
+}
+
+/// The frame as text, each styled span preceded by its SGR (ESC shown as `⎋`), trailing
+/// blank rows dropped: a readable snapshot of what tmux would capture with `-e`.
+fn styled_text(frame: &Frame) -> String {
+    let mut rows: Vec<String> = frame
+        .lines
+        .iter()
+        .map(|line| {
+            let mut row = String::new();
+            for span in &line.spans {
+                let sgr = span.look.sgr().replace('\x1b', "⎋");
+                row.push_str(&sgr);
+                row.push_str(&span.text.replace('\u{a0}', "⍽"));
+                if !sgr.is_empty() {
+                    row.push_str("⎋[0m");
+                }
+            }
+            if let Some(bg) = line.fill {
+                row.push_str(&format!(" [fill {bg:?}]"));
+            }
+            row
+        })
+        .collect();
+    while rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    rows.join("\n")
+}
+
+#[test]
+fn snapshots_of_each_style_idle_with_placeholder() {
+    for (style, name) in [
+        (AgentStyle::Claude2, "claude2"),
+        (AgentStyle::Claude1, "claude1"),
+        (AgentStyle::Codex, "codex"),
+        (AgentStyle::Gemini, "gemini"),
+        (AgentStyle::Grok, "grok"),
+    ] {
+        let mut config = Config::new(style);
+        config.placeholder = true;
+        let frame = render(&Agent::new(config, None, Instant::now()), 80, 24);
+        insta::assert_snapshot!(format!("{name}_idle_placeholder"), styled_text(&frame));
+    }
+}
+
+#[test]
+fn snapshots_of_each_style_busy_with_a_draft() {
+    for (style, name) in [
+        (AgentStyle::Claude2, "claude2"),
+        (AgentStyle::Claude1, "claude1"),
+        (AgentStyle::Codex, "codex"),
+        (AgentStyle::Gemini, "gemini"),
+        (AgentStyle::Grok, "grok"),
+    ] {
+        let t0 = Instant::now();
+        let mut config = Config::new(style);
+        config.busy_after_submit = Some(Duration::from_secs(60));
+        let mut agent = Agent::new(config, Some("lane-b: rebase onto main"), t0);
+        let enter = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Enter);
+        agent.key(enter, t0);
+        agent.paste("lane-c: then tag v1.5.0", t0);
+        agent.tick(t0 + Duration::from_secs(4));
+        let frame = render(&agent, 80, 30);
+        insta::assert_snapshot!(format!("{name}_busy_with_draft"), styled_text(&frame));
+    }
 }

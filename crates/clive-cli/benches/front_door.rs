@@ -1,0 +1,103 @@
+//! Wall time of `clive "echo hi"` from process start to exit, cold (no tmux server) and warm (a server
+//! running), beside the floor measured in the same run: the same job done with bare `tmux` commands.
+//!
+//! `cargo bench -p clive-cli --bench front_door` (set `CLIVE_BENCH_RUNS` to change the 40 runs per row).
+
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let runs: usize = std::env::var("CLIVE_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("floor.conf");
+    std::fs::write(&config, "set -g remain-on-exit on\nset -g exit-empty on\n").expect("config");
+
+    let mut floor = Vec::new();
+    let mut cold = Vec::new();
+    let mut cold_control = Vec::new();
+    let mut warm = Vec::new();
+    let warm_socket = dir.path().join("warm.sock");
+    start_holder(&warm_socket, &config);
+    for i in 0..runs {
+        floor.push(bare_tmux(&dir.path().join(format!("floor{i}.sock")), &config));
+        cold.push(clive(dir.path(), &dir.path().join(format!("cold{i}.sock")), None));
+        cold_control.push(clive(dir.path(), &dir.path().join(format!("ctl{i}.sock")), Some("control")));
+        warm.push(clive(dir.path(), &warm_socket, None));
+    }
+    tmux(&warm_socket, &config, &["kill-server"]);
+
+    let floor_median = median(&mut floor);
+    println!("clive \"echo hi\", {runs} runs each, medians:");
+    println!("  floor (bare tmux: new-session, wait-for, capture-pane, kill-server) {:>7.1} ms", ms(floor_median));
+    for (name, samples) in [
+        ("clive cold (no server running)", &mut cold),
+        ("clive cold, control-mode transport", &mut cold_control),
+        ("clive warm (server running)", &mut warm),
+    ] {
+        let m = median(samples);
+        println!("  {name:<66} {:>7.1} ms  {:.2}x floor", ms(m), m.as_secs_f64() / floor_median.as_secs_f64());
+    }
+}
+
+/// The floor: start a server and a session whose command signals a channel, wait on it, capture, kill.
+fn bare_tmux(socket: &Path, config: &Path) -> Duration {
+    let started = Instant::now();
+    let command = format!("echo hi; tmux -S {} wait-for -S done", socket.display());
+    tmux(socket, config, &["new-session", "-d", "-s", "floor", &command]);
+    tmux(socket, config, &["wait-for", "done"]);
+    let screen = tmux(socket, config, &["capture-pane", "-p", "-t", "floor"]);
+    tmux(socket, config, &["kill-server"]);
+    let elapsed = started.elapsed();
+    assert!(!screen.is_empty(), "the floor's capture-pane returned nothing");
+    elapsed
+}
+
+fn start_holder(socket: &Path, config: &Path) {
+    tmux(socket, config, &["new-session", "-d", "-s", "holder"]);
+}
+
+fn tmux(socket: &Path, config: &Path, args: &[&str]) -> String {
+    let out = Command::new("tmux")
+        .arg("-S")
+        .arg(socket)
+        .arg("-f")
+        .arg(config)
+        .args(args)
+        .env_remove("TMUX")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tmux runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn clive(dir: &Path, socket: &Path, transport: Option<&str>) -> Duration {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clive"));
+    command
+        .arg("echo hi")
+        .env("CLIVE_TMUX_SOCKET", socket)
+        .env("CLIVE_HOME", dir.join("home"))
+        .env_remove("TMUX")
+        .env_remove("TMUX_PANE")
+        .env_remove("TMUX_HABITAT_TRANSPORT")
+        .stdin(Stdio::null());
+    if let Some(kind) = transport {
+        command.env("TMUX_HABITAT_TRANSPORT", kind);
+    }
+    let started = Instant::now();
+    let out = command.output().expect("clive runs");
+    let elapsed = started.elapsed();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "hi\n", "{}", String::from_utf8_lossy(&out.stderr));
+    elapsed
+}
+
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}

@@ -1,0 +1,196 @@
+//! The command line grammar of `clive` (clap).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::duration_arg::clap_duration;
+
+const EXAMPLES: &str = "\
+Examples:
+  clive \"ls -la\"                  run a shell command in a fresh tmux session, print its output
+  clive --json \"git status\"       one JSON object: task, route, command, exit_code, output, ...
+  clive --keep \"make test\"        keep the session afterwards (failed runs are always kept)
+  clive run sessions              a task named like a management command: `run` (or `--`) forces a task
+  clive -- ls -la                 the words after `--` are the task
+  clive sessions                  clive's sessions: id, state, age, exit code, task
+  clive attach 3fa2               watch a session (the view the agent has); detach with C-b d
+  clive logs 3fa2                 its output: live, or the archived log once it is gone
+  clive gc                        archive and remove expired sessions (--all: every session)
+
+Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc` or
+`plan` is the management command (also when quoted alone: `clive \"sessions\"`); anything else is a task.
+
+Environment:
+  CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
+  CLIVE_HOME          keep all state under this directory (default $XDG_STATE_HOME/clive)
+  CLIVE_RETENTION     how long kept sessions stay (default 30m)
+  CLIVE_TIMEOUT       how long a command may run (default 10m)
+  RUST_LOG            log filter (overrides -v); logs go to stderr";
+
+/// Runs tasks in tmux: `clive "<task>"` routes the task, runs it in a fresh detached session on clive's own
+/// tmux server, prints its output and exits with its exit code.
+#[derive(Debug, Parser)]
+#[command(
+    name = "clive",
+    version,
+    after_help = format!("{EXAMPLES}\n\n{}", crate::exit_code::HELP_TABLE),
+    disable_help_subcommand = true,
+)]
+pub struct Cli {
+    /// Options shared by every command.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// A management command (when the first word names one).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The task: a shell command, or words that need a model. Several words are joined with spaces; quote
+    /// the task as one argument to keep its own quoting.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "TASK")]
+    pub task: Vec<String>,
+}
+
+/// Options shared by every command.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// More logs on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    /// Print one JSON object (or array) on stdout instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Keep the task's session after a success too (failed runs are always kept).
+    #[arg(long, global = true)]
+    pub keep: bool,
+    /// How long a kept session stays before it is archived and removed (e.g. 90s, 30m, 2h).
+    #[arg(long, global = true, env = "CLIVE_RETENTION", default_value = "30m", value_parser = clap_duration)]
+    pub retain: Duration,
+    /// How long the command may run before clive gives up on it (its session is kept).
+    #[arg(long, global = true, env = "CLIVE_TIMEOUT", default_value = "10m", value_parser = clap_duration)]
+    pub timeout: Duration,
+    /// Let the safety gate pass destructive commands (`rm -rf ~`, `mkfs`, `curl … | sh`).
+    #[arg(long, global = true)]
+    pub allow_destructive: bool,
+    /// Run the task in this directory instead of the current one.
+    #[arg(short = 'C', long, global = true, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// Management commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a task (the words after `run` are always the task, even `sessions` or `gc`).
+    Run {
+        /// The task.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "TASK")]
+        task: Vec<String>,
+    },
+    /// List clive's sessions: id, state (running, finished, dead), age, exit code, task.
+    Sessions,
+    /// Attach this terminal to a session (detach with C-b d).
+    Attach {
+        /// Session id, name (`clive-ID`) or a unique id prefix.
+        id: String,
+    },
+    /// Print a session's output: live while it exists, else its archived log.
+    Logs {
+        /// Session id, name (`clive-ID`) or a unique id prefix.
+        id: String,
+    },
+    /// Plan files (dag-sched): run, check, show.
+    #[command(subcommand)]
+    Plan(PlanCommand),
+    /// Archive and remove expired sessions.
+    Gc {
+        /// Remove every clive session, expired or not.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+/// `clive plan …`.
+#[derive(Debug, Subcommand)]
+pub enum PlanCommand {
+    /// Run a plan file: live progress on stderr, a summary table (or `--json`) on stdout; Ctrl-C cancels.
+    Run {
+        /// The plan (JSON, see docs/plan.md).
+        file: PathBuf,
+    },
+    /// Validate a plan file and say what is wrong with it.
+    Check {
+        /// The plan (JSON).
+        file: PathBuf,
+    },
+    /// Render a plan as a graph.
+    Show {
+        /// The plan (JSON).
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "dot")]
+        format: crate::plan_cmd::PlanFormat,
+    },
+}
+
+impl Cli {
+    /// The task as one string, when this invocation runs a task.
+    pub fn task_text(&self) -> Option<String> {
+        match &self.command {
+            Some(Command::Run { task }) => Some(task.join(" ")),
+            Some(_) => None,
+            None if self.task.is_empty() => None,
+            None => Some(self.task.join(" ")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("clive").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn a_quoted_task_is_a_task() {
+        assert_eq!(parse(&["ls -la"]).task_text().as_deref(), Some("ls -la"));
+        assert_eq!(parse(&["ls"]).task_text().as_deref(), Some("ls"));
+    }
+
+    #[test]
+    fn unquoted_words_with_flags_are_the_task() {
+        assert_eq!(parse(&["ls", "-la", "--json"]).task_text().as_deref(), Some("ls -la --json"));
+        let cli = parse(&["--json", "-v", "echo", "hi"]);
+        assert!(cli.global.json);
+        assert_eq!(cli.task_text().as_deref(), Some("echo hi"));
+    }
+
+    #[test]
+    fn management_words_are_commands_and_run_or_dashes_force_a_task() {
+        assert!(matches!(parse(&["sessions"]).command, Some(Command::Sessions)));
+        assert!(matches!(parse(&["sessions", "--json"]).command, Some(Command::Sessions)));
+        assert!(matches!(parse(&["gc", "--all"]).command, Some(Command::Gc { all: true })));
+        assert!(matches!(parse(&["-vv", "gc"]).command, Some(Command::Gc { all: false })));
+        assert!(matches!(parse(&["--json", "sessions"]).command, Some(Command::Sessions)));
+        assert_eq!(parse(&["run", "sessions"]).task_text().as_deref(), Some("sessions"));
+        assert_eq!(parse(&["run", "ls", "-la"]).task_text().as_deref(), Some("ls -la"));
+        assert_eq!(parse(&["--", "sessions"]).task_text().as_deref(), Some("sessions"));
+        assert_eq!(parse(&["--", "ls", "-la"]).task_text().as_deref(), Some("ls -la"));
+        assert!(matches!(parse(&["logs", "ab12"]).command, Some(Command::Logs { .. })));
+    }
+
+    #[test]
+    fn options_parse() {
+        let cli = parse(&["--keep", "--retain", "2s", "--timeout", "1m", "--allow-destructive", "true"]);
+        assert!(cli.global.keep && cli.global.allow_destructive);
+        assert_eq!(cli.global.retain, Duration::from_secs(2));
+        assert_eq!(cli.global.timeout, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn help_names_the_exit_codes() {
+        let help = <Cli as clap::CommandFactory>::command().render_long_help().to_string();
+        assert!(help.contains("Exit codes:") && help.contains("77") && help.contains("clive run sessions"), "{help}");
+    }
+}

@@ -1,0 +1,124 @@
+//! The one error type of clive-cli.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::exit_code;
+
+/// Everything a `clive` invocation can fail with; each maps to an exit code ([`CliError::exit_code`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// The task needs a model (tier 1 or 2) and no provider is configured.
+    #[error(
+        "this task needs a language model ({reason}), and no provider is configured; set one of \
+         ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or OLLAMA_HOST, or give a shell command \
+         (`clive run -- <command>`)"
+    )]
+    NoProvider {
+        /// Why tier 0 declined the task.
+        reason: String,
+    },
+    /// The task needs a model; providers are configured but model tiers are not in this version.
+    #[error(
+        "this task needs a language model ({reason}); model tiers are not available in this version of \
+         clive yet; give a shell command instead"
+    )]
+    ModelTierUnavailable {
+        /// Why tier 0 declined the task.
+        reason: String,
+    },
+    /// The safety gate refused the command.
+    #[error("{0}")]
+    Refused(#[from] router::RouterError),
+    /// The command did not finish in time.
+    #[error(
+        "the command did not finish within {timeout:?}; it is still running in session {session} \
+         (watch it: clive attach {session}; stop it: clive gc --all)"
+    )]
+    TimedOut {
+        /// The session the command runs in.
+        session: String,
+        /// The timeout that passed.
+        timeout: Duration,
+    },
+    /// Ctrl-C during a run.
+    #[error("interrupted; the command got Ctrl-C and its session {session} is kept (clive logs {session})")]
+    Interrupted {
+        /// The session the command ran in.
+        session: String,
+    },
+    /// No session matches the id given.
+    #[error("no clive session matches `{id}`; list them with `clive sessions`")]
+    NoSuchSession {
+        /// The id or name given.
+        id: String,
+    },
+    /// Several sessions match the prefix given.
+    #[error("`{id}` matches several sessions ({matches}); give more of the id")]
+    AmbiguousSession {
+        /// The id or prefix given.
+        id: String,
+        /// The names that match, comma-separated.
+        matches: String,
+    },
+    /// A value given in the environment or on the command line is malformed.
+    #[error("invalid {what} {value:?}: {reason}")]
+    Invalid {
+        /// Which setting.
+        what: &'static str,
+        /// The value given.
+        value: String,
+        /// Why, and what is expected.
+        reason: String,
+    },
+    /// A plan file is not a valid plan.
+    #[error("invalid plan {path}: {message}")]
+    InvalidPlan {
+        /// The plan file.
+        path: PathBuf,
+        /// What dag-sched found wrong.
+        message: String,
+    },
+    /// Running a plan failed as a whole (not a subtask).
+    #[error("running the plan failed: {message}")]
+    PlanRun {
+        /// What went wrong.
+        message: String,
+    },
+    /// tmux failed.
+    #[error("tmux: {0}")]
+    Tmux(#[from] tmux_habitat::Error),
+    /// Local I/O failed.
+    #[error("{context} ({path}): {source}")]
+    Io {
+        /// What we were doing.
+        context: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl CliError {
+    /// The process exit code for this error (see [`crate::exit_code`]).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::NoProvider { .. } | CliError::ModelTierUnavailable { .. } | CliError::Invalid { .. }
+            | CliError::InvalidPlan { .. } => {
+                exit_code::USAGE
+            }
+            CliError::Refused(_) => exit_code::REFUSED,
+            CliError::TimedOut { .. } => exit_code::TIMED_OUT,
+            CliError::Interrupted { .. } => exit_code::INTERRUPTED,
+            CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } => exit_code::NOT_FOUND,
+            CliError::Tmux(_) | CliError::Io { .. } | CliError::PlanRun { .. } => exit_code::INTERNAL,
+        }
+    }
+
+    pub(crate) fn io(context: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> CliError {
+        CliError::Io { context, path: path.into(), source }
+    }
+}

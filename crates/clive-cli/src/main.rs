@@ -1,0 +1,11 @@
+//! `clive`: parse the arguments, run the library, exit with its code.
+
+use clap::Parser;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let cli = clive_cli::Cli::parse();
+    clive_cli::init_logging(cli.global.verbose);
+    let code = clive_cli::execute(cli).await;
+    std::process::exit(code);
+}

@@ -1,0 +1,274 @@
+//! What clive remembers about each of its sessions, kept in tmux session user options.
+//!
+//! A session `clive-<id>` carries:
+//!
+//! | option           | value                                                           |
+//! |------------------|-----------------------------------------------------------------|
+//! | `@clive-task`    | the task, as a JSON string (ASCII only, so tmux never alters it)  |
+//! | `@clive-started` | start time, seconds since the Unix epoch                        |
+//! | `@clive-pid`     | pid of the `clive` process that runs the task                   |
+//! | `@clive-exit`    | the command's exit code, once it ended                          |
+//! | `@clive-expires` | when `clive gc` may archive and remove it, seconds since the epoch |
+//!
+//! Keeping them on the session means there is nothing to get out of step: a session and its metadata
+//! disappear together, and `tmux -L clive show-options -t clive-<id>` shows them to a person.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use tmux_habitat::Server;
+
+use crate::error::CliError;
+
+/// Every clive session's name starts with this.
+pub const SESSION_PREFIX: &str = "clive-";
+
+const LIST_FORMAT: &str = "#{session_name}\t#{session_created}\t#{pane_dead}\t#{@clive-started}\t#{@clive-pid}\t#{@clive-exit}\t#{@clive-expires}\t#{@clive-task}";
+
+/// Where a session's task stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    /// The command is running and the `clive` that started it is alive.
+    Running,
+    /// The command ended; the session is kept for a look until it expires.
+    Finished,
+    /// The pane's shell exited, or the `clive` that ran the task is gone before the command ended.
+    Dead,
+}
+
+impl SessionState {
+    /// The state as shown in `clive sessions`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionState::Running => "running",
+            SessionState::Finished => "finished",
+            SessionState::Dead => "dead",
+        }
+    }
+}
+
+/// One clive session as `clive sessions` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SessionRecord {
+    /// The short id (`ab12cd`).
+    pub id: String,
+    /// The tmux session name (`clive-ab12cd`).
+    pub session: String,
+    /// The task it was started for.
+    pub task: String,
+    /// Its state.
+    pub state: SessionState,
+    /// Start time, seconds since the Unix epoch.
+    pub started: u64,
+    /// The command's exit code, once it ended.
+    pub exit_code: Option<i32>,
+    /// When `clive gc` may remove it, seconds since the Unix epoch (none while it runs).
+    pub expires: Option<u64>,
+}
+
+impl SessionRecord {
+    /// Seconds since it started.
+    pub fn age(&self, now: u64) -> u64 {
+        now.saturating_sub(self.started)
+    }
+
+    /// Whether `clive gc` removes it at `now`.
+    pub fn expired(&self, now: u64) -> bool {
+        self.expires.is_some_and(|at| at <= now)
+    }
+
+    /// Parses one line of [`LIST_FORMAT`]; `None` for sessions that are not clive's.
+    fn parse(line: &str, pid_alive: impl Fn(u32) -> bool) -> Option<SessionRecord> {
+        let mut fields = line.splitn(8, '\t');
+        let session = fields.next()?.to_owned();
+        let id = session.strip_prefix(SESSION_PREFIX)?.to_owned();
+        let created: u64 = fields.next()?.parse().unwrap_or(0);
+        let pane_dead = fields.next()? == "1";
+        let started = fields.next()?.parse().unwrap_or(created);
+        let pid: Option<u32> = fields.next()?.parse().ok();
+        let exit_code: Option<i32> = fields.next()?.parse().ok();
+        let expires: Option<u64> = fields.next()?.parse().ok();
+        let task = serde_json::from_str(fields.next().unwrap_or_default()).unwrap_or_default();
+        let state = if pane_dead {
+            SessionState::Dead
+        } else if exit_code.is_some() {
+            SessionState::Finished
+        } else if pid.is_some_and(pid_alive) {
+            SessionState::Running
+        } else {
+            SessionState::Dead
+        };
+        Some(SessionRecord { id, session, task, state, started, exit_code, expires })
+    }
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn unix_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// A short random id for a new session.
+pub fn new_session_id() -> String {
+    format!("{:08x}", rand::random::<u32>())
+}
+
+/// The task as a JSON string with every non-ASCII character escaped, so tmux (whatever the locale of the
+/// client that reads it) hands back exactly what was stored.
+pub(crate) fn ascii_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    for c in serde_json::to_string(text).unwrap_or_default().chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// Arguments that set user options on a session, chained with `;` into one tmux call.
+pub(crate) fn set_options_args(session: &str, options: &[(&str, String)]) -> Vec<String> {
+    let mut args = Vec::new();
+    for (key, value) in options {
+        if !args.is_empty() {
+            args.push(";".to_owned());
+        }
+        args.extend(["set-option".to_owned(), "-t".into(), format!("={session}:"), (*key).to_owned(), value.clone()]);
+    }
+    args
+}
+
+/// Records a new session's task, start, owner, and a backstop expiry (in case this process dies).
+pub async fn record_start(server: &Server, session: &str, task: &str, backstop: Duration) -> Result<(), CliError> {
+    let now = unix_now();
+    let args = set_options_args(
+        session,
+        &[
+            ("@clive-task", ascii_json(task)),
+            ("@clive-started", now.to_string()),
+            ("@clive-pid", std::process::id().to_string()),
+            ("@clive-expires", (now + backstop.as_secs()).to_string()),
+        ],
+    );
+    server.tmux(args).await?;
+    Ok(())
+}
+
+/// Records how the command ended and when the kept session expires.
+pub async fn record_end(
+    server: &Server,
+    session: &str,
+    exit_code: Option<i32>,
+    retention: Duration,
+) -> Result<(), CliError> {
+    let mut options = vec![("@clive-expires", (unix_now() + retention.as_secs()).to_string())];
+    if let Some(code) = exit_code {
+        options.push(("@clive-exit", code.to_string()));
+    }
+    server.tmux(set_options_args(session, &options)).await?;
+    Ok(())
+}
+
+/// Every clive session on the server, oldest first (none when no server runs).
+pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, CliError> {
+    let out = match server.tmux(["list-sessions", "-F", LIST_FORMAT]).await {
+        Ok(out) => out,
+        Err(tmux_habitat::Error::Command { stderr, .. }) if server_gone(&stderr) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut records: Vec<SessionRecord> = out.lines().filter_map(|l| SessionRecord::parse(l, pid_alive)).collect();
+    records.sort_by(|a, b| a.started.cmp(&b.started).then_with(|| a.session.cmp(&b.session)));
+    Ok(records)
+}
+
+/// tmux's wording when no server listens on the socket, or the one that did has just exited.
+pub(crate) fn server_gone(stderr: &str) -> bool {
+    stderr.contains("no server running")
+        || stderr.contains("error connecting to")
+        || stderr.contains("No such file")
+        || stderr.contains("server exited unexpectedly")
+        || stderr.contains("lost server")
+}
+
+fn pid_alive(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Finds the one session `id` names: a full name (`clive-ab12cd`), an id (`ab12cd`) or a unique id prefix.
+pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a SessionRecord, CliError> {
+    let wanted = id.strip_prefix(SESSION_PREFIX).unwrap_or(id);
+    if let Some(exact) = records.iter().find(|r| r.id == wanted) {
+        return Ok(exact);
+    }
+    let matches: Vec<&SessionRecord> = records.iter().filter(|r| !wanted.is_empty() && r.id.starts_with(wanted)).collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(CliError::NoSuchSession { id: id.to_owned() }),
+        many => Err(CliError::AmbiguousSession {
+            id: id.to_owned(),
+            matches: many.iter().map(|r| r.session.as_str()).collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_finished_session() {
+        let line = "clive-ab12\t100\t0\t101\t4242\t3\t2000\t\"ls \\u00e9\"";
+        let r = SessionRecord::parse(line, |_| false).unwrap();
+        assert_eq!(r.id, "ab12");
+        assert_eq!(r.task, "ls é");
+        assert_eq!(r.state, SessionState::Finished);
+        assert_eq!((r.started, r.exit_code, r.expires), (101, Some(3), Some(2000)));
+        assert!(r.expired(2000) && !r.expired(1999));
+    }
+
+    #[test]
+    fn running_only_while_its_owner_lives() {
+        let line = "clive-x\t100\t0\t100\t7\t\t\t\"sleep 9\"";
+        assert_eq!(SessionRecord::parse(line, |_| true).unwrap().state, SessionState::Running);
+        assert_eq!(SessionRecord::parse(line, |_| false).unwrap().state, SessionState::Dead);
+        let dead_pane = "clive-x\t100\t1\t100\t7\t\t\t\"sleep 9\"";
+        assert_eq!(SessionRecord::parse(dead_pane, |_| true).unwrap().state, SessionState::Dead);
+    }
+
+    #[test]
+    fn other_sessions_are_ignored() {
+        assert!(SessionRecord::parse("work\t1\t0\t\t\t\t\t", |_| true).is_none());
+    }
+
+    #[test]
+    fn ascii_json_round_trips_anything() {
+        for task in ["ls", "echo 'é ü 日本 🎉'", "tab\there\nnewline", "#{session_name} \\ \""] {
+            let stored = ascii_json(task);
+            assert!(stored.is_ascii() && !stored.contains(['\t', '\n']), "{stored}");
+            assert_eq!(serde_json::from_str::<String>(&stored).unwrap(), task);
+        }
+    }
+
+    #[test]
+    fn resolves_ids_names_and_unique_prefixes() {
+        let record = |id: &str| SessionRecord {
+            id: id.into(),
+            session: format!("clive-{id}"),
+            task: String::new(),
+            state: SessionState::Finished,
+            started: 0,
+            exit_code: None,
+            expires: None,
+        };
+        let records = vec![record("ab12"), record("ab34"), record("cd56")];
+        assert_eq!(resolve(&records, "clive-ab12").unwrap().id, "ab12");
+        assert_eq!(resolve(&records, "cd").unwrap().id, "cd56");
+        assert!(matches!(resolve(&records, "ab"), Err(CliError::AmbiguousSession { .. })));
+        assert!(matches!(resolve(&records, "zz"), Err(CliError::NoSuchSession { .. })));
+        assert!(matches!(resolve(&records, ""), Err(CliError::NoSuchSession { .. })));
+    }
+}

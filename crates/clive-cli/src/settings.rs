@@ -1,0 +1,131 @@
+//! Where clive keeps things: its tmux socket and its state directory, chosen from the environment.
+//!
+//! - Socket: `CLIVE_TMUX_SOCKET` (a name as for `tmux -L`, or a path as for `tmux -S` when it contains
+//!   `/`), default the name `clive`.
+//! - State: `CLIVE_HOME/state` when `CLIVE_HOME` is set, else `$XDG_STATE_HOME/clive`, else
+//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it.
+
+use std::path::{Path, PathBuf};
+
+use tmux_habitat::{Server, SocketSpec, TransportKind};
+
+use crate::error::CliError;
+
+/// Environment variable choosing clive's tmux socket (name or path).
+pub const SOCKET_VARIABLE: &str = "CLIVE_TMUX_SOCKET";
+/// Environment variable moving everything clive stores under one directory.
+pub const HOME_VARIABLE: &str = "CLIVE_HOME";
+/// The socket name used when `CLIVE_TMUX_SOCKET` is not set.
+pub const DEFAULT_SOCKET_NAME: &str = "clive";
+
+/// Where this invocation of clive finds its server and its files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// clive's tmux server.
+    pub socket: SocketSpec,
+    /// Root of clive's state.
+    pub state_dir: PathBuf,
+}
+
+impl Settings {
+    /// Reads the settings from this process's environment.
+    pub fn from_env() -> Result<Settings, CliError> {
+        Settings::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// Reads the settings through `lookup` (the environment, or a table in tests).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, CliError> {
+        let socket = match lookup(SOCKET_VARIABLE) {
+            Some(value) if value.contains('/') => SocketSpec::Path(PathBuf::from(value)),
+            Some(value) => SocketSpec::Name(value),
+            None => SocketSpec::Name(DEFAULT_SOCKET_NAME.to_owned()),
+        };
+        let state_dir = if let Some(home) = lookup(HOME_VARIABLE) {
+            PathBuf::from(home).join("state")
+        } else if let Some(state) = lookup("XDG_STATE_HOME") {
+            PathBuf::from(state).join("clive")
+        } else if let Some(home) = lookup("HOME") {
+            PathBuf::from(home).join(".local/state/clive")
+        } else {
+            return Err(CliError::Invalid {
+                what: "environment",
+                value: String::new(),
+                reason: "neither CLIVE_HOME, XDG_STATE_HOME nor HOME is set; set one so clive can keep its logs"
+                    .into(),
+            });
+        };
+        Ok(Settings { socket, state_dir })
+    }
+
+    /// Where archived session logs go.
+    pub fn log_dir(&self) -> PathBuf {
+        self.state_dir.join("logs")
+    }
+
+    /// The archived log of one session.
+    pub fn log_file(&self, session: &str) -> PathBuf {
+        self.log_dir().join(format!("{session}.log"))
+    }
+
+    /// The socket file, for a cheap "is a server running at all" check.
+    pub fn socket_path(&self) -> PathBuf {
+        self.socket.resolve()
+    }
+
+    /// A handle on clive's tmux server (it starts with the first session; it is left running on drop).
+    /// Commands travel as one `tmux` process each unless `TMUX_HABITAT_TRANSPORT` says otherwise.
+    pub async fn server(&self) -> Result<Server, CliError> {
+        let builder = match &self.socket {
+            SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
+            SocketSpec::Name(name) => Server::builder().socket_name(name),
+            SocketSpec::Inherit => Server::builder().socket_path(SocketSpec::Inherit.resolve()).keep_on_drop(true),
+        };
+        // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
+        // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
+        let transport = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
+        Ok(builder.transport(transport).start().await?)
+    }
+
+    /// Whether a server may be running: its socket file exists.
+    pub fn server_may_run(&self) -> bool {
+        Path::new(&self.socket_path()).exists()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(vars: &[(&str, &str)]) -> Settings {
+        Settings::from_lookup(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())).unwrap()
+    }
+
+    #[test]
+    fn clive_home_wins_over_xdg() {
+        let s = settings(&[("CLIVE_HOME", "/c"), ("XDG_STATE_HOME", "/x"), ("HOME", "/h")]);
+        assert_eq!(s.state_dir, PathBuf::from("/c/state"));
+        assert_eq!(s.log_file("clive-ab"), PathBuf::from("/c/state/logs/clive-ab.log"));
+    }
+
+    #[test]
+    fn xdg_then_home() {
+        assert_eq!(settings(&[("XDG_STATE_HOME", "/x"), ("HOME", "/h")]).state_dir, PathBuf::from("/x/clive"));
+        assert_eq!(settings(&[("HOME", "/h")]).state_dir, PathBuf::from("/h/.local/state/clive"));
+    }
+
+    #[test]
+    fn socket_name_or_path() {
+        assert_eq!(settings(&[("HOME", "/h")]).socket, SocketSpec::Name("clive".into()));
+        assert_eq!(settings(&[("HOME", "/h"), ("CLIVE_TMUX_SOCKET", "t1")]).socket, SocketSpec::Name("t1".into()));
+        assert_eq!(
+            settings(&[("HOME", "/h"), ("CLIVE_TMUX_SOCKET", "/tmp/s")]).socket,
+            SocketSpec::Path("/tmp/s".into())
+        );
+    }
+
+    #[test]
+    fn no_home_at_all_is_a_clear_error() {
+        let err = Settings::from_lookup(|_| None).unwrap_err().to_string();
+        assert!(err.contains("HOME"), "{err}");
+    }
+}

@@ -1,0 +1,257 @@
+//! Running one task end to end: route it, gate it, run it in a fresh session, report, clean up.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use router::safety::{self, GateDecision, GatePolicy};
+use router::{Route, Tier};
+use serde::Serialize;
+use tmux_habitat::{Key, Server, Session, SessionOptions};
+
+use crate::archive;
+use crate::error::CliError;
+use crate::provider;
+use crate::session_record::{self, SESSION_PREFIX};
+use crate::settings::Settings;
+
+/// How long a fresh shell may take to show it reads input.
+const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Variables not copied from the caller into the session: tmux and the pane's shell set their own.
+const NOT_INHERITED: [&str; 9] =
+    ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
+
+/// tmux refuses a command message past about 16 KB; the environment gets at most this much of it.
+const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
+
+/// How to run a task.
+#[derive(Debug, Clone)]
+pub struct TaskOptions {
+    /// Keep the session after a successful run too.
+    pub keep: bool,
+    /// How long a kept session stays before `clive gc` (or any later `clive`) removes it.
+    pub retention: Duration,
+    /// How long the command may run.
+    pub timeout: Duration,
+    /// Let the safety gate pass destructive commands.
+    pub allow_destructive: bool,
+    /// The directory the command runs in (default: the current directory).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Default for TaskOptions {
+    fn default() -> Self {
+        TaskOptions {
+            keep: false,
+            retention: Duration::from_secs(30 * 60),
+            timeout: Duration::from_secs(600),
+            allow_destructive: false,
+            cwd: None,
+        }
+    }
+}
+
+/// What a task run produced: `--json` prints exactly this.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TaskReport {
+    /// The task as given.
+    pub task: String,
+    /// Where the router sent it.
+    pub route: Route,
+    /// The command line typed into the pane.
+    pub command: String,
+    /// The command's exit code.
+    pub exit_code: i32,
+    /// What the command printed.
+    pub output: String,
+    /// From typing the command to its end, in milliseconds.
+    pub duration_ms: u64,
+    /// The tmux session it ran in.
+    pub session: String,
+    /// Whether the session was kept (failed or `--keep`); removed after the retention period.
+    pub kept: bool,
+    /// The start of the output scrolled out of the pane's history.
+    pub truncated: bool,
+}
+
+/// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
+pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), CliError> {
+    let route = router::route(task);
+    let command = match &route {
+        Route::Direct(direct) => direct.command.clone(),
+        other => {
+            let reason = match other {
+                Route::Classifier(escalation) | Route::Planner(escalation) => {
+                    serde_json::to_value(&escalation.declined)
+                        .ok()
+                        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
+                        .map_or_else(|| "not a shell command".to_owned(), |r| format!("tier 0 declined: {}", r.replace('_', " ")))
+                }
+                _ => format!("tier {}", other.tier().number()),
+            };
+            debug_assert_ne!(other.tier(), Tier::Direct);
+            return Err(match provider::configured_provider(|name| std::env::var(name).ok()) {
+                None => CliError::NoProvider { reason },
+                Some(_) => CliError::ModelTierUnavailable { reason },
+            });
+        }
+    };
+    match safety::check(&command, GatePolicy { allow_destructive })? {
+        GateDecision::Clear => {}
+        GateDecision::Overridden(findings) => {
+            for finding in findings {
+                tracing::warn!(%finding, "destructive command allowed by --allow-destructive");
+            }
+        }
+    }
+    Ok((route, command))
+}
+
+/// Runs `task`: routes it (tier 0 only in this version), gates it, sweeps expired sessions, runs the command
+/// in a fresh detached session `clive-<id>` in the caller's directory and environment, and removes the
+/// session after a success (keeps it after a failure or with `keep`).
+pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+    let (route, command) = plan_task(task, options.allow_destructive)?;
+    let server = settings.server().await?;
+    sweep_if_running(settings, &server).await;
+
+    let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
+    let cwd = match &options.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
+    };
+    let mut session_options = SessionOptions::new(&session_name).cwd(&cwd);
+    for (key, value) in inherited_environment(std::env::vars_os()) {
+        session_options = session_options.env(key, value);
+    }
+    let session = new_session(&server, session_options).await?;
+    tracing::debug!(session = %session_name, "session created");
+    // If this process dies, the session still expires: after the timeout and a retention period.
+    session_record::record_start(&server, &session_name, task, options.timeout + options.retention).await?;
+    let pane = session.first_pane().clone();
+    pane.wait_ready(SHELL_READY_TIMEOUT).await?;
+
+    let outcome = tokio::select! {
+        outcome = pane.run(&command, options.timeout) => outcome,
+        _ = tokio::signal::ctrl_c() => {
+            let _ = pane.send_keys(&[Key::CTRL_C]).await;
+            let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
+            return Err(CliError::Interrupted { session: session_name });
+        }
+    };
+    let output = match outcome {
+        Ok(output) => output,
+        Err(tmux_habitat::Error::Timeout { .. }) => {
+            session_record::record_end(&server, &session_name, None, options.retention).await?;
+            return Err(CliError::TimedOut { session: session_name, timeout: options.timeout });
+        }
+        Err(e) => {
+            let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
+            return Err(e.into());
+        }
+    };
+    let kept = options.keep || !output.success();
+    if kept {
+        session_record::record_end(&server, &session_name, Some(output.exit_code), options.retention).await?;
+    } else {
+        session.kill().await?;
+    }
+    Ok(TaskReport {
+        task: task.to_owned(),
+        route,
+        command,
+        exit_code: output.exit_code,
+        output: output.output,
+        duration_ms: u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX),
+        session: session_name,
+        kept,
+        truncated: output.truncated,
+    })
+}
+
+/// Creates the session. A server that is shutting down (another `clive` just removed the last session)
+/// can take the connection and then exit; the next attempt starts a fresh server.
+async fn new_session(server: &Server, options: SessionOptions) -> Result<Session, CliError> {
+    let mut attempt = 1;
+    loop {
+        match server.new_session(options.clone()).await {
+            Err(tmux_habitat::Error::Command { stderr, .. }) if attempt < 5 && session_record::server_gone(&stderr) => {
+                tracing::debug!(attempt, %stderr, "the server went away while starting a session; retrying");
+                attempt += 1;
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
+/// Every start sweeps expired sessions; a failed sweep never stops the task.
+async fn sweep_if_running(settings: &Settings, server: &Server) {
+    if !settings.server_may_run() {
+        return;
+    }
+    match archive::sweep(server, settings, session_record::unix_now(), false).await {
+        Ok(removed) if !removed.is_empty() => tracing::info!(count = removed.len(), "expired sessions archived"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "sweeping expired sessions failed"),
+    }
+}
+
+/// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
+/// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
+fn inherited_environment(vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>) -> Vec<(String, String)> {
+    let mut vars: Vec<(String, String)> = vars
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| !NOT_INHERITED.contains(&k.as_str()) && !k.starts_with("TERM_") && !k.contains('='))
+        .collect();
+    let size = |vars: &[(String, String)]| vars.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>();
+    while size(&vars) > ENVIRONMENT_BUDGET_BYTES {
+        let Some((largest, _)) = vars.iter().enumerate().max_by_key(|(_, (k, v))| k.len() + v.len()) else { break };
+        let (name, value) = vars.swap_remove(largest);
+        tracing::warn!(variable = %name, bytes = value.len(), "environment variable too large to pass to the session; left out");
+    }
+    vars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Iterator<Item = (OsString, OsString)> {
+        pairs.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))).collect::<Vec<_>>().into_iter()
+    }
+
+    #[test]
+    fn tmux_and_terminal_variables_stay_behind() {
+        let vars = inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
+        assert_eq!(vars, vec![("FOO".to_owned(), "bar".to_owned())]);
+    }
+
+    #[test]
+    fn oversized_environment_drops_the_largest() {
+        let big = "x".repeat(ENVIRONMENT_BUDGET_BYTES);
+        let vars = inherited_environment(env(&[("BIG", &big), ("SMALL", "1")]));
+        assert_eq!(vars, vec![("SMALL".to_owned(), "1".to_owned())]);
+    }
+
+    #[test]
+    fn english_needs_a_model_and_no_provider_names_the_variables() {
+        // The test process may have provider variables; judge the message shape only when none is set.
+        let err = plan_task("what is the largest file here", false).unwrap_err();
+        if let CliError::NoProvider { .. } = err {
+            let text = err.to_string();
+            for name in provider::PROVIDER_VARIABLES {
+                assert!(text.contains(name), "{text}");
+            }
+            assert_eq!(err.exit_code(), 2);
+        }
+    }
+
+    #[test]
+    fn destructive_commands_are_refused_unless_allowed() {
+        let err = plan_task("rm -rf ~", false).unwrap_err();
+        assert_eq!(err.exit_code(), crate::exit_code::REFUSED);
+        assert!(err.to_string().contains("--allow-destructive"), "{err}");
+        assert!(plan_task("rm -rf ~", true).is_ok());
+    }
+}

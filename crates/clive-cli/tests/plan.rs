@@ -1,0 +1,103 @@
+//! End to end: `clive plan check|show|run` with the real binary and a real tmux server per test.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::{World, text};
+
+const PLAN: &str = r#"{"version": 1, "subtasks": [
+  {"id": "a", "pane": "one", "command": "echo alpha"},
+  {"id": "b", "pane": "two", "command": "echo beta"},
+  {"id": "c", "pane": "one", "command": "echo gamma; false", "depends_on": ["a", "b"]},
+  {"id": "d", "pane": "two", "command": "echo never", "depends_on": ["c"]}
+]}"#;
+
+fn write(world: &World, name: &str, body: &str) -> String {
+    let path = world.dir.path().join(name);
+    std::fs::write(&path, body).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn check_accepts_a_valid_plan_and_names_what_is_wrong_with_a_bad_one() {
+    let world = World::new();
+    let good = write(&world, "good.json", PLAN);
+    let out = world.run(&["plan", "check", &good]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("valid plan, 4 subtasks"), "{}", text(&out.stdout));
+
+    let bad = write(&world, "bad.json", r#"{"version":1,"subtasks":[{"id":"x","pane":"p","command":"ls","depends_on":["y"]}]}"#);
+    let out = world.run(&["plan", "check", &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`y`"), "{}", text(&out.stderr));
+    let missing = world.run(&["plan", "check", "/nonexistent/plan.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("/nonexistent/plan.json"), "{}", text(&missing.stderr));
+}
+
+#[test]
+fn show_renders_dot_and_mermaid() {
+    let world = World::new();
+    let plan = write(&world, "plan.json", PLAN);
+    let dot = text(&world.run(&["plan", "show", &plan, "--format", "dot"]).stdout);
+    assert!(dot.starts_with("digraph") && dot.contains("->"), "{dot}");
+    let mermaid = text(&world.run(&["plan", "show", &plan, "--format", "mermaid"]).stdout);
+    assert!(mermaid.starts_with("flowchart") && mermaid.contains("-->"), "{mermaid}");
+}
+
+#[test]
+fn run_prints_a_summary_and_json_and_exits_by_the_outcome() {
+    let world = World::new();
+    let plan = write(&world, "plan.json", PLAN);
+    let out = world.run(&["plan", "run", &plan]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.contains("succeeded") && table.contains("failed") && table.contains("skipped"), "{table}");
+
+    let out = world.run(&["plan", "run", "--json", &plan]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let subtasks = report["subtasks"].as_array().unwrap();
+    let status: Vec<&str> = subtasks.iter().map(|s| s["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["succeeded", "succeeded", "failed", "skipped"]);
+    assert_eq!(subtasks[2]["exit_code"], 1);
+    assert!(subtasks[2]["output_excerpt"].as_str().unwrap().contains("gamma"));
+    assert!(subtasks[0]["duration_ms"].is_u64());
+
+    let good = write(&world, "good.json", r#"{"version":1,"subtasks":[{"id":"x","pane":"p","command":"echo ok"}]}"#);
+    let out = world.run(&["plan", "run", "--json", &good]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The two failed runs are kept; the successful one left nothing.
+    assert_eq!(world.sessions().len(), 2);
+}
+
+#[test]
+fn ctrl_c_cancels_the_run() {
+    let world = World::new();
+    let started = world.dir.path().join("started");
+    let body = format!(
+        r#"{{"version":1,"subtasks":[{{"id":"slow","pane":"p","command":"touch {}; sleep 30"}},{{"id":"after","pane":"p","command":"echo x","depends_on":["slow"]}}]}}"#,
+        started.display()
+    );
+    let plan = write(&world, "slow.json", &body);
+    let child = world.command(&["plan", "run", "--json", &plan]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut delay = Duration::from_millis(10);
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the slow subtask never started");
+        std::thread::sleep(delay);
+        delay = (delay * 2).min(Duration::from_millis(200));
+    }
+    let begun = Instant::now();
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(begun.elapsed() < Duration::from_secs(15), "cancelling took {:?}", begun.elapsed());
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["cancelled"], true);
+    assert_ne!(report["subtasks"][0]["status"], "succeeded");
+}

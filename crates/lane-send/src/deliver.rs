@@ -1,0 +1,208 @@
+//! Driving a delivery over tmux: resolve the lane, lock it, run the [`Delivery`] state machine
+//! against real captures, log the outcome.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use tmux_habitat::{Key, Pane, Server};
+
+use crate::delivery::{Action, Delivery, Event};
+use crate::error::Error;
+use crate::frame::{self, Recognition};
+use crate::journal::{self, Record};
+use crate::lock;
+use crate::message::SignedMessage;
+use crate::outcome::{Outcome, Stage, Verdict};
+use crate::paths::Dirs;
+use crate::screen::StyledScreen;
+
+/// The default time budget for one delivery.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Settings for [`deliver`].
+#[derive(Debug, Clone)]
+pub struct DeliverOptions {
+    /// The whole budget: lock wait, inspection, paste, Enter and confirmation.
+    pub timeout: Duration,
+    /// Where locks and logs go.
+    pub dirs: Dirs,
+}
+
+impl DeliverOptions {
+    /// Options with the default timeout and the given directories.
+    pub fn new(dirs: Dirs) -> Self {
+        Self { timeout: DEFAULT_TIMEOUT, dirs }
+    }
+}
+
+/// A capture of the pane with the pane state that decides whether typing is safe at all.
+struct Capture {
+    screen: StyledScreen,
+    in_mode: bool,
+    dead: bool,
+}
+
+/// Captures the visible screen with styles in one tmux call (size and mode from the same
+/// moment). Parsed here rather than by habitat's `capture_screen` because tmux carries SGR state
+/// from one captured row to the next, and a dim ghost that wraps onto a second row must stay dim.
+async fn capture(pane: &Pane) -> Result<Capture, Error> {
+    let id = pane.id().as_str();
+    let out = pane
+        .server()
+        .tmux(["display-message", "-p", "-t", id, "#{pane_width} #{pane_in_mode} #{pane_dead}", ";", "capture-pane", "-p", "-e", "-t", id])
+        .await
+        .map_err(|error| Error::Tmux(error.to_string()))?;
+    let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
+    let fields: Vec<&str> = head.split(' ').collect();
+    let [width, in_mode, dead] = fields[..] else {
+        return Err(Error::Tmux(format!("unexpected pane state line {head:?}")));
+    };
+    let width = width.parse().map_err(|_| Error::Tmux(format!("unexpected pane width {width:?}")))?;
+    Ok(Capture { screen: StyledScreen::from_ansi(body, width), in_mode: in_mode == "1", dead: dead == "1" })
+}
+
+/// What the pane shows now, recognised; copy mode and dead panes are refusals.
+async fn look(pane: &Pane) -> Result<Recognition, Error> {
+    let capture = capture(pane).await?;
+    if capture.dead {
+        return Ok(Recognition::Unknown { reason: "the pane's program has exited".to_string() });
+    }
+    if capture.in_mode {
+        return Ok(Recognition::Unknown { reason: "the pane is in copy mode (keys would go to tmux, not the agent)".to_string() });
+    }
+    frame::recognise(&capture.screen)
+}
+
+/// Recognises what a lane shows now, without typing anything (for `ls`).
+pub async fn inspect_lane(server: &Server, lane: &str) -> Result<Recognition, Error> {
+    let pane = server.pane(lane).await.map_err(|error| Error::Tmux(error.to_string()))?;
+    look(&pane).await
+}
+
+/// The names of the sessions on the server: the lanes that are live now.
+pub async fn live_lanes(server: &Server) -> Result<BTreeSet<String>, Error> {
+    let sessions = server.list_sessions().await.map_err(|error| Error::Tmux(error.to_string()))?;
+    Ok(sessions.into_iter().map(|session| session.name).collect())
+}
+
+fn elapsed_ms(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Delivers a signed `message` into the input box of `lane` (a session name or a pane id) and
+/// proves it arrived, or says how far it got. Every outcome is logged.
+///
+/// Errors are for things that are not the lane's fault (unsigned message, tmux unreachable,
+/// unwritable log); a missing lane, a busy lock, a dialog or a draft are held outcomes.
+///
+/// ```no_run
+/// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+/// use lane_send::{DeliverOptions, paths::Dirs};
+/// use tmux_habitat::{Server, SocketSpec};
+///
+/// let server = Server::existing(SocketSpec::Inherit)?;
+/// let options = DeliverOptions::new(Dirs::from_env()?);
+/// let outcome = lane_send::deliver(&server, "api", "web: the schema changed", &options).await?;
+/// match outcome.stage {
+///     None => println!("delivered (queued: {})", outcome.queued),
+///     Some(stage) => println!("held at {}: {}", stage.name(), outcome.reason),
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn deliver(server: &Server, lane: &str, message: &str, options: &DeliverOptions) -> Result<Outcome, Error> {
+    let started = Instant::now();
+    let message = SignedMessage::parse(message)?;
+    let outcome = deliver_signed(server, lane, &message, options, started).await?;
+    journal::append(&options.dirs.state, &Record::Outcome { at: journal::now_stamp(), message: message.as_str(), outcome: &outcome })?;
+    Ok(outcome)
+}
+
+async fn deliver_signed(
+    server: &Server,
+    lane: &str,
+    message: &SignedMessage,
+    options: &DeliverOptions,
+    started: Instant,
+) -> Result<Outcome, Error> {
+    let held = |reason: String, pane: Option<String>| Outcome::held_before_typing(lane, pane, reason, elapsed_ms(started));
+    let pane = match server.pane(lane).await {
+        Ok(pane) => pane,
+        Err(tmux_habitat::Error::NotFound { .. }) => {
+            return Ok(held(format!("lane {lane:?} not found on tmux server {}", server.socket_path().display()), None));
+        }
+        Err(error) => return Err(Error::Tmux(error.to_string())),
+    };
+    let pane_id = pane.id().as_str().to_string();
+    let lock_path = lock::lock_file(&options.dirs.runtime, &server.socket_path().to_string_lossy(), &pane_id);
+    let _file_lock = match lock::acquire(&lock_path, lane, options.timeout).await {
+        Ok(lock) => lock,
+        Err(Error::LockTimeout { waited_ms, .. }) => {
+            return Ok(held(format!("another sender held the lane's lock for {waited_ms} ms; retry later"), Some(pane_id)));
+        }
+        Err(error) => return Err(error),
+    };
+    let remaining = options.timeout.saturating_sub(started.elapsed());
+    let Ok(_pane_guard) = tokio::time::timeout(remaining, pane.lock()).await else {
+        return Ok(held("the pane's in-process lock was not free in time".to_string(), Some(pane_id)));
+    };
+    let live = live_lanes(server).await?;
+    let machine_started = Instant::now();
+    let mut delivery = Delivery::new(message.as_str(), live, options.timeout.saturating_sub(started.elapsed()));
+    let mut event = Event::Start;
+    loop {
+        let action = delivery.step(event, machine_started.elapsed());
+        tracing::debug!(?action, lane, "delivery step");
+        event = match action {
+            Action::Capture => match look(&pane).await {
+                Ok(recognition) => Event::Screen(recognition),
+                Err(error) => return typing_failed(&delivery, lane, &pane_id, error, started),
+            },
+            Action::Wait(wait) => {
+                tokio::time::sleep(wait).await;
+                Event::Tick
+            }
+            Action::ClearLeftover { keys, rows, leftover } => {
+                let keys: Vec<Key> = keys.iter().filter_map(|name| Key::parse(name)).collect();
+                for _ in 0..rows {
+                    if let Err(error) = pane.send_keys(&keys).await {
+                        return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started);
+                    }
+                }
+                journal::append(
+                    &options.dirs.state,
+                    &Record::ClearedLeftover { at: journal::now_stamp(), lane, pane: &pane_id, leftover: &leftover },
+                )?;
+                Event::Done
+            }
+            Action::Paste => match pane.paste(message.as_str()).await {
+                Ok(()) => Event::Done,
+                Err(error) => return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started),
+            },
+            Action::PressEnter => match pane.send_keys(&[Key::Enter]).await {
+                Ok(()) => Event::Done,
+                Err(error) => return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started),
+            },
+            Action::Finish(verdict) => {
+                return Ok(Outcome::from_verdict(lane, Some(pane_id), verdict, elapsed_ms(started)));
+            }
+        };
+    }
+}
+
+/// A tmux failure in the middle of a delivery: before the paste it is an error (nothing was
+/// typed, the caller may retry); after it, a held outcome at the stage reached, because the
+/// text may be in the box and a retry must not paste it again.
+fn typing_failed(delivery: &Delivery, lane: &str, pane_id: &str, error: Error, started: Instant) -> Result<Outcome, Error> {
+    if !delivery.has_pasted() {
+        return Err(error);
+    }
+    let verdict = Verdict {
+        held_at: Some(Stage::Pasted),
+        reason: format!("tmux failed after the paste ({error}); the text may be in the box"),
+        agent: None,
+        queued: false,
+        cleared_leftover: None,
+        enters: 0,
+    };
+    Ok(Outcome::from_verdict(lane, Some(pane_id.to_string()), verdict, elapsed_ms(started)))
+}
