@@ -154,7 +154,7 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) = plan_cmd::run_plan(settings, file, cli.global.retain, json).await?;
+            let (summary, report) = plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
             if json {
                 println!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {

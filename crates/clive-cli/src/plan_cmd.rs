@@ -82,14 +82,22 @@ pub struct PlanReport {
 
 /// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane), with live progress on
 /// stderr unless `quiet`. Ctrl-C cancels the run. The session is removed after a full success and kept
-/// for `retention` otherwise.
+/// for `retention` otherwise. A destructive command anywhere in the plan refuses the whole run, unless
+/// `allow_destructive`.
 pub async fn run_plan(
     settings: &Settings,
     path: &Path,
     retention: Duration,
     quiet: bool,
+    allow_destructive: bool,
 ) -> Result<(RunSummary, PlanReport), CliError> {
     let plan = load_plan(path)?;
+    // Every command passes the same safety gate as a task, before anything is started.
+    for subtask in plan.subtasks() {
+        if let Some(command) = &subtask.command {
+            router::safety::check(command, router::safety::GatePolicy { allow_destructive })?;
+        }
+    }
     let server = settings.server().await?;
     let id = session_record::new_session_id();
     let session_name = format!("{SESSION_PREFIX}{id}");

@@ -101,3 +101,24 @@ fn ctrl_c_cancels_the_run() {
     assert_eq!(report["cancelled"], true);
     assert_ne!(report["subtasks"][0]["status"], "succeeded");
 }
+
+#[test]
+fn a_destructive_command_in_a_plan_refuses_the_whole_run_before_anything_starts() {
+    let world = World::new();
+    let marker = world.dir.path().join("ran");
+    let plan = write(
+        &world,
+        "plan.json",
+        &format!(
+            r#"{{"version": 1, "subtasks": [
+  {{"id": "harmless", "pane": "one", "command": "touch {}"}},
+  {{"id": "wipe", "pane": "two", "command": "rm -rf ~"}}
+]}}"#,
+            marker.display()
+        ),
+    );
+    let out = world.run(&["plan", "run", &plan]);
+    assert_eq!(out.status.code(), Some(77), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("rm -rf ~"), "{}", text(&out.stderr));
+    assert!(!marker.exists(), "nothing may run when the plan is refused");
+}
