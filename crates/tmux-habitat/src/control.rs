@@ -44,6 +44,13 @@ impl Control {
     }
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
+        if invocation.args.first().is_some_and(|a| a == "new-session") {
+            // tmux 3.3a crashes (a NULL dereference, seen as "server exited unexpectedly") when a session is
+            // created while a control client is attaching; creating sessions and opening connections take
+            // turns.
+            let _turn = self.connections.lock().await;
+            return self.subprocess.run(invocation).await;
+        }
         if needs_subprocess(&invocation) {
             return self.subprocess.run(invocation).await;
         }
@@ -214,7 +221,12 @@ fn needs_subprocess(invocation: &Invocation) -> bool {
             .iter()
             .enumerate()
             .filter(|(i, _)| *i == 0 || invocation.args.get(i - 1).is_some_and(|p| p == ";"))
-            .any(|(_, name)| matches!(name.as_str(), "wait-for" | "new-session" | "kill-server" | "attach-session"))
+            .any(|(i, name)| {
+                // run-shell and if-shell without -b hold the connection's whole queue until their shell ends.
+                let blocking_shell = matches!(name.as_str(), "run-shell" | "if-shell")
+                    && !invocation.args[i + 1..].iter().take_while(|a| *a != ";").any(|a| a == "-b");
+                blocking_shell || matches!(name.as_str(), "wait-for" | "new-session" | "kill-server" | "attach-session")
+            })
 }
 
 /// Turns `a b ; c d` into one quoted command line per command; `None` if an argument cannot be quoted.

@@ -202,7 +202,12 @@ impl Pane {
         }
         self.refuse_overlong_canonical_lines(&text).await?;
         for chunk in chunks_on_char_boundaries(&text, SEND_CHUNK_BYTES) {
-            self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", chunk]).await?;
+            if chunk == ";" {
+                // A lone `;` argument is a command separator to tmux: send the byte by its code.
+                self.server.tmux(["send-keys", "-t", self.id.as_str(), "-H", "3b"]).await?;
+            } else {
+                self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", chunk]).await?;
+            }
         }
         Ok(())
     }
@@ -312,8 +317,9 @@ impl Pane {
         let line = match &stream {
             Some(_) => format!("printf '%s%s\\n' __HAB_R_ {token}"),
             None => {
+                let program = crate::run::shell_quote(&self.server.program().display().to_string());
                 let socket = crate::run::shell_quote(&self.server.socket_path().display().to_string());
-                format!("tmux -S {socket} wait-for -S hab-ready-{token}")
+                format!("{program} -S {socket} wait-for -S hab-ready-{token}")
             }
         };
         self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"]).await?;
@@ -371,25 +377,36 @@ impl Pane {
     }
 
     /// Blocks on a `wait-for` channel (a tmux client of its own, never a shared connection) until it is
-    /// signalled, the pane dies, or `timeout` passes. It waits in turns of at most a second and looks at the
-    /// pane between turns: tmux 3.3a sometimes marks a pane dead without running its `pane-died` hook.
+    /// signalled, the pane dies, or `timeout` passes. Meanwhile it looks at the pane once a second: tmux
+    /// 3.3a sometimes marks a pane dead without running its `pane-died` hook. (The waiting client is never
+    /// replaced mid-wait: a signal that reaches a client being killed would be lost.)
     pub(crate) async fn wait_for_channel(&self, channel: &str, timeout: Duration, what: &str) -> Result<()> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let turn = deadline.saturating_duration_since(tokio::time::Instant::now()).min(Duration::from_secs(1));
-            match self.server.tmux_with_deadline(["wait-for", channel], turn).await {
-                Ok(_) => return Ok(()),
+        let waiter = self.server.tmux_with_deadline(["wait-for", channel], timeout);
+        let death = async {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                match self.info().await {
+                    Ok(info) if info.dead => {
+                        return Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await };
+                    }
+                    Err(gone @ Error::NotFound { .. }) => return gone,
+                    _ => {}
+                }
+            }
+        };
+        tokio::select! {
+            waited = waiter => match waited {
+                Ok(_) => Ok(()),
                 Err(Error::Deadline { .. }) => {
                     if self.info().await.is_ok_and(|info| info.dead) {
                         return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
                     }
-                    if tokio::time::Instant::now() >= deadline {
-                        let screen = self.capture_text().await.unwrap_or_default();
-                        return Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen });
-                    }
+                    let screen = self.capture_text().await.unwrap_or_default();
+                    Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })
                 }
-                Err(e) => return Err(e),
-            }
+                Err(e) => Err(e),
+            },
+            gone = death => Err(gone),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! unique to this command:
 //!
 //! ```text
-//! printf '%s%s\n' __HAB_S_ 5f3a…; . '/tmp/…/5f3a….sh'; printf '\n%s%s:%s\n' __HAB_E_ 5f3a… "$?"; tmux -S … wait-for -S …
+//! printf '\r\n%s%s\r\n' __HAB_S_ 5f3a…; . '/tmp/…/5f3a….sh'; __hab_c=$?; rm -f '/tmp/…/5f3a….sh'; printf '\r\n%s%s:%s\r\n' __HAB_E_ 5f3a… "$__hab_c"; tmux -S … wait-for -S …
 //! ```
 //!
 //! The typed line contains each marker only split in two, so its echo can never be taken for the marker; the
@@ -17,7 +17,6 @@
 //! the typed line has no `wait-for` and the end is seen within a millisecond. Should the stream lose output
 //! (a slow reader, a paused pane), the wait falls back to looking at the screen with backoff.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -59,7 +58,6 @@ pub struct RunningCommand {
     pane: Pane,
     token: String,
     channel: String,
-    script: PathBuf,
     started: Instant,
     /// Absolute line (history + screen) where the command's output begins.
     start_line: usize,
@@ -118,14 +116,17 @@ impl Pane {
         }
         std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
         let stream = self.server().subscribe_output(self.id()).await?;
+        let script_word = shell_quote(&script.display().to_string());
+        // CR before each marker puts it at column 0 even when the terminal does not turn LF into CRLF; the
+        // script removes itself once sourced, so nothing is deleted before the shell has read it.
         let mut line = format!(
-            "printf '%s%s\\n' {START} {token}; . {script}; printf '\\n%s%s:%s\\n' {END} {token} \"$?\"",
-            script = shell_quote(&script.display().to_string()),
+            "printf '\\r\\n%s%s\\r\\n' {START} {token}; . {script_word}; __hab_c=$?; rm -f {script_word}; printf '\\r\\n%s%s:%s\\r\\n' {END} {token} \"$__hab_c\""
         );
         let signals_channel = stream.is_none();
         if signals_channel {
+            let program = shell_quote(&self.server().program().display().to_string());
             let socket = shell_quote(&self.server().socket_path().display().to_string());
-            line.push_str(&format!("; tmux -S {socket} wait-for -S {channel}"));
+            line.push_str(&format!("; {program} -S {socket} wait-for -S {channel}"));
         }
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
@@ -140,7 +141,6 @@ impl Pane {
             pane: self.clone(),
             token,
             channel,
-            script,
             started,
             start_line: info.history_size + usize::from(info.cursor_y),
             start_cursor_y: info.cursor_y,
@@ -156,8 +156,10 @@ impl RunningCommand {
         &self.pane
     }
 
-    /// Waits until the command ends (its `wait-for` signal), up to `timeout`, and collects its output.
-    pub async fn wait(self, timeout: Duration) -> Result<CommandOutput> {
+    /// Waits until the command ends, up to `timeout`, and collects its output. It borrows, so another task
+    /// may read [`RunningCommand::output_so_far`] or watch for interventions meanwhile (they share the
+    /// output stream, so over control mode only one of them waits on it at a time).
+    pub async fn wait(&self, timeout: Duration) -> Result<CommandOutput> {
         let deadline = Instant::now() + timeout;
         let stream = self.stream.lock().await.take();
         match stream {
@@ -173,13 +175,29 @@ impl RunningCommand {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await
                 };
+                // The stream can miss the end: an earlier wait_for_intervention may have taken its event, the
+                // pane may have been paused with no reader or moved to another session. A look at the screen
+                // now and once a second covers that, and notices a pane that was killed.
+                let slow_check = async {
+                    loop {
+                        if self.finished().await? {
+                            return Ok::<_, Error>(());
+                        }
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                };
                 let seen = tokio::select! {
                     seen = wait_for_marker(&mut stream, marker.as_bytes(), deadline) => seen,
                     died = death => { died?; StreamWait::Found }
+                    checked = slow_check => { checked?; StreamWait::Found }
                 };
                 match seen {
                     StreamWait::Found => {}
-                    StreamWait::TimedOut => return Err(self.timed_out(timeout, "the command to finish").await),
+                    StreamWait::TimedOut => {
+                        // Still running: keep the stream for a later wait.
+                        *self.stream.lock().await = Some(stream);
+                        return Err(self.timed_out(timeout, "the command to finish").await);
+                    }
                     StreamWait::Lost => {
                         self.pane.server().continue_pane(self.pane.id()).await;
                         self.poll_until_finished(deadline, timeout).await?;
@@ -207,12 +225,17 @@ impl RunningCommand {
         }
     }
 
+    /// Whether the end marker is on the screen or the pane has died (an error if the pane is gone).
+    async fn finished(&self) -> Result<bool> {
+        let info = self.pane.info().await?;
+        Ok(info.dead || parse_output(&self.lines_since_start(&info).await?, &self.token).exit_code.is_some())
+    }
+
     /// Looks at the screen with backoff until the end marker shows or the pane dies.
     async fn poll_until_finished(&self, deadline: Instant, timeout: Duration) -> Result<()> {
         let mut backoff = Backoff::new(deadline.saturating_duration_since(Instant::now()));
         loop {
-            let info = self.pane.info().await?;
-            if info.dead || parse_output(&self.lines_since_start(&info).await?, &self.token).exit_code.is_some() {
+            if self.finished().await? {
                 return Ok(());
             }
             if !backoff.wait().await {
@@ -304,12 +327,6 @@ impl RunningCommand {
     }
 }
 
-impl Drop for RunningCommand {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.script);
-    }
-}
-
 #[derive(Debug, PartialEq, Eq)]
 struct Parsed {
     output: String,
@@ -322,7 +339,7 @@ struct Parsed {
 fn parse_output(lines: &[String], token: &str) -> Parsed {
     let start_marker = format!("{START}{token}");
     let end_prefix = format!("{END}{token}:");
-    let start = lines.iter().position(|l| *l == start_marker);
+    let start = lines.iter().position(|l| l.trim_start_matches('\r') == start_marker);
     let body_from = start.map_or(0, |i| i + 1);
     let mut exit_code = None;
     let mut body: Vec<&str> = Vec::new();

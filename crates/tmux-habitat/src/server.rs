@@ -295,6 +295,11 @@ impl Server {
         }
     }
 
+    /// The tmux binary every call runs; shells in our panes use it too, to signal us.
+    pub(crate) fn program(&self) -> &Path {
+        &self.inner.transport.subprocess().program
+    }
+
     pub(crate) fn runtime_dir(&self) -> &Path {
         &self.inner.runtime_dir
     }
@@ -393,23 +398,40 @@ pub(crate) fn no_server(stderr: &str) -> bool {
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        let socket = &self.transport.subprocess().socket_path;
         if self.kill_on_drop {
-            {
-                let s = self.transport.subprocess();
-                // Drop cannot await; kill-server answers in a few milliseconds.
-                let _ = std::process::Command::new(&s.program)
-                    .arg("-S")
-                    .arg(&s.socket_path)
-                    .arg("kill-server")
-                    .env_remove("TMUX")
-                    .env_remove("TMUX_PANE")
-                    .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .status();
-                let _ = std::fs::remove_file(&s.socket_path);
-            }
+            kill_server_now(self.transport.subprocess());
+            let _ = std::fs::remove_file(socket);
+        } else if socket.starts_with(&self.runtime_dir) {
+            // A private socket of a server that is kept running: its directory must stay with it.
+            return;
         }
         let _ = std::fs::remove_dir_all(&self.runtime_dir);
     }
+}
+
+/// `kill-server`, from `Drop` (which cannot await), with a deadline of its own: a wedged or stopped server
+/// must not hang the dropping thread.
+fn kill_server_now(subprocess: &Subprocess) {
+    let child = std::process::Command::new(&subprocess.program)
+        .arg("-S")
+        .arg(&subprocess.socket_path)
+        .arg("kill-server")
+        .env_remove("TMUX")
+        .env_remove("TMUX_PANE")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else { return };
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while std::time::Instant::now() < deadline {
+        match child.try_wait() {
+            Ok(Some(_)) | Err(_) => return,
+            // Polling a child's exit from Drop: there is no signal to wait on without a runtime.
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }

@@ -154,7 +154,7 @@ impl Subprocess {
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
         let Invocation { args, stdin, deadline } = invocation;
         let mut cmd = self.command();
-        cmd.args(&args)
+        cmd.args(args.iter().map(|a| escape_trailing_semicolon(a).into_owned()))
             .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -190,6 +190,15 @@ impl Subprocess {
     }
 }
 
+/// tmux reads an argument that ends in `;` as the end of a command (and `\;` as a literal `;`), so a
+/// literal trailing `;` — typed text such as `echo a;` — is sent as `\;`. A lone `;` stays a separator.
+fn escape_trailing_semicolon(arg: &str) -> std::borrow::Cow<'_, str> {
+    match arg.strip_suffix(';') {
+        Some(rest) if !arg.is_empty() && arg != ";" => std::borrow::Cow::Owned(format!("{rest}\\;")),
+        _ => std::borrow::Cow::Borrowed(arg),
+    }
+}
+
 /// Renders arguments the way a person would type them, for error messages.
 fn shell_words(args: &[String]) -> String {
     args.iter()
@@ -207,6 +216,14 @@ fn shell_words(args: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trailing_semicolons_are_literal_but_separators_stay() {
+        assert_eq!(escape_trailing_semicolon(";"), ";");
+        assert_eq!(escape_trailing_semicolon("echo a;"), "echo a\\;");
+        assert_eq!(escape_trailing_semicolon("b\\;"), "b\\\\;");
+        assert_eq!(escape_trailing_semicolon("plain"), "plain");
+    }
 
     #[test]
     fn shell_words_quotes_only_what_needs_it() {

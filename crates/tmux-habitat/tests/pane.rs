@@ -137,7 +137,13 @@ async fn dropping_the_server_leaves_nothing_behind(kind: TransportKind) {
     assert!(socket.exists());
     drop(server);
     assert!(!socket.exists(), "socket {socket:?} left behind");
-    let status = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("has-session").status().unwrap();
+    let status = std::process::Command::new("tmux")
+        .arg("-S")
+        .arg(&socket)
+        .arg("has-session")
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
     assert!(!status.success(), "server still answers");
 }
 
@@ -255,7 +261,88 @@ async fn pane_locks_serialise_typists(kind: TransportKind) {
     assert!(waiter.await.unwrap() >= released);
 }
 
+async fn a_command_that_ended_while_prompts_were_watched_is_still_collected(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
+    let running = pane.start("sleep 0.3; echo done").await.unwrap();
+    assert_eq!(running.wait_for_intervention(T).await.unwrap(), None);
+    let started = Instant::now();
+    let out = running.wait(T).await.unwrap();
+    assert_eq!(out.output, "done\n");
+    assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
+}
+
+async fn typed_semicolons_and_backslashes_arrive_as_typed(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
+    let running = pane.start("echo go; IFS= read -r line; printf '%s\\n' \"$line\"").await.unwrap();
+    pane.wait_until("the command to start", T, |screen| screen.lines().any(|l| l == "go")).await.unwrap();
+    pane.send_text("echo a;").await.unwrap();
+    pane.send_text(" b\\;").await.unwrap();
+    pane.send_text(";").await.unwrap();
+    pane.send_keys(&[Key::Enter]).await.unwrap();
+    let out = running.wait(T).await.unwrap();
+    assert!(out.output.ends_with("echo a; b\\;;\n"), "{:?}", out.output);
+}
+
+async fn a_pane_killed_during_a_run_is_reported_gone_not_timed_out(kind: TransportKind) {
+    let server = server(kind).await;
+    let session = server.new_session(SessionOptions::new("k")).await.unwrap();
+    let pane = session.new_window("victim").await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    let running = pane.start("sleep 30").await.unwrap();
+    let killer = pane.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        killer.kill().await.unwrap();
+    });
+    let started = Instant::now();
+    let err = running.wait(Duration::from_secs(20)).await.unwrap_err();
+    assert!(matches!(err, Error::NotFound { .. } | Error::PaneDead { .. }), "{err:?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
+async fn markers_survive_a_terminal_without_onlcr(kind: TransportKind) {
+    let (_server, pane) = shell(kind).await;
+    let out = pane.run("stty -onlcr; echo x; stty onlcr", T).await.unwrap();
+    assert_eq!(out.exit_code, 0);
+    assert!(out.output.contains('x'), "{:?}", out.output);
+}
+
+async fn a_kept_server_stays_reachable(kind: TransportKind) {
+    let server = Server::builder().transport(kind).keep_on_drop(true).start().await.unwrap();
+    server.new_session(SessionOptions::new("kept")).await.unwrap();
+    let socket = server.socket_path().to_owned();
+    drop(server);
+    let alive = std::process::Command::new("tmux").arg("-S").arg(&socket).args(["has-session", "-t", "=kept"]).status().unwrap();
+    let _ = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("kill-server").status();
+    assert!(alive.success(), "the kept server must still answer on {socket:?}");
+}
+
+async fn many_sessions_at_once(kind: TransportKind) {
+    let server = server(kind).await;
+    let mut jobs = Vec::new();
+    for i in 0..12 {
+        let server = server.clone();
+        jobs.push(tokio::spawn(async move {
+            let session = server.new_session(SessionOptions::new(format!("many-{i}"))).await.unwrap();
+            let pane = session.first_pane().clone();
+            pane.wait_ready(T).await.unwrap();
+            assert_eq!(pane.run(&format!("echo job{i}"), T).await.unwrap().output, format!("job{i}\n"));
+            assert!(matches!(pane.run("echo bye; exit 7", T).await, Err(Error::PaneDead { .. })));
+        }));
+    }
+    for job in jobs {
+        job.await.unwrap();
+    }
+    assert_eq!(server.list_sessions().await.unwrap().len(), 12);
+}
+
 on_both_transports!(
+    a_command_that_ended_while_prompts_were_watched_is_still_collected,
+    typed_semicolons_and_backslashes_arrive_as_typed,
+    a_pane_killed_during_a_run_is_reported_gone_not_timed_out,
+    markers_survive_a_terminal_without_onlcr,
+    a_kept_server_stays_reachable,
+    many_sessions_at_once,
     sleep_is_not_done_before_it_ends,
     a_thousand_fast_commands_never_end_early,
     instant_output_and_marker_lookalikes,
