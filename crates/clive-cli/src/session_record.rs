@@ -177,21 +177,12 @@ pub async fn record_end(
 pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, CliError> {
     let out = match server.tmux(["list-sessions", "-F", LIST_FORMAT]).await {
         Ok(out) => out,
-        Err(tmux_habitat::Error::Command { stderr, .. }) if server_gone(&stderr) => return Ok(Vec::new()),
+        Err(e) if e.is_server_gone() => return Ok(Vec::new()),
         Err(e) => return Err(e.into()),
     };
     let mut records: Vec<SessionRecord> = out.lines().filter_map(|l| SessionRecord::parse(l, pid_alive)).collect();
     records.sort_by(|a, b| a.started.cmp(&b.started).then_with(|| a.session.cmp(&b.session)));
     Ok(records)
-}
-
-/// tmux's wording when no server listens on the socket, or the one that did has just exited.
-pub(crate) fn server_gone(stderr: &str) -> bool {
-    stderr.contains("no server running")
-        || stderr.contains("error connecting to")
-        || stderr.contains("No such file")
-        || stderr.contains("server exited unexpectedly")
-        || stderr.contains("lost server")
 }
 
 fn pid_alive(pid: u32) -> bool {

@@ -175,8 +175,8 @@ async fn new_session(server: &Server, options: SessionOptions) -> Result<Session
     let mut attempt = 1;
     loop {
         match server.new_session(options.clone()).await {
-            Err(tmux_habitat::Error::Command { stderr, .. }) if attempt < 5 && session_record::server_gone(&stderr) => {
-                tracing::debug!(attempt, %stderr, "the server went away while starting a session; retrying");
+            Err(e) if attempt < 5 && e.is_server_gone() => {
+                tracing::debug!(attempt, error = %e, "the server went away while starting a session; retrying");
                 attempt += 1;
             }
             other => return Ok(other?),

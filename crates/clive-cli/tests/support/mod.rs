@@ -9,14 +9,15 @@ use tmux_habitat::{Server, TransportKind};
 
 /// One test's clive world: its own socket and `CLIVE_HOME`, the server killed on drop.
 pub struct World {
+    /// Dropping it kills the test's tmux server. Declared first: fields drop in order, and the server must
+    /// be killed while its socket (inside `dir`) still exists, or it is orphaned.
+    _server: Server,
     /// The test's temporary directory (socket, state, working directories).
     pub dir: tempfile::TempDir,
     /// `CLIVE_TMUX_SOCKET`.
     pub socket: PathBuf,
     /// `CLIVE_HOME`.
     pub home: PathBuf,
-    /// Dropping it kills the test's tmux server.
-    _server: Server,
     runtime: tokio::runtime::Runtime,
 }
 
@@ -77,7 +78,7 @@ impl World {
         match self.runtime.block_on(self._server.list_sessions()) {
             Ok(sessions) => sessions.into_iter().map(|info| info.name).collect(),
             // The server was exiting (its last session just went) as we asked.
-            Err(tmux_habitat::Error::Command { stderr, .. }) if stderr.contains("server exited unexpectedly") => Vec::new(),
+            Err(e) if e.is_server_gone() => Vec::new(),
             Err(e) => panic!("listing sessions: {e}"),
         }
     }
