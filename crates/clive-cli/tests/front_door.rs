@@ -21,6 +21,10 @@ fn exit_code_is_the_commands() {
     let world = World::new();
     let out = world.run(&["awk 'BEGIN { exit 3 }'"]);
     assert_eq!(out.status.code(), Some(3));
+    let out = world.run(&["sh -c 'exit 3'"]);
+    assert_eq!(out.status.code(), Some(3), "{}", support::text(&out.stderr));
+    let refused = world.run(&["sh -c 'rm -rf ~'"]);
+    assert_eq!(refused.status.code(), Some(77), "the gate looks inside sh -c");
     assert_eq!(world.run(&["false"]).status.code(), Some(1));
 }
 

@@ -120,6 +120,9 @@ pub const DIRECT_COMMANDS: &[DirectCommand] = &[
     entry("node", NeedsOperand),
     entry("perl", NeedsOperand),
     entry("sleep", NeedsOperand),
+    // A shell given its script inline (`sh -c 'exit 3'`); the safety gate looks inside the script.
+    entry("sh", RequiresShortFlag('c')),
+    entry("bash", RequiresShortFlag('c')),
     entry("true", Plain),
     entry("false", Plain),
 ];
