@@ -31,7 +31,7 @@ static RULES: LazyLock<Vec<(InterventionKind, Regex)>> = LazyLock::new(|| {
     let rule = |kind, pattern: &str| Regex::new(pattern).ok().map(|re| (kind, re));
     [
         rule(InterventionKind::Confirm, r"(?i)(\[y/n\]|\(y/n\)|\[yes/no\]|\(yes/no(/\[fingerprint\])?\)|\[y/n/q\])\s*[:?]?\s*$"),
-        rule(InterventionKind::Password, r"(?i)(password|passphrase|pin)( for [^:]*)?\s*:\s*$"),
+        rule(InterventionKind::Password, r"(?i)(password|passphrase|\bpin)( for [^:]*)?\s*:\s*$"),
         rule(InterventionKind::Pager, r"^(--More--.*|\(END\)|:)\s*$"),
         rule(InterventionKind::Pager, r"(?i)^\s*lines \d+-\d+(/\d+)?( \(END\))?\s*$"),
         rule(InterventionKind::PressKey, r"(?i)(press any key|press (enter|return) to continue|hit enter)"),
@@ -67,6 +67,8 @@ mod tests {
             ("(END)", Some(InterventionKind::Pager)),
             (":", Some(InterventionKind::Pager)),
             ("Press any key to continue...", Some(InterventionKind::PressKey)),
+            ("Enter PIN: ", Some(InterventionKind::Password)),
+            ("Spin:", None),
             ("all done", None),
             ("the [y/N] prompt was answered\ngot:y", None),
             ("password: hunter2 was rejected\n$ ", None),
