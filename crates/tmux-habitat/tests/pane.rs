@@ -314,6 +314,8 @@ async fn a_kept_server_stays_reachable(kind: TransportKind) {
     drop(server);
     let alive = std::process::Command::new("tmux").arg("-S").arg(&socket).args(["has-session", "-t", "=kept"]).status().unwrap();
     let _ = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("kill-server").status();
+    // Keeping the server means keeping its private directory: the test removes both.
+    let _ = std::fs::remove_dir_all(socket.parent().unwrap());
     assert!(alive.success(), "the kept server must still answer on {socket:?}");
 }
 
