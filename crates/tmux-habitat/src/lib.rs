@@ -8,7 +8,7 @@
 //!   deadline.
 //! - [`Session`] and [`Pane`]: created detached, `remain-on-exit` on, a pane handle pinned to `%N`.
 //! - [`Pane::run`]: types a command and returns its exit code, its own output and its duration once the
-//!   shell signals the end on a channel unique to that command; the echo of the typed line can never end it.
+//!   shell signals the end, uniquely for that command; the echo of the typed line can never end it.
 //! - [`Pane::send_text`], [`Pane::send_keys`], [`Pane::paste`]: typing into a program adds nothing to what is
 //!   typed.
 //! - [`Pane::capture`] and [`Pane::capture_screen`] (styled cells, so ghost text can be told from input),
@@ -38,14 +38,16 @@
 //! transport stays as the fallback: `TMUX_HABITAT_TRANSPORT=subprocess` or [`ServerBuilder::transport`].
 //!
 //! The subprocess transport runs one `tmux` process per command (about 1.6 ms). Waits that the pane can
-//! signal (readiness, command end, a dead pane through the `pane-died` hook) block on `tmux wait-for`
-//! instead of polling; waits on a screen that cannot signal use exponential backoff under a deadline.
+//! signal never poll: a command's end arrives on a FIFO the shell writes with a builtin, readiness and a
+//! dead pane (the `pane-died` hook) on `tmux wait-for` channels. Waits on a screen that cannot signal use
+//! exponential backoff under a deadline.
 
 #![deny(missing_docs)]
 
 mod capture;
 mod control;
 mod diff;
+mod end_signal;
 mod error;
 mod intervention;
 mod keys;

@@ -1,21 +1,22 @@
 //! Running a shell command in a pane and knowing exactly when it ended.
 //!
 //! The command goes into a script file that the pane's shell sources (so it inherits and changes the shell's
-//! state: `cd`, `export`, history), framed by two markers and followed by a `wait-for` signal on a channel
-//! unique to this command:
+//! state: `cd`, `export`, history), framed by two markers and, on the subprocess transport, followed by a
+//! signal on a FIFO unique to this command:
 //!
 //! ```text
-//! printf '\r\n%s%s\r\n' __HAB_S_ 5f3a…; . '/tmp/…/5f3a….sh'; __hab_c=$?; rm -f '/tmp/…/5f3a….sh'; printf '\r\n%s%s:%s\r\n' __HAB_E_ 5f3a… "$__hab_c"; tmux -S … wait-for -S …
+//! printf '\r\n%s%s\r\n' __HAB_S_ 5f3a…; . '/tmp/…/cmd-5f3a….sh'; printf '\r\n%s%s:%s\r\n' __HAB_E_ 5f3a… "$?"; printf '%s\n' 5f3a… 1<>'/tmp/…/end-5f3a…'
 //! ```
 //!
 //! The typed line contains each marker only split in two, so its echo can never be taken for the marker; the
-//! `wait-for` signal is sent only after the end marker is printed, so completion is never reported early; and
-//! since the script is sourced, multi-line commands, heredocs and lines longer than a terminal line all work.
-//! If the command kills the shell, a `pane-died` hook on the pane signals the same channel.
+//! signal is sent only after the end marker is printed, so completion is never reported early; and since the
+//! script is sourced, multi-line commands, heredocs and lines longer than a terminal line all work. If the
+//! command kills the shell, a `pane-died` hook on the pane signals a `wait-for` channel unique to the
+//! command, and a look at the pane once a second covers a hook that tmux does not run.
 //!
 //! Over control mode the end marker itself is the signal: the pane's output stream is watched for it, so
-//! the typed line has no `wait-for` and the end is seen within a millisecond. Should the stream lose output
-//! (a slow reader, a paused pane), the wait falls back to looking at the screen with backoff.
+//! the typed line has no FIFO write and the end is seen within a millisecond. Should the stream miss it (a
+//! slow reader, a paused or moved pane), a look at the screen once a second finds it.
 
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ use tokio::time::Instant;
 
 use tmux_control::OutputSubscription;
 
+use crate::end_signal::EndSignal;
 use crate::error::{Error, Result};
 use crate::intervention::{Intervention, detect_intervention};
 use crate::pane::{Pane, PaneInfo};
@@ -56,6 +58,7 @@ impl CommandOutput {
 #[derive(Debug)]
 pub struct RunningCommand {
     pane: Pane,
+    script: std::path::PathBuf,
     token: String,
     channel: String,
     started: Instant,
@@ -65,8 +68,8 @@ pub struct RunningCommand {
     start_cursor_y: u16,
     /// The pane's output stream, over control mode.
     stream: tokio::sync::Mutex<Option<OutputSubscription>>,
-    /// Whether the typed line ends by signalling `channel` (the subprocess transport's way).
-    signals_channel: bool,
+    /// The FIFO the typed line ends by writing the token into (the subprocess transport's way).
+    end_signal: tokio::sync::Mutex<Option<EndSignal>>,
 }
 
 /// How many rows above the command's first row the one-call capture reaches: outputs that scroll less than
@@ -117,17 +120,20 @@ impl Pane {
         std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
         let stream = self.server().subscribe_output(self.id()).await?;
         let script_word = shell_quote(&script.display().to_string());
-        // CR before each marker puts it at column 0 even when the terminal does not turn LF into CRLF; the
-        // script removes itself once sourced, so nothing is deleted before the shell has read it.
+        // CR before each marker puts it at column 0 even when the terminal does not turn LF into CRLF. The
+        // script is removed once the command has ended (never before: the shell may not have read it yet).
         let mut line = format!(
-            "printf '\\r\\n%s%s\\r\\n' {START} {token}; . {script_word}; __hab_c=$?; rm -f {script_word}; printf '\\r\\n%s%s:%s\\r\\n' {END} {token} \"$__hab_c\""
+            "printf '\\r\\n%s%s\\r\\n' {START} {token}; . {script_word}; printf '\\r\\n%s%s:%s\\r\\n' {END} {token} \"$?\""
         );
-        let signals_channel = stream.is_none();
-        if signals_channel {
-            let program = shell_quote(&self.server().program().display().to_string());
-            let socket = shell_quote(&self.server().socket_path().display().to_string());
-            line.push_str(&format!("; {program} -S {socket} wait-for -S {channel}"));
-        }
+        let end_signal = match stream {
+            Some(_) => None,
+            None => {
+                let signal = EndSignal::create(self.server().runtime_dir().join(format!("end-{token}")))?;
+                let fifo = shell_quote(&signal.path().display().to_string());
+                line.push_str(&format!("; printf '%s\\n' {token} 1<>{fifo}"));
+                Some(signal)
+            }
+        };
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
         let started = Instant::now();
@@ -141,11 +147,12 @@ impl Pane {
             pane: self.clone(),
             token,
             channel,
+            script,
             started,
             start_line: info.history_size + usize::from(info.cursor_y),
             start_cursor_y: info.cursor_y,
             stream: tokio::sync::Mutex::new(stream),
-            signals_channel,
+            end_signal: tokio::sync::Mutex::new(end_signal),
         })
     }
 }
@@ -163,8 +170,26 @@ impl RunningCommand {
         let deadline = Instant::now() + timeout;
         let stream = self.stream.lock().await.take();
         match stream {
-            None if self.signals_channel => {
-                self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await?;
+            None if self.end_signal.lock().await.is_some() => {
+                let mut guard = self.end_signal.lock().await;
+                let signal = guard.as_mut().ok_or_else(|| Error::Protocol {
+                    command: "run".into(),
+                    detail: "the end signal went away".into(),
+                })?;
+                // The pane-died hook signals the channel: a command that kills its shell never writes. Listen
+                // only once the command has had a moment to end normally, so fast commands cost no tmux client.
+                let death = async {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    self.pane.wait_for_channel(&self.channel, timeout, "the command to finish").await
+                };
+                tokio::select! {
+                    ended = signal.wait(&self.token, deadline) => {
+                        if !ended? {
+                            return Err(self.timed_out(timeout, "the command to finish").await);
+                        }
+                    }
+                    died = death => died?,
+                }
             }
             None => self.poll_until_finished(deadline, timeout).await?,
             Some(mut stream) => {
@@ -206,6 +231,8 @@ impl RunningCommand {
             }
         }
         let duration = self.started.elapsed();
+        // The shell has read the script: the command is over.
+        let _ = std::fs::remove_file(&self.script);
         // Fast path, one tmux call: capture from a little above where the command started. Unless its output
         // scrolled more than that window, both markers are in it.
         let lines = self.capture_from(i64::from(self.start_cursor_y) - FAST_PATH_WINDOW).await?;
