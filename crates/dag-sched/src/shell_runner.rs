@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tmux_habitat::{Error as HabitatError, Key, Pane, Session};
+use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session};
 
 use crate::error::DagError;
 use crate::result::SubtaskStatus;
@@ -77,6 +77,37 @@ async fn interrupt(pane: &Pane) -> String {
     format!("pressed C-c twice but the shell did not come back within {}s", INTERRUPT_TIMEOUT.as_secs() * 2)
 }
 
+/// Reports a running command's new output as `Output` events, whole lines at a time, until dropped. Over
+/// control mode it looks each time the pane prints (at most every 100 ms); otherwise once a second. This
+/// only feeds a progress display: the command's end is never judged here.
+async fn report_output_while_running(
+    pane: &Pane,
+    running: &RunningCommand,
+    request: &RunRequest,
+    reported: &std::sync::Mutex<String>,
+) -> std::convert::Infallible {
+    let mut stream = pane.subscribe().await.ok();
+    loop {
+        match stream.as_mut() {
+            Some(output) => {
+                if output.recv().await.is_none() {
+                    stream = None;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            None => tokio::time::sleep(Duration::from_secs(1)).await,
+        }
+        let Ok(text) = running.output_so_far().await else { continue };
+        // Only complete lines: the last one may still grow.
+        let complete = text.rfind('\n').map_or("", |end| &text[..=end]);
+        let mut sent = reported.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(new) = complete.strip_prefix(sent.as_str()).filter(|new| !new.is_empty()) {
+            request.events.output(&request.subtask.id, new.to_owned());
+            *sent = complete.to_owned();
+        }
+    }
+}
+
 #[async_trait]
 impl Runner for ShellRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
@@ -93,8 +124,11 @@ impl Runner for ShellRunner {
             shell_quote(&request.context.subtask_dir.display().to_string()),
         );
         let running = pane.start(&script).await.map_err(|e| runner_error(e.to_string()))?;
+        let reported = std::sync::Mutex::new(String::new());
+        let live_output = report_output_while_running(&pane, &running, &request, &reported);
         let finished = tokio::select! {
             finished = running.wait(request.timeout) => finished,
+            never = live_output => match never {},
             () = request.cancel.cancelled() => {
                 let how = interrupt(&pane).await;
                 return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, format!("the run was cancelled; {how}")));
@@ -102,8 +136,11 @@ impl Runner for ShellRunner {
         };
         match finished {
             Ok(output) => {
-                if !output.output.is_empty() {
-                    request.events.output(&subtask.id, output.output.clone());
+                let reported = reported.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                // What was not reported while it ran (or all of it, if the screen was redrawn meanwhile).
+                let rest = output.output.strip_prefix(reported.as_str()).unwrap_or(&output.output);
+                if !rest.is_empty() {
+                    request.events.output(&subtask.id, rest.to_owned());
                 }
                 let mut outcome = RunOutcome::from_exit_code(output.exit_code, output.output);
                 if output.truncated {

@@ -218,3 +218,23 @@ async fn cancellation_interrupts_running_subtasks_and_leaves_no_orphans() {
     );
     assert_eq!(count_processes(&pattern), 0, "orphan `{pattern}` processes remain");
 }
+
+#[tokio::test]
+async fn output_is_reported_while_the_subtask_runs() {
+    let habitat = habitat().await;
+    let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let plan = r#"{"version":1,"subtasks":[{"id":"talk","pane":"p","command":"echo one; sleep 1.5; echo two"}]}"#;
+    let summary = habitat.run_with(plan, RunOptions::new(habitat.run_dir.path()).events(sender)).await;
+    assert!(summary.all_succeeded(), "{}", render_summary_table(&summary));
+    let mut outputs = Vec::new();
+    let mut output_before_end = false;
+    while let Ok(event) = events.try_recv() {
+        match event {
+            Event::Output { text, .. } => outputs.push(text),
+            Event::Finished { .. } => output_before_end = outputs.iter().any(|t| t.contains("one")),
+            _ => {}
+        }
+    }
+    assert!(output_before_end, "`one` must be reported before the subtask ends: {outputs:?}");
+    assert_eq!(outputs.concat(), "one\ntwo\n", "reported pieces add up to the output exactly once");
+}
