@@ -291,7 +291,9 @@ async fn a_pane_killed_during_a_run_is_reported_gone_not_timed_out(kind: Transpo
     let running = pane.start("sleep 30").await.unwrap();
     let killer = pane.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // Kill it once the command is running.
+        let mut backoff = tmux_habitat::Backoff::new(T);
+        while killer.info().await.unwrap().current_command != "sleep" && backoff.wait().await {}
         killer.kill().await.unwrap();
     });
     let started = Instant::now();
