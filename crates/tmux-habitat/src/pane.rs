@@ -176,8 +176,9 @@ impl Pane {
         self.capture(CaptureOptions::visible()).await
     }
 
-    /// The visible screen with attributes, parsed into styled cells, with the cursor position; size and
-    /// content come from one tmux call, so they belong to the same moment.
+    /// The visible screen with attributes, parsed into styled cells, with the cursor position. Size and
+    /// content are asked for in one chain (see [`Server::tmux`]), so they describe the same moment unless the
+    /// pane is resized in between.
     pub async fn capture_screen(&self) -> Result<Screen> {
         let id = self.id.as_str();
         let out = self

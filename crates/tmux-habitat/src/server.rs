@@ -257,6 +257,10 @@ impl Server {
 
     /// Runs one tmux command (several may be chained with a `";"` argument) with the default deadline and
     /// returns its stdout. This is the one way the workspace talks to tmux.
+    ///
+    /// A chain is one tmux invocation on the subprocess transport. Over control mode its commands are written
+    /// together and in order, and tmux reads them together, but each is answered on its own: a failing
+    /// command does not stop the ones after it (the first failure is returned).
     pub async fn tmux<I, S>(&self, args: I) -> Result<String>
     where
         I: IntoIterator<Item = S>,
