@@ -59,7 +59,14 @@ impl Control {
             None => return self.subprocess.run(invocation).await,
         };
         let conn = match self.session_of(&invocation.args) {
-            Some(session) => self.connection_for(&session).await.ok(),
+            Some(session) => match self.connection_for(&session).await {
+                Ok(conn) => Some(conn),
+                Err(_) => {
+                    // The session is gone: forget its panes, so later commands do not try it again.
+                    self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, s| *s != session);
+                    None
+                }
+            },
             None => self.any_connection().await,
         };
         let Some(conn) = conn else {
