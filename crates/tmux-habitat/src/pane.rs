@@ -162,13 +162,21 @@ impl Pane {
         }
     }
 
+    /// tmux's "can't find pane" for this pane, as [`Error::NotFound`]; other errors unchanged.
+    pub(crate) fn gone_as_not_found(&self, error: Error) -> Error {
+        match &error {
+            Error::Command { stderr, .. } if stderr.contains("can't find pane") => self.not_found(),
+            _ => error,
+        }
+    }
+
     pub(crate) fn not_found(&self) -> Error {
         Error::NotFound { kind: "pane", name: self.id.to_string(), socket: self.server.socket_path().to_owned() }
     }
 
     /// Captures text as the options say, as one atomic snapshot.
     pub async fn capture(&self, options: CaptureOptions) -> Result<String> {
-        self.server.tmux(options.args(self.id.as_str())).await
+        self.server.tmux(options.args(self.id.as_str())).await.map_err(|e| self.gone_as_not_found(e))
     }
 
     /// The visible screen as text.

@@ -349,7 +349,8 @@ impl RunningCommand {
             .pane
             .server()
             .tmux(["capture-pane", "-p", "-J", "-t", self.pane.id().as_str(), "-S", &row.to_string()])
-            .await?;
+            .await
+            .map_err(|e| self.pane.gone_as_not_found(e))?;
         Ok(text.lines().map(|l| l.trim_end().to_owned()).collect())
     }
 }
