@@ -118,7 +118,10 @@ impl Control {
             value: pane.to_owned(),
             reason: "expected %N".into(),
         })?;
-        Ok(conn.subscribe_output(id))
+        let subscription = conn.subscribe_output(id);
+        // tmux may have paused the pane while nobody was reading (pause-after); a new reader starts it again.
+        let _ = conn.continue_pane(id).await;
+        Ok(subscription)
     }
 
     /// Lets tmux send a paused pane's output again.

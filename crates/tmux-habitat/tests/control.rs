@@ -90,3 +90,17 @@ async fn subscribing_needs_control_mode() {
     let session = server.new_session(SessionOptions::new("p")).await.unwrap();
     assert!(matches!(session.first_pane().subscribe().await, Err(Error::Unsupported { .. })));
 }
+
+#[tokio::test]
+async fn a_pane_paused_while_nobody_read_it_runs_at_full_speed_again() {
+    let server = control_server().await;
+    let session = server.new_session(SessionOptions::new("p")).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    // What pause-after does to a pane whose reader fell behind; nobody is subscribed now.
+    server.tmux(["refresh-client", "-A", &format!("{}:pause", pane.id())]).await.unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(pane.run("sleep 0.3; echo resumed", T).await.unwrap().output, "resumed\n");
+    // Without resuming, the end would only be found by the once-a-second look at the screen.
+    assert!(started.elapsed() < Duration::from_millis(900), "took {:?}", started.elapsed());
+}
