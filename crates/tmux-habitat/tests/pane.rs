@@ -247,18 +247,26 @@ async fn readiness_timeout_names_the_pane_and_screen(kind: TransportKind) {
 }
 
 async fn pane_locks_serialise_typists(kind: TransportKind) {
-    let (_server, pane) = shell(kind).await;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (server, pane) = shell(kind).await;
     let first = pane.lock().await;
-    let other = pane.clone();
+    // Another handle on the same pane, resolved by id, shares the lock.
+    let other = server.pane(pane.id().as_str()).await.unwrap();
+    let released = Arc::new(AtomicBool::new(false));
+    let seen = released.clone();
     let waiter = tokio::spawn(async move {
         let _guard = other.lock().await;
-        Instant::now()
+        // Only reachable once the first holder has let go.
+        seen.load(Ordering::SeqCst)
     });
-    let released = Instant::now();
-    tokio::task::yield_now().await;
-    assert!(!waiter.is_finished());
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    assert!(!waiter.is_finished(), "the second holder got the lock while the first held it");
+    released.store(true, Ordering::SeqCst);
     drop(first);
-    assert!(waiter.await.unwrap() >= released);
+    assert!(waiter.await.unwrap(), "the second holder ran before the first released the lock");
 }
 
 async fn a_command_that_ended_while_prompts_were_watched_is_still_collected(kind: TransportKind) {
