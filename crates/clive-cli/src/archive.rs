@@ -50,7 +50,8 @@ pub async fn archive(server: &Server, settings: &Settings, record: &SessionRecor
     let path = settings.log_file(&record.session);
     // Written beside and renamed, so a reader never sees half a log even when two sweeps race.
     let partial = dir.join(format!(".{}.{}.partial", record.session, std::process::id()));
-    std::fs::write(&partial, format!("{header}{text}")).map_err(|e| CliError::io("writing a session log", &partial, e))?;
+    std::fs::write(&partial, format!("{header}{text}"))
+        .map_err(|e| CliError::io("writing a session log", &partial, e))?;
     std::fs::rename(&partial, &path).map_err(|e| CliError::io("writing a session log", &path, e))?;
     Ok(path)
 }

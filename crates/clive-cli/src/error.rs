@@ -106,10 +106,10 @@ impl CliError {
     /// The process exit code for this error (see [`crate::exit_code`]).
     pub fn exit_code(&self) -> i32 {
         match self {
-            CliError::NoProvider { .. } | CliError::ModelTierUnavailable { .. } | CliError::Invalid { .. }
-            | CliError::InvalidPlan { .. } => {
-                exit_code::USAGE
-            }
+            CliError::NoProvider { .. }
+            | CliError::ModelTierUnavailable { .. }
+            | CliError::Invalid { .. }
+            | CliError::InvalidPlan { .. } => exit_code::USAGE,
             CliError::Refused(_) => exit_code::REFUSED,
             CliError::TimedOut { .. } => exit_code::TIMED_OUT,
             CliError::Interrupted { .. } => exit_code::INTERRUPTED,

@@ -144,7 +144,12 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             if json {
                 println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
-                println!("{}: valid plan, {} subtasks, panes: {}", file.display(), plan.subtasks().len(), plan.panes().join(", "));
+                println!(
+                    "{}: valid plan, {} subtasks, panes: {}",
+                    file.display(),
+                    plan.subtasks().len(),
+                    plan.panes().join(", ")
+                );
             }
             Ok(exit_code::SUCCESS)
         }
@@ -154,7 +159,8 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) = plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
+            let (summary, report) =
+                plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
             if json {
                 println!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {

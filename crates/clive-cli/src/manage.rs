@@ -24,7 +24,8 @@ pub fn render_sessions(records: &[SessionRecord], now: u64) -> String {
     for r in records {
         let exit = r.exit_code.map_or_else(|| "-".to_owned(), |c| c.to_string());
         let task = r.task.replace('\n', "⏎");
-        let _ = writeln!(out, "{:<10} {:<9} {:>6} {:>4}  {}", r.id, r.state.as_str(), human_age(r.age(now)), exit, task);
+        let _ =
+            writeln!(out, "{:<10} {:<9} {:>6} {:>4}  {}", r.id, r.state.as_str(), human_age(r.age(now)), exit, task);
     }
     out
 }
@@ -102,7 +103,11 @@ fn archived_log(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
         [] => Err(not_found()),
         many => Err(CliError::AmbiguousSession {
             id: id.to_owned(),
-            matches: many.iter().filter_map(|p| p.file_stem()?.to_str().map(str::to_owned)).collect::<Vec<_>>().join(", "),
+            matches: many
+                .iter()
+                .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
@@ -141,10 +146,7 @@ mod tests {
             expires: Some(2000),
         };
         let table = render_sessions(&[record], 190);
-        assert_eq!(
-            table,
-            "ID         STATE        AGE EXIT  TASK\nab12cd34   finished      1m    3  sh -c 'exit 3'\n"
-        );
+        assert_eq!(table, "ID         STATE        AGE EXIT  TASK\nab12cd34   finished      1m    3  sh -c 'exit 3'\n");
     }
 
     #[test]

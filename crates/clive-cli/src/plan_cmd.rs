@@ -134,7 +134,8 @@ pub async fn run_plan(
     if summary.all_succeeded() {
         session.kill().await?;
     } else {
-        session_record::record_end(&server, &session_name, Some(i32::from(!summary.all_succeeded())), retention).await?;
+        session_record::record_end(&server, &session_name, Some(i32::from(!summary.all_succeeded())), retention)
+            .await?;
     }
     let report = PlanReport {
         plan: path.to_owned(),
@@ -180,7 +181,10 @@ fn show_event(bar: &ProgressBar, event: &Event) {
         }
         Event::Skipped { id, reason } | Event::Cancelled { id, reason } => {
             bar.inc(1);
-            bar.println(format!("{:>9}  {id}: {reason}", if matches!(event, Event::Skipped { .. }) { "skipped" } else { "cancelled" }));
+            bar.println(format!(
+                "{:>9}  {id}: {reason}",
+                if matches!(event, Event::Skipped { .. }) { "skipped" } else { "cancelled" }
+            ));
         }
         _ => {}
     }

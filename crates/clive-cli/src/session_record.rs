@@ -195,7 +195,8 @@ pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a Session
     if let Some(exact) = records.iter().find(|r| r.id == wanted) {
         return Ok(exact);
     }
-    let matches: Vec<&SessionRecord> = records.iter().filter(|r| !wanted.is_empty() && r.id.starts_with(wanted)).collect();
+    let matches: Vec<&SessionRecord> =
+        records.iter().filter(|r| !wanted.is_empty() && r.id.starts_with(wanted)).collect();
     match matches.as_slice() {
         [one] => Ok(one),
         [] => Err(CliError::NoSuchSession { id: id.to_owned() }),

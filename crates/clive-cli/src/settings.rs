@@ -50,8 +50,7 @@ impl Settings {
             return Err(CliError::Invalid {
                 what: "environment",
                 value: String::new(),
-                reason: "neither CLIVE_HOME, XDG_STATE_HOME nor HOME is set; set one so clive can keep its logs"
-                    .into(),
+                reason: "neither CLIVE_HOME, XDG_STATE_HOME nor HOME is set; set one so clive can keep its logs".into(),
             });
         };
         Ok(Settings { socket, state_dir })

@@ -18,8 +18,7 @@ use crate::settings::Settings;
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Variables not copied from the caller into the session: tmux and the pane's shell set their own.
-const NOT_INHERITED: [&str; 9] =
-    ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
+const NOT_INHERITED: [&str; 9] = ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
 
 /// tmux refuses a command message past about 16 KB; the environment gets at most this much of it.
 const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
@@ -85,7 +84,10 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
                     serde_json::to_value(&escalation.declined)
                         .ok()
                         .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-                        .map_or_else(|| "not a shell command".to_owned(), |r| format!("tier 0 declined: {}", r.replace('_', " ")))
+                        .map_or_else(
+                            || "not a shell command".to_owned(),
+                            |r| format!("tier 0 declined: {}", r.replace('_', " ")),
+                        )
                 }
                 _ => format!("tier {}", other.tier().number()),
             };
@@ -198,7 +200,9 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
 
 /// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
 /// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
-fn inherited_environment(vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>) -> Vec<(String, String)> {
+fn inherited_environment(
+    vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+) -> Vec<(String, String)> {
     let mut vars: Vec<(String, String)> = vars
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .filter(|(k, _)| !NOT_INHERITED.contains(&k.as_str()) && !k.starts_with("TERM_") && !k.contains('='))
@@ -223,7 +227,8 @@ mod tests {
 
     #[test]
     fn tmux_and_terminal_variables_stay_behind() {
-        let vars = inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
+        let vars =
+            inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
         assert_eq!(vars, vec![("FOO".to_owned(), "bar".to_owned())]);
     }
 

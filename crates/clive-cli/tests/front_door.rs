@@ -52,7 +52,12 @@ fn runs_in_the_callers_directory_and_environment() {
     let world = World::new();
     let dir = world.dir.path().join("a dir with spaces");
     std::fs::create_dir(&dir).unwrap();
-    let out = world.command(&["pwd; printenv CLIVE_TEST_VALUE"]).current_dir(&dir).env("CLIVE_TEST_VALUE", "v 1").output().unwrap();
+    let out = world
+        .command(&["pwd; printenv CLIVE_TEST_VALUE"])
+        .current_dir(&dir)
+        .env("CLIVE_TEST_VALUE", "v 1")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), format!("{}\nv 1\n", dir.canonicalize().unwrap().display()));
     let out = world.run_in(world.dir.path(), &["-C", dir.to_str().unwrap(), "pwd"]);
@@ -166,8 +171,9 @@ fn management_words_never_swallow_a_task() {
 #[test]
 fn two_processes_at_the_same_moment_both_succeed() {
     let world = World::new();
-    let children: Vec<_> =
-        (0..2).map(|i| world.command(&[&format!("echo run{i}")]).stdout(std::process::Stdio::piped()).spawn().unwrap()).collect();
+    let children: Vec<_> = (0..2)
+        .map(|i| world.command(&[&format!("echo run{i}")]).stdout(std::process::Stdio::piped()).spawn().unwrap())
+        .collect();
     for (i, child) in children.into_iter().enumerate() {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

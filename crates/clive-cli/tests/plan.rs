@@ -29,7 +29,11 @@ fn check_accepts_a_valid_plan_and_names_what_is_wrong_with_a_bad_one() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("valid plan, 4 subtasks"), "{}", text(&out.stdout));
 
-    let bad = write(&world, "bad.json", r#"{"version":1,"subtasks":[{"id":"x","pane":"p","command":"ls","depends_on":["y"]}]}"#);
+    let bad = write(
+        &world,
+        "bad.json",
+        r#"{"version":1,"subtasks":[{"id":"x","pane":"p","command":"ls","depends_on":["y"]}]}"#,
+    );
     let out = world.run(&["plan", "check", &bad]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`y`"), "{}", text(&out.stderr));
@@ -77,20 +81,23 @@ fn run_prints_a_summary_and_json_and_exits_by_the_outcome() {
 #[test]
 fn ctrl_c_cancels_the_run() {
     let world = World::new();
+    // The slow subtask announces its start through a FIFO: opening it for reading blocks until the
+    // subtask opens it for writing, so the test waits on that signal (with a deadline), not on a sleep.
     let started = world.dir.path().join("started");
+    let made = std::process::Command::new("mkfifo").arg(&started).status().unwrap();
+    assert!(made.success());
     let body = format!(
-        r#"{{"version":1,"subtasks":[{{"id":"slow","pane":"p","command":"touch {}; sleep 30"}},{{"id":"after","pane":"p","command":"echo x","depends_on":["slow"]}}]}}"#,
+        r#"{{"version":1,"subtasks":[{{"id":"slow","pane":"p","command":"echo go > {}; sleep 30"}},{{"id":"after","pane":"p","command":"echo x","depends_on":["slow"]}}]}}"#,
         started.display()
     );
     let plan = write(&world, "slow.json", &body);
     let child = world.command(&["plan", "run", "--json", &plan]).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut delay = Duration::from_millis(10);
-    while !started.exists() {
-        assert!(Instant::now() < deadline, "the slow subtask never started");
-        std::thread::sleep(delay);
-        delay = (delay * 2).min(Duration::from_millis(200));
-    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(&started));
+    });
+    let signal = rx.recv_timeout(Duration::from_secs(20)).expect("the slow subtask never started");
+    assert_eq!(signal.unwrap().trim(), "go");
     let begun = Instant::now();
     let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());

@@ -8,7 +8,6 @@
 //! Prints medians. `DAG_BENCH_QUICK=1` runs fewer iterations; `DAG_BENCH_ONLY=overhead|sleeps` runs one
 //! part; `DAG_BENCH_DIR=/dev/shm` puts the overhead runs' directories there.
 
-
 // A benchmark binary: a failed setup is a crash with a message.
 #![allow(clippy::expect_used)]
 use std::sync::Arc;

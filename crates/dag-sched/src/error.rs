@@ -9,7 +9,9 @@ use crate::plan::{Mode, PLAN_VERSION};
 #[non_exhaustive]
 pub enum DagError {
     /// The plan is not valid JSON or does not have the plan's shape.
-    #[error("the plan is not a valid plan at line {line}, column {column}: {message}; fix the JSON (docs/plan.md has the schema)")]
+    #[error(
+        "the plan is not a valid plan at line {line}, column {column}: {message}; fix the JSON (docs/plan.md has the schema)"
+    )]
     MalformedPlan {
         /// 1-based line.
         line: usize,
@@ -75,7 +77,9 @@ pub enum PlanProblem {
     #[error("the plan has no subtasks; add at least one")]
     NoSubtasks,
     /// An id does not have the allowed form.
-    #[error("subtask #{index} has the id {id:?}, which is not allowed; use 1-64 letters, digits, `_` or `-`, starting with a letter or digit")]
+    #[error(
+        "subtask #{index} has the id {id:?}, which is not allowed; use 1-64 letters, digits, `_` or `-`, starting with a letter or digit"
+    )]
     MalformedId {
         /// 0-based position in `subtasks`.
         index: usize,
@@ -93,7 +97,9 @@ pub enum PlanProblem {
         second: usize,
     },
     /// A pane name does not have the allowed form.
-    #[error("subtask `{subtask}` names the pane {pane:?}, which is not allowed; use 1-64 letters, digits, `_` or `-`, starting with a letter or digit")]
+    #[error(
+        "subtask `{subtask}` names the pane {pane:?}, which is not allowed; use 1-64 letters, digits, `_` or `-`, starting with a letter or digit"
+    )]
     MalformedPaneName {
         /// The subtask id (empty for the `panes` declaration).
         subtask: String,
@@ -101,7 +107,10 @@ pub enum PlanProblem {
         pane: String,
     },
     /// A subtask names a pane missing from the declared `panes`.
-    #[error("subtask `{subtask}` runs in the pane `{pane}`, which the plan's `panes` does not declare ({}); add it to `panes` or use a declared one", ids(declared))]
+    #[error(
+        "subtask `{subtask}` runs in the pane `{pane}`, which the plan's `panes` does not declare ({}); add it to `panes` or use a declared one",
+        ids(declared)
+    )]
     UnknownPane {
         /// The subtask id.
         subtask: String,
@@ -111,7 +120,9 @@ pub enum PlanProblem {
         declared: Vec<String>,
     },
     /// A dependency names no subtask.
-    #[error("subtask `{subtask}` depends on `{dependency}`, which is not a subtask of this plan; fix the id or remove it from depends_on")]
+    #[error(
+        "subtask `{subtask}` depends on `{dependency}`, which is not a subtask of this plan; fix the id or remove it from depends_on"
+    )]
     UnknownDependency {
         /// The subtask id.
         subtask: String,
@@ -127,7 +138,10 @@ pub enum PlanProblem {
         dependency: String,
     },
     /// Dependencies form a cycle.
-    #[error("the dependencies form a cycle: {} (each must run after the one before it); remove one of these dependencies", cycle_text(ids))]
+    #[error(
+        "the dependencies form a cycle: {} (each must run after the one before it); remove one of these dependencies",
+        cycle_text(ids)
+    )]
     Cycle {
         /// The ids on the cycle, in dependency order (each depends on the one before it).
         ids: Vec<String>,

@@ -162,7 +162,13 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(executor: &'a Executor, plan: &'a ValidatedPlan, run_dir: RunDir, events: EventSink, cancel: CancelToken) -> Self {
+    fn new(
+        executor: &'a Executor,
+        plan: &'a ValidatedPlan,
+        run_dir: RunDir,
+        events: EventSink,
+        cancel: CancelToken,
+    ) -> Self {
         let count = plan.subtasks().len();
         let unmet: Vec<usize> = (0..count).map(|i| plan.dependencies(i).len()).collect();
         let ready = (0..count).filter(|&i| unmet[i] == 0).collect();
@@ -237,8 +243,7 @@ impl<'a> Run<'a> {
         let Some(runner) = self.executor.runners.get(&subtask.mode).cloned() else {
             return Err(DagError::NoRunner { mode: subtask.mode, subtasks: vec![subtask.id] });
         };
-        let dependencies =
-            self.plan.dependencies(index).into_iter().filter_map(|d| self.results[d].clone()).collect();
+        let dependencies = self.plan.dependencies(index).into_iter().filter_map(|d| self.results[d].clone()).collect();
         let context = SubtaskContext {
             run_dir: self.run_dir.root().to_path_buf(),
             subtask_dir: self.run_dir.subtask_dir(&subtask.id),
@@ -249,14 +254,18 @@ impl<'a> Run<'a> {
         self.events.send(Event::Started { id: subtask.id.clone(), pane: subtask.pane.clone(), at_ms });
         tracing::debug!(id = %subtask.id, pane = %subtask.pane, "starting subtask");
         self.busy_panes.insert(subtask.pane.clone());
-        let request = RunRequest { subtask, timeout, context, cancel: self.cancel.clone(), events: self.events.clone() };
+        let request =
+            RunRequest { subtask, timeout, context, cancel: self.cancel.clone(), events: self.events.clone() };
         let run_dir = self.run_dir.clone();
         let handle = self.running.spawn(async move { (index, run_job(run_dir, runner, request, at_ms).await) });
         self.running_ids.insert(handle.id(), index);
         Ok(())
     }
 
-    fn complete(&mut self, joined: Result<(tokio::task::Id, Completion), tokio::task::JoinError>) -> Result<(), DagError> {
+    fn complete(
+        &mut self,
+        joined: Result<(tokio::task::Id, Completion), tokio::task::JoinError>,
+    ) -> Result<(), DagError> {
         let (index, result) = match joined {
             Ok((id, (index, result))) => {
                 self.running_ids.remove(&id);
@@ -325,7 +334,8 @@ impl<'a> Run<'a> {
         self.running.abort_all();
         let indices: Vec<usize> = self.running_ids.drain().map(|(_, i)| i).collect();
         for index in indices {
-            let reason = format!("the run was cancelled and its runner did not stop within {}s", CANCEL_GRACE.as_secs());
+            let reason =
+                format!("the run was cancelled and its runner did not stop within {}s", CANCEL_GRACE.as_secs());
             self.cancel_one(index, reason);
         }
     }
@@ -343,7 +353,11 @@ impl<'a> Run<'a> {
             .enumerate()
             .map(|(i, result)| {
                 result.unwrap_or_else(|| {
-                    SubtaskResult::not_run(&subtasks[i], SubtaskStatus::Cancelled, "the run ended before it started".into())
+                    SubtaskResult::not_run(
+                        &subtasks[i],
+                        SubtaskStatus::Cancelled,
+                        "the run ended before it started".into(),
+                    )
                 })
             })
             .collect()
@@ -352,7 +366,12 @@ impl<'a> Run<'a> {
 
 /// One subtask's job: its directory and context file, the runner (with the safety-net
 /// timeout), then its output and result files.
-async fn run_job(run_dir: RunDir, runner: Arc<dyn Runner>, request: RunRequest, at_ms: u64) -> Result<SubtaskResult, DagError> {
+async fn run_job(
+    run_dir: RunDir,
+    runner: Arc<dyn Runner>,
+    request: RunRequest,
+    at_ms: u64,
+) -> Result<SubtaskResult, DagError> {
     let subtask = request.subtask.clone();
     let timeout = request.timeout;
     let events = request.events.clone();

@@ -152,8 +152,7 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_modes_are_named() {
-        let error =
-            Plan::from_json(r#"{"version":1,"subtasks":[{"id":"a","pane":"p","depends":["b"]}]}"#).unwrap_err();
+        let error = Plan::from_json(r#"{"version":1,"subtasks":[{"id":"a","pane":"p","depends":["b"]}]}"#).unwrap_err();
         assert!(error.to_string().contains("unknown field `depends`"), "{error}");
         let error = Plan::from_json(r#"{"version":1,"subtasks":[{"id":"a","pane":"p","mode":"magic"}]}"#).unwrap_err();
         assert!(error.to_string().contains("unknown variant `magic`"), "{error}");

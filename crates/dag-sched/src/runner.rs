@@ -55,7 +55,14 @@ impl RunOutcome {
     /// An outcome from an exit code: 0 succeeded, anything else failed.
     pub fn from_exit_code(exit_code: i32, output: impl Into<String>) -> RunOutcome {
         let status = if exit_code == 0 { SubtaskStatus::Succeeded } else { SubtaskStatus::Failed };
-        RunOutcome { status, exit_code: Some(exit_code), output: output.into(), summary: None, reason: None, files: Vec::new() }
+        RunOutcome {
+            status,
+            exit_code: Some(exit_code),
+            output: output.into(),
+            summary: None,
+            reason: None,
+            files: Vec::new(),
+        }
     }
 
     /// An outcome without an exit code.

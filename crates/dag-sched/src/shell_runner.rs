@@ -161,7 +161,10 @@ impl Runner for ShellRunner {
                 self.forget(&subtask.pane).await;
                 let mut outcome = RunOutcome::with_status(
                     SubtaskStatus::Failed,
-                    format!("the pane's shell exited (status {status:?}); the next subtask on `{}` gets a new pane", subtask.pane),
+                    format!(
+                        "the pane's shell exited (status {status:?}); the next subtask on `{}` gets a new pane",
+                        subtask.pane
+                    ),
                 );
                 outcome.exit_code = status;
                 Ok(outcome)

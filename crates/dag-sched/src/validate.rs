@@ -281,11 +281,7 @@ mod tests {
             found,
             [
                 PlanProblem::MalformedId { index: 0, id: "a b".into() },
-                PlanProblem::UnknownPane {
-                    subtask: "a".into(),
-                    pane: "side".into(),
-                    declared: vec!["main".into()]
-                },
+                PlanProblem::UnknownPane { subtask: "a".into(), pane: "side".into(), declared: vec!["main".into()] },
                 PlanProblem::MissingCommand { subtask: "a".into() },
                 PlanProblem::DuplicateId { id: "a".into(), first: 1, second: 2 },
                 PlanProblem::BadTimeout { subtask: "t".into(), timeout: 0.0 },
@@ -302,6 +298,9 @@ mod tests {
 
     #[test]
     fn undeclared_panes_are_fine_without_a_declaration() {
-        assert!(ValidatedPlan::from_json(r#"{"version":1,"subtasks":[{"id":"a","pane":"anything","command":"x"}]}"#).is_ok());
+        assert!(
+            ValidatedPlan::from_json(r#"{"version":1,"subtasks":[{"id":"a","pane":"anything","command":"x"}]}"#)
+                .is_ok()
+        );
     }
 }

@@ -98,9 +98,7 @@ async fn results_pass_to_dependents_through_files() {
 #[tokio::test]
 async fn cancellation_stops_running_and_pending_and_reports_partial_results() {
     let runner = Arc::new(
-        RecordingRunner::new()
-            .with_delay("slow", Duration::from_secs(30))
-            .with_delay("after", Duration::from_secs(30)),
+        RecordingRunner::new().with_delay("slow", Duration::from_secs(30)).with_delay("after", Duration::from_secs(30)),
     );
     let plan = plan(
         r#"{"version":1,"subtasks":[
@@ -130,10 +128,7 @@ async fn cancellation_stops_running_and_pending_and_reports_partial_results() {
     assert_eq!(status("slow"), SubtaskStatus::Cancelled);
     assert_eq!(status("after"), SubtaskStatus::Cancelled);
     assert_eq!(status("later"), SubtaskStatus::Cancelled);
-    assert_eq!(
-        summary.result("after").unwrap().reason.as_deref(),
-        Some("the run was cancelled before it started")
-    );
+    assert_eq!(summary.result("after").unwrap().reason.as_deref(), Some("the run was cancelled before it started"));
 }
 
 #[tokio::test]
@@ -152,6 +147,9 @@ async fn a_mode_without_runner_runs_nothing() {
         .await
         .unwrap_err();
     assert!(matches!(&error, DagError::NoRunner { mode: Mode::Llm, .. }), "{error:?}");
-    assert_eq!(error.to_string(), "no runner for mode `llm` (used by `think`); this build cannot run such subtasks yet");
+    assert_eq!(
+        error.to_string(),
+        "no runner for mode `llm` (used by `think`); this build cannot run such subtasks yet"
+    );
     assert!(runner.records().is_empty());
 }

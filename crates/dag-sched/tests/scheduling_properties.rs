@@ -106,7 +106,13 @@ fn run_case(nodes: &[Node], order: &[usize]) -> Result<(), TestCaseError> {
     for a in &records {
         for b in &records {
             if a.id != b.id && a.pane == b.pane {
-                prop_assert!(a.finished < b.started || b.finished < a.started, "{} and {} overlap on {}", a.id, b.id, a.pane);
+                prop_assert!(
+                    a.finished < b.started || b.finished < a.started,
+                    "{} and {} overlap on {}",
+                    a.id,
+                    b.id,
+                    a.pane
+                );
             }
         }
     }

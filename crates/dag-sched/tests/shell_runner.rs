@@ -153,9 +153,18 @@ async fn a_timeout_interrupts_the_command_and_frees_the_pane() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_plans_are_refused_before_anything_runs() {
     let cases = [
-        (r#"{"version":1,"subtasks":[{"id":"a","pane":"p","command":"x","depends_on":["b"]},{"id":"b","pane":"p","command":"x","depends_on":["a"]}]}"#, "cycle: `a` -> `b` -> `a`"),
-        (r#"{"version":1,"subtasks":[{"id":"a","pane":"p","command":"x","depends_on":["ghost"]}]}"#, "depends on `ghost`, which is not a subtask"),
-        (r#"{"version":1,"panes":["main"],"subtasks":[{"id":"a","pane":"side","command":"x"}]}"#, "runs in the pane `side`, which the plan's `panes` does not declare"),
+        (
+            r#"{"version":1,"subtasks":[{"id":"a","pane":"p","command":"x","depends_on":["b"]},{"id":"b","pane":"p","command":"x","depends_on":["a"]}]}"#,
+            "cycle: `a` -> `b` -> `a`",
+        ),
+        (
+            r#"{"version":1,"subtasks":[{"id":"a","pane":"p","command":"x","depends_on":["ghost"]}]}"#,
+            "depends on `ghost`, which is not a subtask",
+        ),
+        (
+            r#"{"version":1,"panes":["main"],"subtasks":[{"id":"a","pane":"side","command":"x"}]}"#,
+            "runs in the pane `side`, which the plan's `panes` does not declare",
+        ),
         ("{\"version\":1,\n\"subtasks\":[{\"id\":\"a\" \"pane\":\"p\"}]}", "line 2, column"),
     ];
     for (plan, expected) in cases {
@@ -204,7 +213,8 @@ async fn cancellation_interrupts_running_subtasks_and_leaves_no_orphans() {
         }
         cancel.cancel();
     };
-    let (summary, ()) = tokio::time::timeout(Duration::from_secs(20), async { tokio::join!(run, watch) }).await.unwrap();
+    let (summary, ()) =
+        tokio::time::timeout(Duration::from_secs(20), async { tokio::join!(run, watch) }).await.unwrap();
     assert!(summary.cancelled);
     let status = |id: &str| summary.result(id).unwrap().status;
     assert_eq!(status("quick"), SubtaskStatus::Succeeded);

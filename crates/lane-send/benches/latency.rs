@@ -57,10 +57,17 @@ fn lane_send(server: &Server, home: &Path, args: &[&str]) -> tokio::process::Com
 }
 
 #[tokio::main]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a benchmark binary's main reports a missing prerequisite by its exit code"
+)]
 async fn main() {
     let agent = fake_agent();
     if !agent.exists() {
-        eprintln!("fake agent not found at {}; build it first: cargo build --release -p lane-send --example fake-agent", agent.display());
+        eprintln!(
+            "fake agent not found at {}; build it first: cargo build --release -p lane-send --example fake-agent",
+            agent.display()
+        );
         std::process::exit(1);
     }
     let home = tempfile::tempdir().unwrap_or_else(|error| panic!("temp dir: {error}"));
@@ -83,7 +90,18 @@ async fn main() {
         let started = Instant::now();
         let status = server
             .raw_command()
-            .args(["send-keys", "-t", "api", "-l", &format!("bench: naive {round}"), ";", "send-keys", "-t", "api", "Enter"])
+            .args([
+                "send-keys",
+                "-t",
+                "api",
+                "-l",
+                &format!("bench: naive {round}"),
+                ";",
+                "send-keys",
+                "-t",
+                "api",
+                "Enter",
+            ])
             .status()
             .await
             .unwrap_or_else(|error| panic!("tmux: {error}"));
@@ -111,9 +129,13 @@ async fn main() {
         let started = Instant::now();
         let children: Vec<_> = (0..CONCURRENT)
             .map(|index| {
-                lane_send(&server, home.path(), &["--timeout", "60", "api", &format!("bench: concurrent {round}.{index}")])
-                    .spawn()
-                    .unwrap_or_else(|error| panic!("lane-send: {error}"))
+                lane_send(
+                    &server,
+                    home.path(),
+                    &["--timeout", "60", "api", &format!("bench: concurrent {round}.{index}")],
+                )
+                .spawn()
+                .unwrap_or_else(|error| panic!("lane-send: {error}"))
             })
             .collect();
         for child in children {
@@ -127,13 +149,22 @@ async fn main() {
     let naive_median = median(&mut naive);
     let proven_median = median(&mut proven);
     println!("lane-send latency to an idle fake Claude pane ({ROUNDS} rounds each)");
-    println!("  baseline naive send-keys + Enter (until logged): median {naive_median:?}, p90 {:?}", percentile(&mut naive, 90));
-    println!("  lane-send (process start to outcome):           median {proven_median:?}, p90 {:?}", percentile(&mut proven, 90));
+    println!(
+        "  baseline naive send-keys + Enter (until logged): median {naive_median:?}, p90 {:?}",
+        percentile(&mut naive, 90)
+    );
+    println!(
+        "  lane-send (process start to outcome):           median {proven_median:?}, p90 {:?}",
+        percentile(&mut proven, 90)
+    );
     println!("  ratio lane-send / baseline: {:.2}", proven_median.as_secs_f64() / naive_median.as_secs_f64());
     println!(
         "  {CONCURRENT} concurrent senders, wall time: median {:?} over {CONCURRENT_ROUNDS} rounds ({:?} per message)",
         median(&mut walls),
         median(&mut walls) / CONCURRENT as u32
     );
-    println!("  goal: median <= 400ms: {}", if proven_median <= Duration::from_millis(400) { "met" } else { "NOT met" });
+    println!(
+        "  goal: median <= 400ms: {}",
+        if proven_median <= Duration::from_millis(400) { "met" } else { "NOT met" }
+    );
 }

@@ -8,6 +8,7 @@ use lane_send::{DeliverOptions, Stage};
 use tmux_habitat::{Server, SocketSpec};
 
 #[tokio::main(flavor = "current_thread")]
+#[allow(clippy::disallowed_methods, reason = "usage errors exit 2, like the lane-send binary")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (Some(lane), Some(message)) = (args.next(), args.next()) else {

@@ -41,7 +41,10 @@ pub async fn list_lanes(server: &Server, options: &DeliverOptions) -> Result<Vec
 pub fn render_lanes(rows: &[LaneRow]) -> String {
     let mut out = format!("# {SNAPSHOT_NOTE}\n");
     let name_width = rows.iter().map(|row| row.name.chars().count()).max().unwrap_or(4).max(4);
-    out.push_str(&format!("{:<name_width$}  {:<4}  {:<6}  {:<8}  {:<12}  {}\n", "LANE", "LIVE", "AGENT", "REG", "MODEL", "SCREEN / PURPOSE"));
+    out.push_str(&format!(
+        "{:<name_width$}  {:<4}  {:<6}  {:<8}  {:<12}  {}\n",
+        "LANE", "LIVE", "AGENT", "REG", "MODEL", "SCREEN / PURPOSE"
+    ));
     for row in rows {
         let registered = row.registered.as_ref();
         let agent = row.detected_agent.or(registered.and_then(|entry| entry.agent)).map_or("-", crate::Agent::name);
@@ -51,7 +54,10 @@ pub fn render_lanes(rows: &[LaneRow]) -> String {
             None => "-",
         };
         let model = registered.and_then(|entry| entry.model.as_deref()).unwrap_or("-");
-        let purpose = registered.and_then(|entry| entry.purpose.as_deref()).map(|purpose| format!(" — {purpose}")).unwrap_or_default();
+        let purpose = registered
+            .and_then(|entry| entry.purpose.as_deref())
+            .map(|purpose| format!(" — {purpose}"))
+            .unwrap_or_default();
         out.push_str(&format!(
             "{:<name_width$}  {:<4}  {:<6}  {:<8}  {:<12}  {}{purpose}\n",
             row.name,
@@ -76,7 +82,12 @@ pub struct MailOutcome {
 }
 
 /// Stores `message` in the mailbox (committed first), then delivers a short wake line.
-pub async fn send_mail(server: &Server, lane: &str, message: &str, options: &DeliverOptions) -> Result<MailOutcome, Error> {
+pub async fn send_mail(
+    server: &Server,
+    lane: &str,
+    message: &str,
+    options: &DeliverOptions,
+) -> Result<MailOutcome, Error> {
     let message = SignedMessage::parse(message)?;
     let mail_id = Mailbox::open(&options.dirs.state)?.store(lane, &message)?;
     let outcome = deliver(server, lane, &wake_line(message.sender(), lane, mail_id), options).await?;

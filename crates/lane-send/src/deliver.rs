@@ -49,7 +49,19 @@ async fn capture(pane: &Pane) -> Result<Capture, Error> {
     let id = pane.id().as_str();
     let out = pane
         .server()
-        .tmux(["display-message", "-p", "-t", id, "#{pane_width} #{pane_in_mode} #{pane_dead}", ";", "capture-pane", "-p", "-e", "-t", id])
+        .tmux([
+            "display-message",
+            "-p",
+            "-t",
+            id,
+            "#{pane_width} #{pane_in_mode} #{pane_dead}",
+            ";",
+            "capture-pane",
+            "-p",
+            "-e",
+            "-t",
+            id,
+        ])
         .await
         .map_err(|error| Error::Tmux(error.to_string()))?;
     let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
@@ -68,7 +80,9 @@ async fn look(pane: &Pane) -> Result<Recognition, Error> {
         return Ok(Recognition::Unknown { reason: "the pane's program has exited".to_string() });
     }
     if capture.in_mode {
-        return Ok(Recognition::Unknown { reason: "the pane is in copy mode (keys would go to tmux, not the agent)".to_string() });
+        return Ok(Recognition::Unknown {
+            reason: "the pane is in copy mode (keys would go to tmux, not the agent)".to_string(),
+        });
     }
     frame::recognise(&capture.screen)
 }
@@ -113,7 +127,10 @@ pub async fn deliver(server: &Server, lane: &str, message: &str, options: &Deliv
     let started = Instant::now();
     let message = SignedMessage::parse(message)?;
     let outcome = deliver_signed(server, lane, &message, options, started).await?;
-    journal::append(&options.dirs.state, &Record::Outcome { at: journal::now_stamp(), message: message.as_str(), outcome: &outcome })?;
+    journal::append(
+        &options.dirs.state,
+        &Record::Outcome { at: journal::now_stamp(), message: message.as_str(), outcome: &outcome },
+    )?;
     Ok(outcome)
 }
 
@@ -124,11 +141,15 @@ async fn deliver_signed(
     options: &DeliverOptions,
     started: Instant,
 ) -> Result<Outcome, Error> {
-    let held = |reason: String, pane: Option<String>| Outcome::held_before_typing(lane, pane, reason, elapsed_ms(started));
+    let held =
+        |reason: String, pane: Option<String>| Outcome::held_before_typing(lane, pane, reason, elapsed_ms(started));
     let pane = match server.pane(lane).await {
         Ok(pane) => pane,
         Err(tmux_habitat::Error::NotFound { .. }) => {
-            return Ok(held(format!("lane {lane:?} not found on tmux server {}", server.socket_path().display()), None));
+            return Ok(held(
+                format!("lane {lane:?} not found on tmux server {}", server.socket_path().display()),
+                None,
+            ));
         }
         Err(error) => return Err(Error::Tmux(error.to_string())),
     };
@@ -137,7 +158,10 @@ async fn deliver_signed(
     let _file_lock = match lock::acquire(&lock_path, lane, options.timeout).await {
         Ok(lock) => lock,
         Err(Error::LockTimeout { waited_ms, .. }) => {
-            return Ok(held(format!("another sender held the lane's lock for {waited_ms} ms; retry later"), Some(pane_id)));
+            return Ok(held(
+                format!("another sender held the lane's lock for {waited_ms} ms; retry later"),
+                Some(pane_id),
+            ));
         }
         Err(error) => return Err(error),
     };
@@ -192,7 +216,13 @@ async fn deliver_signed(
 /// A tmux failure in the middle of a delivery: before the paste it is an error (nothing was
 /// typed, the caller may retry); after it, a held outcome at the stage reached, because the
 /// text may be in the box and a retry must not paste it again.
-fn typing_failed(delivery: &Delivery, lane: &str, pane_id: &str, error: Error, started: Instant) -> Result<Outcome, Error> {
+fn typing_failed(
+    delivery: &Delivery,
+    lane: &str,
+    pane_id: &str,
+    error: Error,
+    started: Instant,
+) -> Result<Outcome, Error> {
     if !delivery.has_pasted() {
         return Err(error);
     }

@@ -230,7 +230,8 @@ impl Delivery {
             ),
             Some(sender) if self.live_lanes.contains(sender) => {
                 let rows = input.rows.1 - input.rows.0 + 1;
-                let keys = crate::frame::spec::spec_for(input.agent).map(|spec| spec.clear_keys.clone()).unwrap_or_default();
+                let keys =
+                    crate::frame::spec::spec_for(input.agent).map(|spec| spec.clear_keys.clone()).unwrap_or_default();
                 self.cleared_leftover = Some(input.text.clone());
                 self.cleared_at = now;
                 self.phase = Phase::VerifyCleared;
@@ -239,7 +240,9 @@ impl Delivery {
             }
             Some(sender) => self.finish(
                 Some(Stage::NotPasted),
-                format!("the box holds a draft signed by {sender:?}, which is not a live lane; left untouched: {shown:?}"),
+                format!(
+                    "the box holds a draft signed by {sender:?}, which is not a live lane; left untouched: {shown:?}"
+                ),
                 false,
             ),
         }
@@ -318,7 +321,9 @@ impl Delivery {
         }
         if now >= self.deadline {
             let still = match &recognition {
-                Recognition::Input(input) if !input.is_empty() => format!("the box still shows {:?}", shorten(&input.text, 80)),
+                Recognition::Input(input) if !input.is_empty() => {
+                    format!("the box still shows {:?}", shorten(&input.text, 80))
+                }
                 other => other.describe(),
             };
             return self.finish(

@@ -55,7 +55,8 @@ pub fn append_line(path: &Path, value: &impl Serialize) -> Result<(), Error> {
     if let Some(dir) = path.parent() {
         ensure_dir(dir)?;
     }
-    let mut line = serde_json::to_string(value).map_err(|source| Error::Encode { what: "log record", detail: source.to_string() })?;
+    let mut line = serde_json::to_string(value)
+        .map_err(|source| Error::Encode { what: "log record", detail: source.to_string() })?;
     line.push('\n');
     let mut file = std::fs::OpenOptions::new()
         .create(true)

@@ -86,7 +86,13 @@ impl Mailbox {
                 .map_err(fail)?;
             let rows = statement
                 .query_map(params![lane], |row| {
-                    Ok(Mail { id: row.get(0)?, lane: row.get(1)?, sender: row.get(2)?, message: row.get(3)?, sent_at: row.get(4)? })
+                    Ok(Mail {
+                        id: row.get(0)?,
+                        lane: row.get(1)?,
+                        sender: row.get(2)?,
+                        message: row.get(3)?,
+                        sent_at: row.get(4)?,
+                    })
                 })
                 .map_err(fail)?;
             rows.collect::<Result<Vec<_>, _>>().map_err(fail)?

@@ -129,7 +129,8 @@ fn init_tracing(verbose: u8) {
         1 => "lane_send=debug,tmux_habitat=debug",
         _ => "trace",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).try_init();
 }
@@ -188,7 +189,9 @@ async fn run(cli: &Cli) -> Result<Report, Error> {
         Command::Inbox { lane, mark_read } => {
             let mails = commands::read_inbox(&options, lane, *mark_read)?;
             return Ok(Report::Text(if cli.json {
-                serde_json::to_string(&mails).map_err(|error| Error::Encode { what: "inbox", detail: error.to_string() })? + "\n"
+                serde_json::to_string(&mails)
+                    .map_err(|error| Error::Encode { what: "inbox", detail: error.to_string() })?
+                    + "\n"
             } else {
                 commands::render_inbox(lane, &mails)
             }));
@@ -246,7 +249,12 @@ fn main() -> ExitCode {
             let _ = error.print();
             let json = std::env::args().any(|arg| arg == "--json");
             let rendered = error.render().to_string();
-            let reason = rendered.lines().find(|line| !line.trim().is_empty()).unwrap_or("bad arguments; see --help").trim().to_string();
+            let reason = rendered
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .unwrap_or("bad arguments; see --help")
+                .trim()
+                .to_string();
             println!("{}", error_line(json, "usage_error", None, &reason));
             return ExitCode::from(EXIT_USAGE);
         }
@@ -269,11 +277,19 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Report::Delivery(outcome)) => {
-            if cli.json { print_json(&outcome) } else { println!("{}", outcome.to_logfmt()) }
+            if cli.json {
+                print_json(&outcome)
+            } else {
+                println!("{}", outcome.to_logfmt())
+            }
             ExitCode::from(outcome_exit(&outcome))
         }
         Ok(Report::Mail(mail)) => {
-            if cli.json { print_json(&mail) } else { println!("{} mail_id={}", mail.outcome.to_logfmt(), mail.mail_id) }
+            if cli.json {
+                print_json(&mail)
+            } else {
+                println!("{} mail_id={}", mail.outcome.to_logfmt(), mail.mail_id)
+            }
             ExitCode::from(outcome_exit(&mail.outcome))
         }
         Err(error @ (Error::Usage(_) | Error::Unsigned { .. })) => {

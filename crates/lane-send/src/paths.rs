@@ -43,9 +43,14 @@ impl Dirs {
         }
         let home = var("HOME");
         let from_home = |relative: &str, xdg: &str| -> Result<PathBuf, Error> {
-            var(xdg).map(|dir| dir.join("lane-send")).or_else(|| home.as_ref().map(|home| home.join(relative))).ok_or_else(
-                || Error::Usage(format!("neither {xdg} nor HOME is set; set {HOME_OVERRIDE} to choose where lane-send keeps files")),
-            )
+            var(xdg)
+                .map(|dir| dir.join("lane-send"))
+                .or_else(|| home.as_ref().map(|home| home.join(relative)))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "neither {xdg} nor HOME is set; set {HOME_OVERRIDE} to choose where lane-send keeps files"
+                    ))
+                })
         };
         let runtime = match var("XDG_RUNTIME_DIR") {
             Some(dir) => dir.join("lane-send"),
@@ -86,7 +91,8 @@ mod tests {
         };
         let dirs = Dirs::from_lookup(lookup(&[("LANE_SEND_HOME", "/t"), ("HOME", "/h")])).unwrap();
         assert_eq!(dirs, Dirs::under(Path::new("/t")));
-        let dirs = Dirs::from_lookup(lookup(&[("XDG_STATE_HOME", "/s"), ("XDG_RUNTIME_DIR", "/r"), ("HOME", "/h")])).unwrap();
+        let dirs =
+            Dirs::from_lookup(lookup(&[("XDG_STATE_HOME", "/s"), ("XDG_RUNTIME_DIR", "/r"), ("HOME", "/h")])).unwrap();
         assert_eq!(dirs.state, PathBuf::from("/s/lane-send"));
         assert_eq!(dirs.runtime, PathBuf::from("/r/lane-send"));
         assert_eq!(dirs.config, PathBuf::from("/h/.config/lane-send"));

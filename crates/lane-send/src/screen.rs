@@ -73,11 +73,7 @@ impl StyledScreen {
             .strip_suffix('\n')
             .unwrap_or(capture)
             .split('\n')
-            .map(|line| {
-                line.chars()
-                    .map(|ch| Cell { text: ch.to_string(), ..Cell::default() })
-                    .collect()
-            })
+            .map(|line| line.chars().map(|ch| Cell { text: ch.to_string(), ..Cell::default() }).collect())
             .collect();
         Self { rows, cursor: None }
     }

@@ -91,7 +91,8 @@ async fn a_lane_named_like_a_subcommand_is_reached_with_send() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let output = lab.run(&["--", "ls", "web: again, after --"]).await;
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let texts: Vec<String> = lane.wait_for_submissions(2, Duration::from_secs(5)).await.into_iter().map(|s| s.text).collect();
+    let texts: Vec<String> =
+        lane.wait_for_submissions(2, Duration::from_secs(5)).await.into_iter().map(|s| s.text).collect();
     assert_eq!(texts, vec!["web: to the lane called ls", "web: again, after --"]);
 }
 
@@ -99,7 +100,8 @@ async fn a_lane_named_like_a_subcommand_is_reached_with_send() {
 async fn eight_concurrent_senders_submit_each_message_exactly_once() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2"]).await;
-    let messages: Vec<String> = (0..8).map(|index| format!("web: concurrent message number {index} {}", "x".repeat(index * 7))).collect();
+    let messages: Vec<String> =
+        (0..8).map(|index| format!("web: concurrent message number {index} {}", "x".repeat(index * 7))).collect();
     let children: Vec<_> = messages
         .iter()
         .map(|message| {
@@ -178,6 +180,7 @@ async fn mail_is_stored_first_and_only_a_wake_line_is_typed() {
     let output = held.run(&["--json", "mail", "api", "web: stored anyway"]).await;
     assert_eq!(output.status.code(), Some(3));
     assert_eq!(json(&output)["mail_id"], 1);
-    let value: serde_json::Value = serde_json::from_str(stdout(&held.run(&["--json", "inbox", "api"]).await).trim()).unwrap();
+    let value: serde_json::Value =
+        serde_json::from_str(stdout(&held.run(&["--json", "inbox", "api"]).await).trim()).unwrap();
     assert_eq!(value[0]["message"], "web: stored anyway");
 }

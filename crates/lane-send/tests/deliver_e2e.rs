@@ -65,7 +65,11 @@ async fn leftover_signed_by_a_live_lane_is_cleared_not_submitted() {
     assert_eq!(submissions.len(), 1);
     assert_eq!(submissions[0].text, "ops: fresh message");
     let journal = lab.journal();
-    assert!(journal.iter().any(|record| record["event"] == "cleared_leftover" && record["leftover"] == "web: stale leftover text"));
+    assert!(
+        journal
+            .iter()
+            .any(|record| record["event"] == "cleared_leftover" && record["leftover"] == "web: stale leftover text")
+    );
 }
 
 #[tokio::test]
@@ -127,7 +131,10 @@ async fn paste_newline_window_is_respected_by_the_settle_time() {
     let outcome = lab.send("api", "ops: enter must not become a newline").await;
     assert!(outcome.is_delivered(), "{outcome:?}");
     assert_eq!(outcome.enters, 1);
-    assert_eq!(lane.wait_for_submissions(1, Duration::from_secs(5)).await[0].text, "ops: enter must not become a newline");
+    assert_eq!(
+        lane.wait_for_submissions(1, Duration::from_secs(5)).await[0].text,
+        "ops: enter must not become a newline"
+    );
 }
 
 #[tokio::test]
@@ -189,7 +196,8 @@ async fn awkward_messages_arrive_byte_identical() {
 async fn unsigned_message_is_a_usage_error_and_types_nothing() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2"]).await;
-    let error = lane_send::deliver(&lab.server, "api", "no signature", &lab.options(Duration::from_secs(2))).await.unwrap_err();
+    let error =
+        lane_send::deliver(&lab.server, "api", "no signature", &lab.options(Duration::from_secs(2))).await.unwrap_err();
     assert!(matches!(error, lane_send::Error::Unsigned { .. }));
     assert!(lane.submissions().is_empty());
 }
@@ -202,7 +210,8 @@ async fn concurrent_senders_in_one_process_take_turns() {
     let tasks: Vec<_> = messages
         .iter()
         .map(|message| {
-            let (server, options, message) = (lab.server.clone(), lab.options(Duration::from_secs(30)), message.clone());
+            let (server, options, message) =
+                (lab.server.clone(), lab.options(Duration::from_secs(30)), message.clone());
             tokio::spawn(async move { lane_send::deliver(&server, "api", &message, &options).await.unwrap() })
         })
         .collect();
@@ -210,7 +219,8 @@ async fn concurrent_senders_in_one_process_take_turns() {
         let outcome = task.await.unwrap();
         assert!(outcome.is_delivered(), "{outcome:?}");
     }
-    let mut texts: Vec<String> = lane.wait_for_submissions(4, Duration::from_secs(5)).await.into_iter().map(|s| s.text).collect();
+    let mut texts: Vec<String> =
+        lane.wait_for_submissions(4, Duration::from_secs(5)).await.into_iter().map(|s| s.text).collect();
     texts.sort();
     assert_eq!(texts, messages);
 }
@@ -220,9 +230,16 @@ async fn a_lane_locked_by_another_sender_is_held_not_pasted() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2"]).await;
     let pane = lab.server.pane("api").await.unwrap();
-    let path = lane_send::lock::lock_file(&lab.dirs().runtime, &lab.server.socket_path().to_string_lossy(), pane.id().as_str());
+    let path = lane_send::lock::lock_file(
+        &lab.dirs().runtime,
+        &lab.server.socket_path().to_string_lossy(),
+        pane.id().as_str(),
+    );
     let _held = lane_send::lock::acquire(&path, "api", Duration::from_secs(1)).await.unwrap();
-    let outcome = lane_send::deliver(&lab.server, "api", "ops: waits for the lock", &lab.options(Duration::from_millis(300))).await.unwrap();
+    let outcome =
+        lane_send::deliver(&lab.server, "api", "ops: waits for the lock", &lab.options(Duration::from_millis(300)))
+            .await
+            .unwrap();
     assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
     assert!(outcome.reason.contains("lock"), "{}", outcome.reason);
     assert!(lane.submissions().is_empty());
@@ -252,7 +269,8 @@ async fn busy_queue_marker_is_recognised_for_every_style() {
         assert!(second.is_delivered() && second.queued, "{style}: {second:?}");
     }
     for lane in &lanes {
-        let texts: Vec<String> = lane.wait_for_submissions(2, Duration::from_secs(10)).await.into_iter().map(|s| s.text).collect();
+        let texts: Vec<String> =
+            lane.wait_for_submissions(2, Duration::from_secs(10)).await.into_iter().map(|s| s.text).collect();
         assert_eq!(texts, vec!["ops: start work", "ops: queued follow-up"], "{}", lane.name);
     }
 }

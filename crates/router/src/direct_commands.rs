@@ -131,9 +131,9 @@ pub const DIRECT_COMMANDS: &[DirectCommand] = &[
 /// ("find **the** largest file", "sort **these** files **by** size", "date **of** the last commit").
 pub const FILLER_WORDS: &[&str] = &[
     "a", "an", "the", "all", "any", "every", "each", "some", "my", "me", "our", "your", "their", "its", "it", "this",
-    "that", "these", "those", "of", "for", "by", "with", "into", "about", "between", "than", "up", "is", "are",
-    "was", "were", "be", "been", "what", "which", "who", "why", "how", "when", "where", "whether", "please",
-    "largest", "biggest", "smallest", "newest", "oldest", "most", "least",
+    "that", "these", "those", "of", "for", "by", "with", "into", "about", "between", "than", "up", "is", "are", "was",
+    "were", "be", "been", "what", "which", "who", "why", "how", "when", "where", "whether", "please", "largest",
+    "biggest", "smallest", "newest", "oldest", "most", "least",
 ];
 
 /// The table entry for `program` (a basename), if tier 0 runs it directly.

@@ -155,7 +155,11 @@ fn assess_into(command_line: &str, depth: usize, findings: &mut Vec<Finding>) {
                 judge_command(simple, &program, args, findings);
                 if is_shell(&program) {
                     if let Some(downloader) = &downloader {
-                        push(findings, simple, Hazard::DownloadToShell { downloader: downloader.clone(), shell: program.clone() });
+                        push(
+                            findings,
+                            simple,
+                            Hazard::DownloadToShell { downloader: downloader.clone(), shell: program.clone() },
+                        );
                     }
                     judge_shell_invocation(simple, &program, args, depth, findings);
                 }
@@ -205,7 +209,8 @@ fn judge_command(simple: &SimpleCommand, program: &str, args: &[Word], findings:
             // The first operand is the mode or owner.
             for path in parsed.operands.iter().skip(1) {
                 if normalize_path(path) == "/" || (parsed.recursive && is_protected_path(path)) {
-                    let hazard = Hazard::PermissionsOfProtectedPath { program: program.to_string(), path: path.to_string() };
+                    let hazard =
+                        Hazard::PermissionsOfProtectedPath { program: program.to_string(), path: path.to_string() };
                     push(findings, simple, hazard);
                 }
             }
@@ -227,9 +232,7 @@ fn judge_command(simple: &SimpleCommand, program: &str, args: &[Word], findings:
         "init" | "telinit" if args.first().is_some_and(|a| a.text == "0" || a.text == "6") => {
             push(findings, simple, Hazard::PowerOff { command: simple.display() });
         }
-        "systemctl"
-            if args.iter().any(|a| matches!(a.text.as_str(), "poweroff" | "reboot" | "halt" | "kexec")) =>
-        {
+        "systemctl" if args.iter().any(|a| matches!(a.text.as_str(), "poweroff" | "reboot" | "halt" | "kexec")) => {
             push(findings, simple, Hazard::PowerOff { command: simple.display() });
         }
         _ => {}
@@ -244,9 +247,9 @@ fn judge_shell_invocation(
     depth: usize,
     findings: &mut Vec<Finding>,
 ) {
-    let command_flag = args.iter().position(|a| {
-        !a.quoted && a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('c')
-    });
+    let command_flag = args
+        .iter()
+        .position(|a| !a.quoted && a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('c'));
     if let Some(script) = command_flag.and_then(|i| args.get(i + 1)) {
         assess_into(&script.text, depth + 1, findings);
     }
@@ -358,8 +361,18 @@ fn is_protected_path(path: &str) -> bool {
 
 /// Block devices (whole disks or partitions); `/dev/null`, `/dev/tty` and friends are not.
 fn is_disk_device(path: &str) -> bool {
-    const DISKS: &[&str] =
-        &["/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk/", "/dev/mapper/", "/dev/md", "/dev/dm-"];
+    const DISKS: &[&str] = &[
+        "/dev/sd",
+        "/dev/hd",
+        "/dev/vd",
+        "/dev/xvd",
+        "/dev/nvme",
+        "/dev/mmcblk",
+        "/dev/disk/",
+        "/dev/mapper/",
+        "/dev/md",
+        "/dev/dm-",
+    ];
     DISKS.iter().any(|prefix| path.starts_with(prefix))
 }
 

@@ -203,9 +203,8 @@ pub fn program_name(word: &str) -> &str {
 }
 
 /// Words that may open a simple command without being its program (`if`, `then`, `{`, `!`, …).
-const RESERVED_WORDS: &[&str] = &[
-    "{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time",
-];
+const RESERVED_WORDS: &[&str] =
+    &["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time"];
 
 /// What [`strip_prefixes`] removed in front of the real program.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -57,8 +57,7 @@ pub fn direct_route(task: &str) -> Result<DirectRoute, Decline> {
                 Some(entry) if !first.quoted => entry,
                 _ => return Err(Decline::UnknownCommand { word: first.text.clone() }),
             };
-            let stdin_is_terminal =
-                position == 0 && !simple.redirections.iter().any(|r| r.operator.starts_with('<'));
+            let stdin_is_terminal = position == 0 && !simple.redirections.iter().any(|r| r.operator.starts_with('<'));
             judge_arguments(entry, &rest[1..], stdin_is_terminal)?;
             programs.push(program.to_string());
         }
@@ -107,7 +106,8 @@ fn judge_plain(program: &str, args: &[Word]) -> Result<(), Decline> {
             continue;
         }
         let text = arg.text.as_str();
-        let question = text.len() > 1 && text.ends_with('?') && text.chars().rev().nth(1).is_some_and(char::is_alphabetic);
+        let question =
+            text.len() > 1 && text.ends_with('?') && text.chars().rev().nth(1).is_some_and(char::is_alphabetic);
         if question || direct_commands::is_filler_word(text) {
             return Err(Decline::NaturalLanguage { program: program.to_string(), word: text.to_string() });
         }
@@ -295,10 +295,7 @@ mod tests {
             direct_route("find the largest file"),
             Err(Decline::NaturalLanguage { program: "find".into(), word: "the".into() })
         );
-        assert_eq!(
-            direct_route("top"),
-            Err(Decline::Interactive { program: "top".into(), needs_flag: "-b".into() })
-        );
+        assert_eq!(direct_route("top"), Err(Decline::Interactive { program: "top".into(), needs_flag: "-b".into() }));
         assert_eq!(direct_route("cat"), Err(Decline::MissingOperand { program: "cat".into() }));
         assert_eq!(direct_route("check disk"), Err(Decline::UnknownCommand { word: "check".into() }));
         assert_eq!(direct_route("what's up"), Err(Decline::UnterminatedQuote));

@@ -18,7 +18,9 @@ fn plain_program() -> impl Strategy<Value = &'static str> {
     prop::sample::select(
         direct_commands::DIRECT_COMMANDS
             .iter()
-            .filter(|c| matches!(c.rule, direct_commands::ArgumentRule::Plain | direct_commands::ArgumentRule::NeedsOperand))
+            .filter(|c| {
+                matches!(c.rule, direct_commands::ArgumentRule::Plain | direct_commands::ArgumentRule::NeedsOperand)
+            })
             .map(|c| c.name)
             // `env ./a` runs `./a`, which is not in the table.
             .filter(|name| *name != "env")
@@ -27,7 +29,22 @@ fn plain_program() -> impl Strategy<Value = &'static str> {
 }
 
 fn protected_path() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["/", "/*", "//", "~", "~/", "~/*", "$HOME", "$HOME/", "${HOME}", "\"$HOME\"", "/home", "/home/", "/etc", "/usr/"])
+    prop::sample::select(vec![
+        "/",
+        "/*",
+        "//",
+        "~",
+        "~/",
+        "~/*",
+        "$HOME",
+        "$HOME/",
+        "${HOME}",
+        "\"$HOME\"",
+        "/home",
+        "/home/",
+        "/etc",
+        "/usr/",
+    ])
 }
 
 fn recursive_flags() -> impl Strategy<Value = &'static str> {
@@ -35,7 +52,17 @@ fn recursive_flags() -> impl Strategy<Value = &'static str> {
 }
 
 fn prefix() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["", "sudo ", "sudo -u root ", "A=1 ", "env ", "nohup ", "true && ", "ls; ", "cd /tmp || "])
+    prop::sample::select(vec![
+        "",
+        "sudo ",
+        "sudo -u root ",
+        "A=1 ",
+        "env ",
+        "nohup ",
+        "true && ",
+        "ls; ",
+        "cd /tmp || ",
+    ])
 }
 
 proptest! {

@@ -21,10 +21,7 @@ use support::{TmuxServer, type_line};
 use tmux_control::{Connection, ConnectionOptions, Event, PaneEvent, Parser, encode_output};
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     println!("tmux-control benchmarks (medians of repeated runs)\n");
     decode_throughput();
     runtime.block_on(live_benchmarks());
@@ -102,26 +99,15 @@ fn decode_throughput() {
         assert_eq!(total, decoded);
         decode_rates.push(stream.len() as f64 / elapsed / 1e6);
     }
-    println!(
-        "%output throughput over {:.1} MB of control-mode input:",
-        stream.len() as f64 / 1e6
-    );
-    println!(
-        "  Parser (lines + events + decode): median {:8.1} MB/s  (goal >= 40)",
-        median(&mut parser_rates)
-    );
-    println!(
-        "  decode_output_into alone:         median {:8.1} MB/s\n",
-        median(&mut decode_rates)
-    );
+    println!("%output throughput over {:.1} MB of control-mode input:", stream.len() as f64 / 1e6);
+    println!("  Parser (lines + events + decode): median {:8.1} MB/s  (goal >= 40)", median(&mut parser_rates));
+    println!("  decode_output_into alone:         median {:8.1} MB/s\n", median(&mut decode_rates));
 }
 
 async fn live_benchmarks() {
     let server = TmuxServer::start().await;
-    let (connection, _events) = server.connect_with(ConnectionOptions {
-        output_budget_bytes: 256 << 20,
-        ..ConnectionOptions::default()
-    });
+    let (connection, _events) =
+        server.connect_with(ConnectionOptions { output_budget_bytes: 256 << 20, ..ConnectionOptions::default() });
     let pane = server.first_pane(&connection).await;
     round_trips(&server, &connection).await;
     pipelined(&connection).await;
@@ -153,14 +139,9 @@ async fn round_trips(server: &TmuxServer, connection: &Connection) {
     let (control_p50, control_p99) = (median(&mut control), percentile(&mut control, 0.99));
     let (sub_p50, sub_p99) = (median(&mut subprocess), percentile(&mut subprocess, 0.99));
     println!("command round trip `{COMMAND}`, n = {SAMPLES} each, alternating:");
-    println!(
-        "  control connection:  p50 {control_p50:7.3} ms  p99 {control_p99:7.3} ms  (goal p50 <= 0.15)"
-    );
+    println!("  control connection:  p50 {control_p50:7.3} ms  p99 {control_p99:7.3} ms  (goal p50 <= 0.15)");
     println!("  tmux subprocess:     p50 {sub_p50:7.3} ms  p99 {sub_p99:7.3} ms");
-    println!(
-        "  subprocess / control (p50): {:.1}x  (goal >= 10x)\n",
-        sub_p50 / control_p50
-    );
+    println!("  subprocess / control (p50): {:.1}x  (goal >= 10x)\n", sub_p50 / control_p50);
 }
 
 async fn pipelined(connection: &Connection) {
@@ -189,8 +170,7 @@ const FLOOD_DEADLINE: Duration = Duration::from_secs(180);
 /// the shell so the echoed command line does not contain it).
 fn flood_command(bytes: usize, run: usize) -> (String, Vec<u8>) {
     let marker = format!("FLOOD-END-{run}-");
-    let command =
-        format!("head -c {bytes} /dev/zero | tr '\\0' a | fold -w 199; echo {marker}$((6*7))");
+    let command = format!("head -c {bytes} /dev/zero | tr '\\0' a | fold -w 199; echo {marker}$((6*7))");
     (command, format!("{marker}42").into_bytes())
 }
 
@@ -203,11 +183,7 @@ struct MarkerScan {
 impl MarkerScan {
     fn found_in(&mut self, chunk: &[u8]) -> bool {
         self.tail.extend_from_slice(chunk);
-        if self
-            .tail
-            .windows(self.needle.len())
-            .any(|w| w == self.needle)
-        {
+        if self.tail.windows(self.needle.len()).any(|w| w == self.needle) {
             return true;
         }
         let keep = self.tail.len().saturating_sub(self.needle.len());
@@ -230,10 +206,7 @@ async fn pane_flood(connection: &Connection, pane: tmux_control::PaneId) {
     for run in 0..3 {
         let (command, needle) = flood_command(BYTES, run);
         let mut output = connection.subscribe_output(pane);
-        let mut scan = MarkerScan {
-            needle: needle.clone(),
-            tail: Vec::new(),
-        };
+        let mut scan = MarkerScan { needle: needle.clone(), tail: Vec::new() };
         let started = Instant::now();
         type_line(connection, pane, &command).await;
         let finished = tokio::time::timeout(FLOOD_DEADLINE, async {
@@ -246,23 +219,13 @@ async fn pane_flood(connection: &Connection, pane: tmux_control::PaneId) {
             }
         })
         .await;
-        assert!(
-            finished.is_ok(),
-            "driver flood did not finish within {FLOOD_DEADLINE:?}"
-        );
+        assert!(finished.is_ok(), "driver flood did not finish within {FLOOD_DEADLINE:?}");
         driver_rates.push(BYTES as f64 / started.elapsed().as_secs_f64() / 1e6);
 
-        let mut scan = MarkerScan {
-            needle,
-            tail: Vec::new(),
-        };
+        let mut scan = MarkerScan { needle, tail: Vec::new() };
         let started = Instant::now();
-        raw_server
-            .tmux(&["send-keys", "-t", support::SESSION, "-l", &command])
-            .await;
-        raw_server
-            .tmux(&["send-keys", "-t", support::SESSION, "Enter"])
-            .await;
+        raw_server.tmux(&["send-keys", "-t", support::SESSION, "-l", &command]).await;
+        raw_server.tmux(&["send-keys", "-t", support::SESSION, "Enter"]).await;
         let mut buffer = vec![0u8; 64 * 1024];
         let finished = tokio::time::timeout(FLOOD_DEADLINE, async {
             loop {
@@ -274,10 +237,7 @@ async fn pane_flood(connection: &Connection, pane: tmux_control::PaneId) {
             }
         })
         .await;
-        assert!(
-            finished.is_ok(),
-            "raw flood did not finish within {FLOOD_DEADLINE:?}"
-        );
+        assert!(finished.is_ok(), "raw flood did not finish within {FLOOD_DEADLINE:?}");
         raw_rates.push(BYTES as f64 / started.elapsed().as_secs_f64() / 1e6);
     }
     let (driver, raw) = (median(&mut driver_rates), median(&mut raw_rates));

@@ -21,10 +21,7 @@ pub struct Command {
 impl Command {
     /// A command named `name` (for example `capture-pane`) with no arguments.
     pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            args: Vec::new(),
-        }
+        Self { name: name.into(), args: Vec::new() }
     }
 
     /// Appends one argument, passed to tmux literally.
@@ -125,9 +122,8 @@ pub fn quote_arg(arg: &str) -> Result<String, Error> {
     let is_plain = |c: char| c.is_ascii_alphanumeric() || "-_./:%@=,+".contains(c);
     // A bare word starting with `%` is a parser directive (`%if`) or a syntax
     // error (`%0:continue`) unless it is exactly a pane id.
-    let is_directive_like = arg
-        .strip_prefix('%')
-        .is_some_and(|rest| rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()));
+    let is_directive_like =
+        arg.strip_prefix('%').is_some_and(|rest| rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()));
     if !arg.is_empty() && arg.chars().all(is_plain) && !is_directive_like {
         return Ok(arg.to_owned());
     }
@@ -159,36 +155,23 @@ pub fn quote_arg(arg: &str) -> Result<String, Error> {
 /// commands without `-b` are answered at once yet hold this client's queue
 /// until their shell command ends, delaying every later command.
 pub fn check_command_line(line: &str) -> Result<(), Error> {
-    let bad = |problem: &str| {
-        Err(Error::BadCommand {
-            command: line.to_owned(),
-            problem: problem.to_owned(),
-        })
-    };
+    let bad = |problem: &str| Err(Error::BadCommand { command: line.to_owned(), problem: problem.to_owned() });
     if line.chars().any(|c| c.is_control() && c != '\t') {
-        return bad(
-            "it contains a control character such as a newline; send one command per line \
-             and pass such bytes with `send-keys -H` or `load-buffer`",
-        );
+        return bad("it contains a control character such as a newline; send one command per line \
+             and pass such bytes with `send-keys -H` or `load-buffer`");
     }
     let words = split_words(line);
     let Some(name) = words.first_word else {
-        return bad(
-            "it has no command (an empty line would detach the control client); \
-             pass a tmux command such as `list-panes`",
-        );
+        return bad("it has no command (an empty line would detach the control client); \
+             pass a tmux command such as `list-panes`");
     };
     if words.has_separator {
-        return bad(
-            "it holds several commands separated by `;`; send each command with its own call \
-             (quote a literal `;` as ';' or \\;)",
-        );
+        return bad("it holds several commands separated by `;`; send each command with its own call \
+             (quote a literal `;` as ';' or \\;)");
     }
     if !name.is_empty() && "wait-for".starts_with(name.as_str()) {
-        return bad(
-            "`wait-for` blocks every later command on the shared control connection until it \
-             is signalled; run it on a dedicated connection or as a subprocess",
-        );
+        return bad("`wait-for` blocks every later command on the shared control connection until it \
+             is signalled; run it on a dedicated connection or as a subprocess");
     }
     Ok(())
 }
@@ -201,10 +184,7 @@ struct LineWords {
 }
 
 fn split_words(line: &str) -> LineWords {
-    let mut words = LineWords {
-        first_word: None,
-        has_separator: false,
-    };
+    let mut words = LineWords { first_word: None, has_separator: false };
     let mut word = String::new();
     let mut in_word = false;
     let mut word_count = 0;
@@ -336,10 +316,7 @@ mod tests {
 
     #[test]
     fn built_commands_quote_every_argument() {
-        let line = Command::new("send-keys")
-            .args(["-t", "%1", "-l", "echo \"$x\" ';' {y}"])
-            .to_line()
-            .unwrap();
+        let line = Command::new("send-keys").args(["-t", "%1", "-l", "echo \"$x\" ';' {y}"]).to_line().unwrap();
         assert_eq!(line, r#"send-keys -t %1 -l 'echo "$x" '\'';'\'' {y}'"#);
         assert!(Command::new("wait-for").arg("x").to_line().is_err());
     }

@@ -122,27 +122,13 @@ impl Connection {
     /// Drives an already spawned control client process (stdin and stdout
     /// must be piped). The connection owns the child: when its output ends,
     /// its exit status goes into the close reason.
-    pub fn from_child(
-        mut child: Child,
-        options: ConnectionOptions,
-    ) -> Result<(Self, Events), Error> {
-        let writer = child
-            .stdin
-            .take()
-            .ok_or(Error::MissingPipe { stream: "stdin" })?;
-        let reader = child
-            .stdout
-            .take()
-            .ok_or(Error::MissingPipe { stream: "stdout" })?;
+    pub fn from_child(mut child: Child, options: ConnectionOptions) -> Result<(Self, Events), Error> {
+        let writer = child.stdin.take().ok_or(Error::MissingPipe { stream: "stdin" })?;
+        let reader = child.stdout.take().ok_or(Error::MissingPipe { stream: "stdout" })?;
         Ok(Self::start(reader, writer, Some(child), options))
     }
 
-    fn start<R, W>(
-        reader: R,
-        writer: W,
-        child: Option<Child>,
-        options: ConnectionOptions,
-    ) -> (Self, Events)
+    fn start<R, W>(reader: R, writer: W, child: Option<Child>, options: ConnectionOptions) -> (Self, Events)
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -158,19 +144,9 @@ impl Connection {
             output_budget_bytes: options.output_budget_bytes,
         });
         let (requests, request_receiver) = mpsc::channel(WRITE_BATCH * 4);
-        tokio::spawn(write_loop(
-            writer,
-            request_receiver,
-            shared.clone(),
-            closed_watch,
-            attached_watch,
-        ));
+        tokio::spawn(write_loop(writer, request_receiver, shared.clone(), closed_watch, attached_watch));
         tokio::spawn(read_loop(reader, child, shared.clone()));
-        let connection = Self {
-            requests,
-            shared,
-            command_timeout: options.command_timeout,
-        };
+        let connection = Self { requests, shared, command_timeout: options.command_timeout };
         (connection, Events::new(receiver, None))
     }
 
@@ -184,34 +160,21 @@ impl Connection {
     /// and with [`Error::BadCommand`] for lines that would break it (see
     /// [`crate::check_command_line`]).
     pub async fn command(&self, command: impl IntoCommandLine) -> Result<Reply, Error> {
-        self.command_with_timeout(command, self.command_timeout)
-            .await
+        self.command_with_timeout(command, self.command_timeout).await
     }
 
     /// [`Connection::command`] with an explicit deadline.
-    pub async fn command_with_timeout(
-        &self,
-        command: impl IntoCommandLine,
-        timeout: Duration,
-    ) -> Result<Reply, Error> {
+    pub async fn command_with_timeout(&self, command: impl IntoCommandLine, timeout: Duration) -> Result<Reply, Error> {
         let line = command.into_command_line()?;
         let (reply, receiver) = oneshot::channel();
-        let request = Request {
-            line: line.clone(),
-            reply,
-        };
+        let request = Request { line: line.clone(), reply };
         let exchange = async {
             if self.requests.send(request).await.is_err() {
                 return Err(self.closed_error());
             }
             receiver.await.unwrap_or_else(|_| Err(self.closed_error()))
         };
-        tokio::time::timeout(timeout, exchange)
-            .await
-            .unwrap_or(Err(Error::Timeout {
-                command: line,
-                timeout,
-            }))
+        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(Error::Timeout { command: line, timeout }))
     }
 
     /// Follows one pane's output. Each subscription has its own byte budget
@@ -267,18 +230,14 @@ impl Connection {
 
     fn closed_error(&self) -> Error {
         let reason = self.shared.lock().closed_reason.clone();
-        Error::ConnectionClosed {
-            reason: reason.unwrap_or_else(|| "the connection's tasks have stopped".to_owned()),
-        }
+        Error::ConnectionClosed { reason: reason.unwrap_or_else(|| "the connection's tasks have stopped".to_owned()) }
     }
 }
 
 impl Shared {
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // State holds plain data that every step leaves consistent.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Ends the connection once: fails every pending command, ends every
@@ -291,9 +250,7 @@ impl Shared {
         tracing::debug!(%reason, "tmux control connection closed");
         state.closed_reason = Some(reason.clone());
         for pending in state.matcher.drain() {
-            let _ = pending.reply.send(Err(Error::ConnectionClosed {
-                reason: reason.clone(),
-            }));
+            let _ = pending.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
         }
         for queue in state.panes.drain().flat_map(|(_, queues)| queues) {
             queue.close();
@@ -310,9 +267,7 @@ impl Shared {
                 match matched {
                     Some((pending, block)) => {
                         // The caller may have timed out and gone; that is fine.
-                        let _ = pending
-                            .reply
-                            .send(Ok(Reply::from_block(pending.command, block)));
+                        let _ = pending.reply.send(Ok(Reply::from_block(pending.command, block)));
                     }
                     None => {
                         tracing::trace!("skipped a reply block not sent by this client");
@@ -333,9 +288,7 @@ impl Shared {
             }
             Event::Notification { name, args } => {
                 let args = Bytes::from(args);
-                let _ = self
-                    .events
-                    .send(ConnectionEvent::Notification { name, args });
+                let _ = self.events.send(ConnectionEvent::Notification { name, args });
             }
             Event::Exit { reason } => {
                 let reason = match reason {

@@ -12,18 +12,12 @@ async fn connection_with_far_end() -> (Connection, Events, BufReader<DuplexStrea
     let (reader, writer) = tokio::io::split(near);
     let (connection, events) = Connection::new(reader, writer);
     let mut far = BufReader::new(far);
-    far.get_mut()
-        .write_all(b"%begin 1 10 0\n%end 1 10 0\n")
-        .await
-        .unwrap();
+    far.get_mut().write_all(b"%begin 1 10 0\n%end 1 10 0\n").await.unwrap();
     (connection, events, far)
 }
 
 /// Sends a command from a task of its own, so the test can play tmux meanwhile.
-fn spawn_command(
-    connection: &Connection,
-    line: &'static str,
-) -> tokio::task::JoinHandle<Result<Reply, Error>> {
+fn spawn_command(connection: &Connection, line: &'static str) -> tokio::task::JoinHandle<Result<Reply, Error>> {
     let connection = connection.clone();
     tokio::spawn(async move { connection.command(line).await })
 }
@@ -39,21 +33,13 @@ async fn exit_inside_a_block_fails_the_command_it_belonged_to() {
     let (connection, mut events, mut far) = connection_with_far_end().await;
     let pending = spawn_command(&connection, "list-panes");
     assert_eq!(read_command(&mut far).await, "list-panes\n");
-    far.get_mut()
-        .write_all(b"%begin 1 11 1\n%0: [80x24]\n%exit server exited\n%end 1 11 1\n")
-        .await
-        .unwrap();
+    far.get_mut().write_all(b"%begin 1 11 1\n%0: [80x24]\n%exit server exited\n%end 1 11 1\n").await.unwrap();
     let error = pending.await.unwrap().unwrap_err();
     assert!(
         matches!(&error, Error::ConnectionClosed { reason } if reason == "tmux sent %exit (server exited)"),
         "{error}"
     );
-    assert_eq!(
-        events.recv().await,
-        Some(ConnectionEvent::Closed {
-            reason: "tmux sent %exit (server exited)".into()
-        })
-    );
+    assert_eq!(events.recv().await, Some(ConnectionEvent::Closed { reason: "tmux sent %exit (server exited)".into() }));
     assert_eq!(events.recv().await, None);
 }
 

@@ -15,9 +15,7 @@ pub enum Error {
     },
     /// No reply came within the deadline. The connection stays usable: the late
     /// reply is matched and discarded.
-    #[error(
-        "tmux command `{command}` got no reply within {timeout:?}; the server may be busy or the command blocked"
-    )]
+    #[error("tmux command `{command}` got no reply within {timeout:?}; the server may be busy or the command blocked")]
     Timeout {
         /// The command line sent.
         command: String,
@@ -55,9 +53,7 @@ pub enum Error {
         text: String,
     },
     /// A child process given to [`crate::Connection::from_child`] lacks a pipe.
-    #[error(
-        "the tmux control client process has no piped {stream}; spawn it with Stdio::piped() for stdin and stdout"
-    )]
+    #[error("the tmux control client process has no piped {stream}; spawn it with Stdio::piped() for stdin and stdout")]
     MissingPipe {
         /// `stdin` or `stdout`.
         stream: &'static str,

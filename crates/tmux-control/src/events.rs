@@ -56,11 +56,7 @@ impl Events {
         receiver: broadcast::Receiver<ConnectionEvent>,
         closed_before_subscribing: Option<String>,
     ) -> Self {
-        Self {
-            receiver,
-            closed_before_subscribing,
-            closed_seen: false,
-        }
+        Self { receiver, closed_before_subscribing, closed_seen: false }
     }
 
     /// The next event; `None` after [`ConnectionEvent::Closed`] was returned.

@@ -33,9 +33,7 @@ pub struct ReplyMatcher<T> {
 
 impl<T> Default for ReplyMatcher<T> {
     fn default() -> Self {
-        Self {
-            sent: VecDeque::new(),
-        }
+        Self { sent: VecDeque::new() }
     }
 }
 

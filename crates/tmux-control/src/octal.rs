@@ -49,12 +49,7 @@ pub fn encode_output(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     for &byte in bytes {
         if byte < 0x20 || byte == b'\\' {
-            out.extend_from_slice(&[
-                b'\\',
-                b'0' + (byte >> 6),
-                b'0' + ((byte >> 3) & 7),
-                b'0' + (byte & 7),
-            ]);
+            out.extend_from_slice(&[b'\\', b'0' + (byte >> 6), b'0' + ((byte >> 3) & 7), b'0' + (byte & 7)]);
         } else {
             out.push(byte);
         }
@@ -84,10 +79,7 @@ mod tests {
     fn every_byte_round_trips() {
         let all: Vec<u8> = (0..=255).collect();
         let encoded = encode_output(&all);
-        assert!(
-            !encoded.contains(&b'\n'),
-            "an encoded line must not contain a newline"
-        );
+        assert!(!encoded.contains(&b'\n'), "an encoded line must not contain a newline");
         assert_eq!(decode_output(&encoded), all);
     }
 

@@ -23,9 +23,7 @@ impl FromStr for PaneId {
     type Err = crate::Error;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        parse_pane_id(text.as_bytes()).ok_or_else(|| crate::Error::BadPaneId {
-            text: text.to_owned(),
-        })
+        parse_pane_id(text.as_bytes()).ok_or_else(|| crate::Error::BadPaneId { text: text.to_owned() })
     }
 }
 
@@ -260,21 +258,11 @@ fn parse_guard_line(line: &[u8]) -> Option<(&[u8], BlockGuard)> {
     if fields.next().is_some() {
         return None;
     }
-    Some((
-        name,
-        BlockGuard {
-            time,
-            number,
-            flags,
-        },
-    ))
+    Some((name, BlockGuard { time, number, flags }))
 }
 
 /// Handles a line outside any block.
-fn parse_notification(
-    line: Vec<u8>,
-    open_block: &mut Option<(BlockGuard, Vec<Vec<u8>>)>,
-) -> Option<Event> {
+fn parse_notification(line: Vec<u8>, open_block: &mut Option<(BlockGuard, Vec<Vec<u8>>)>) -> Option<Event> {
     if let Some((b"begin", guard)) = parse_guard_line(&line) {
         *open_block = Some((guard, Vec::new()));
         return None;
@@ -344,11 +332,7 @@ fn parse_output(args: &[u8]) -> Option<Event> {
     let pane = parse_pane_id(&args[..at])?;
     let mut data = Vec::new();
     decode_output_into(&args[at + 1..], &mut data);
-    Some(Event::Output {
-        pane,
-        age_ms: None,
-        data,
-    })
+    Some(Event::Output { pane, age_ms: None, data })
 }
 
 /// `%<pane> <age-ms> <reserved>... : <data>`.
@@ -386,11 +370,7 @@ fn parse_number(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() || digits.len() > 19 {
         return None;
     }
-    digits.iter().try_fold(0u64, |value, &digit| {
-        digit
-            .is_ascii_digit()
-            .then(|| value * 10 + u64::from(digit - b'0'))
-    })
+    digits.iter().try_fold(0u64, |value, &digit| digit.is_ascii_digit().then(|| value * 10 + u64::from(digit - b'0')))
 }
 
 #[cfg(test)]

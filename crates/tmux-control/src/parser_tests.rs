@@ -17,11 +17,7 @@ fn events_of(chunks: &[&[u8]]) -> Vec<Event> {
 
 fn block(time: u64, number: u64, flags: u32, ok: bool, lines: &[&str]) -> Event {
     Event::Block(Block {
-        guard: BlockGuard {
-            time,
-            number,
-            flags,
-        },
+        guard: BlockGuard { time, number, flags },
         ok,
         lines: lines.iter().map(|line| line.as_bytes().to_vec()).collect(),
     })
@@ -40,15 +36,8 @@ const SAMPLE: &[u8] = b"%begin 1700000000 264 0\n%end 1700000000 264 0\n\
 fn sample_events() -> Vec<Event> {
     vec![
         block(1700000000, 264, 0, true, &[]),
-        Event::Notification {
-            name: "session-changed".into(),
-            args: b"$0 work".to_vec(),
-        },
-        Event::Output {
-            pane: PaneId(1),
-            age_ms: None,
-            data: "héllo\r\n\\".as_bytes().to_vec(),
-        },
+        Event::Notification { name: "session-changed".into(), args: b"$0 work".to_vec() },
+        Event::Output { pane: PaneId(1), age_ms: None, data: "héllo\r\n\\".as_bytes().to_vec() },
         block(
             1700000001,
             270,
@@ -61,24 +50,11 @@ fn sample_events() -> Vec<Event> {
                 "%error 1700000001 270 0",
             ],
         ),
-        block(
-            1700000001,
-            272,
-            1,
-            false,
-            &["parse error: unknown command: x"],
-        ),
-        Event::Output {
-            pane: PaneId(2),
-            age_ms: Some(1234),
-            data: b"a b\x1b".to_vec(),
-        },
+        block(1700000001, 272, 1, false, &["parse error: unknown command: x"]),
+        Event::Output { pane: PaneId(2), age_ms: Some(1234), data: b"a b\x1b".to_vec() },
         Event::Pause { pane: PaneId(2) },
         Event::Continue { pane: PaneId(2) },
-        Event::Notification {
-            name: "window-add".into(),
-            args: b"@1".to_vec(),
-        },
+        Event::Notification { name: "window-add".into(), args: b"@1".to_vec() },
     ]
 }
 
@@ -101,28 +77,9 @@ fn notifications_inside_a_block_are_reported_and_kept() {
         events,
         [
             Event::Continue { pane: PaneId(4) },
-            Event::Notification {
-                name: "sessions-changed".into(),
-                args: Vec::new()
-            },
-            block(
-                5,
-                9,
-                1,
-                true,
-                &[
-                    "line",
-                    "%continue %4",
-                    "%sessions-changed",
-                    "%output %1 x",
-                    "%madeup y"
-                ]
-            ),
-            Event::Output {
-                pane: PaneId(1),
-                age_ms: None,
-                data: b"y".to_vec()
-            },
+            Event::Notification { name: "sessions-changed".into(), args: Vec::new() },
+            block(5, 9, 1, true, &["line", "%continue %4", "%sessions-changed", "%output %1 x", "%madeup y"]),
+            Event::Output { pane: PaneId(1), age_ms: None, data: b"y".to_vec() },
         ]
     );
 }
@@ -131,12 +88,7 @@ fn notifications_inside_a_block_are_reported_and_kept() {
 fn exit_inside_a_block_ends_the_stream() {
     let mut parser = Parser::new();
     parser.push(b"%begin 5 9 1\npartial\n%exit server exited\n%end 5 9 1\n%output %1 x\n");
-    assert_eq!(
-        parser.next_event(),
-        Some(Event::Exit {
-            reason: Some("server exited".into())
-        })
-    );
+    assert_eq!(parser.next_event(), Some(Event::Exit { reason: Some("server exited".into()) }));
     assert!(parser.has_exited());
     assert!(!parser.is_in_block());
     assert_eq!(parser.next_event(), None);
@@ -147,21 +99,13 @@ fn exit_inside_a_block_ends_the_stream() {
 #[test]
 fn bare_exit_and_lookalikes() {
     assert_eq!(events_of(&[b"%exit\n"]), [Event::Exit { reason: None }]);
-    assert_eq!(
-        events_of(&[b"%exited x\n"]),
-        [Event::Notification {
-            name: "exited".into(),
-            args: b"x".to_vec()
-        }]
-    );
+    assert_eq!(events_of(&[b"%exited x\n"]), [Event::Notification { name: "exited".into(), args: b"x".to_vec() }]);
 }
 
 #[test]
 fn flags_zero_blocks_are_reported_with_their_flags() {
     let events = events_of(&[b"%begin 1 2 0\n%end 1 2 0\n"]);
-    let [Event::Block(block)] = events.as_slice() else {
-        panic!("{events:?}")
-    };
+    let [Event::Block(block)] = events.as_slice() else { panic!("{events:?}") };
     assert!(!block.guard.is_from_this_client());
 }
 
@@ -177,18 +121,9 @@ fn malformed_known_notifications_become_plain_notifications() {
     assert_eq!(
         events,
         [
-            Event::Notification {
-                name: "output".into(),
-                args: b"nopane data".to_vec()
-            },
-            Event::Notification {
-                name: "pause".into(),
-                args: Vec::new()
-            },
-            Event::Notification {
-                name: "begin".into(),
-                args: b"x y z".to_vec()
-            },
+            Event::Notification { name: "output".into(), args: b"nopane data".to_vec() },
+            Event::Notification { name: "pause".into(), args: Vec::new() },
+            Event::Notification { name: "begin".into(), args: b"x y z".to_vec() },
         ]
     );
 }
@@ -218,14 +153,7 @@ fn a_long_line_in_tiny_chunks_is_one_event() {
     stream.extend_from_slice(&data);
     stream.push(b'\n');
     let chunks: Vec<&[u8]> = stream.chunks(7).collect();
-    assert_eq!(
-        events_of(&chunks),
-        [Event::Output {
-            pane: PaneId(1),
-            age_ms: None,
-            data
-        }]
-    );
+    assert_eq!(events_of(&chunks), [Event::Output { pane: PaneId(1), age_ms: None, data }]);
 }
 
 #[test]

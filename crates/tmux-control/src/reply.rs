@@ -25,22 +25,10 @@ impl Reply {
 
     /// `Ok(self)` for `%end`, [`Error::CommandFailed`] for `%error`.
     pub fn into_result(self) -> Result<Self, Error> {
-        if self.ok {
-            Ok(self)
-        } else {
-            Err(Error::CommandFailed {
-                message: self.text(),
-                command: self.command,
-            })
-        }
+        if self.ok { Ok(self) } else { Err(Error::CommandFailed { message: self.text(), command: self.command }) }
     }
 
     pub(crate) fn from_block(command: String, block: Block) -> Self {
-        Self {
-            command,
-            ok: block.ok,
-            lines: block.lines,
-            number: block.guard.number,
-        }
+        Self { command, ok: block.ok, lines: block.lines, number: block.guard.number }
     }
 }

@@ -117,9 +117,7 @@ impl PaneQueue {
     fn lock(&self) -> MutexGuard<'_, QueueState> {
         // A panic while holding this lock leaves the queue consistent enough
         // (it only holds plain data), so carry on past poisoning.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Queues an event; output over the byte budget is dropped and counted.
@@ -172,10 +170,7 @@ mod tests {
         queue.push(PaneEvent::Paused);
         queue.close();
         assert_eq!(subscription.recv().await, Some(output("efgh")));
-        assert_eq!(
-            subscription.recv().await,
-            Some(PaneEvent::Lagged { missed_bytes: 7 })
-        );
+        assert_eq!(subscription.recv().await, Some(PaneEvent::Lagged { missed_bytes: 7 }));
         assert_eq!(subscription.recv().await, Some(output("ijkl")));
         assert_eq!(subscription.recv().await, Some(PaneEvent::Paused));
         assert_eq!(subscription.recv().await, None);
@@ -186,10 +181,7 @@ mod tests {
         let queue = PaneQueue::new(2);
         let mut subscription = OutputSubscription::new(PaneId(1), queue.clone());
         queue.push(output("toolong"));
-        assert_eq!(
-            subscription.recv().await,
-            Some(PaneEvent::Lagged { missed_bytes: 7 })
-        );
+        assert_eq!(subscription.recv().await, Some(PaneEvent::Lagged { missed_bytes: 7 }));
         assert_eq!(subscription.try_recv(), None);
     }
 }

@@ -54,9 +54,7 @@ async fn finish_child(child: Option<Child>) -> Option<String> {
     let mut child = child?;
     match tokio::time::timeout(CHILD_EXIT_GRACE, child.wait()).await {
         Ok(Ok(status)) => Some(format!("the tmux client process exited with {status}")),
-        Ok(Err(error)) => Some(format!(
-            "waiting for the tmux client process failed: {error}"
-        )),
+        Ok(Err(error)) => Some(format!("waiting for the tmux client process failed: {error}")),
         Err(_) => {
             let _ = child.start_kill();
             Some("the tmux client process did not exit and was killed".to_owned())
@@ -79,9 +77,7 @@ pub(crate) async fn write_loop<W>(
     if wait_until_attached(&mut requests, &mut batch, &mut closed, &mut attached).await {
         loop {
             if let Err(error) = write_batch(&mut writer, &mut batch, &shared).await {
-                shared.close(format!(
-                    "writing to the tmux control client failed: {error}"
-                ));
+                shared.close(format!("writing to the tmux control client failed: {error}"));
                 break;
             }
             tokio::select! {
@@ -99,14 +95,10 @@ pub(crate) async fn write_loop<W>(
     requests.close();
     let reason = shared.lock().closed_reason.clone().unwrap_or_default();
     for request in batch.drain(..) {
-        let _ = request.reply.send(Err(Error::ConnectionClosed {
-            reason: reason.clone(),
-        }));
+        let _ = request.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
     }
     while let Some(request) = requests.recv().await {
-        let _ = request.reply.send(Err(Error::ConnectionClosed {
-            reason: reason.clone(),
-        }));
+        let _ = request.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
     }
 }
 
@@ -133,11 +125,7 @@ async fn wait_until_attached(
 }
 
 /// Records and writes the batched command lines (one write, one flush).
-async fn write_batch<W>(
-    writer: &mut W,
-    batch: &mut Vec<Request>,
-    shared: &Shared,
-) -> std::io::Result<()>
+async fn write_batch<W>(writer: &mut W, batch: &mut Vec<Request>, shared: &Shared) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
 {
@@ -153,10 +141,7 @@ where
             bytes.extend_from_slice(request.line.as_bytes());
             bytes.push(b'\n');
             // Recorded before writing: a reply cannot precede its command.
-            state.matcher.sent(Pending {
-                command: request.line,
-                reply: request.reply,
-            });
+            state.matcher.sent(Pending { command: request.line, reply: request.reply });
         }
     }
     if bytes.is_empty() {
@@ -165,10 +150,7 @@ where
     write_all_and_flush(writer, &bytes).await
 }
 
-async fn write_all_and_flush<W: AsyncWrite + Unpin>(
-    writer: &mut W,
-    bytes: &[u8],
-) -> std::io::Result<()> {
+async fn write_all_and_flush<W: AsyncWrite + Unpin>(writer: &mut W, bytes: &[u8]) -> std::io::Result<()> {
     writer.write_all(bytes).await?;
     writer.flush().await
 }

@@ -75,46 +75,20 @@ async fn a_stalled_reader_degrades_to_a_pause_and_continues() {
     flowing_tx.send_replace(true);
 
     next_matching(&mut output, "%pause", |event| *event == PaneEvent::Paused).await;
-    next_matching(&mut events, "a Pause event", |event| {
-        *event == ConnectionEvent::Pause { pane }
-    })
-    .await;
+    next_matching(&mut events, "a Pause event", |event| *event == ConnectionEvent::Pause { pane }).await;
 
     // Stop the flood before continuing, then resume the pane.
-    connection
-        .command(format!("send-keys -t {pane} C-c"))
-        .await
-        .unwrap();
+    connection.command(format!("send-keys -t {pane} C-c")).await.unwrap();
     connection.continue_pane(pane).await.unwrap();
-    next_matching(&mut output, "%continue", |event| {
-        *event == PaneEvent::Continued
-    })
-    .await;
-    assert!(
-        !connection.is_closed(),
-        "tmux must not disconnect a paused client"
-    );
-    assert_eq!(
-        connection
-            .command("display-message -p alive")
-            .await
-            .unwrap()
-            .text(),
-        "alive"
-    );
-    assert!(
-        output.queued_bytes() <= tmux_control::ConnectionOptions::default().output_budget_bytes
-    );
+    next_matching(&mut output, "%continue", |event| *event == PaneEvent::Continued).await;
+    assert!(!connection.is_closed(), "tmux must not disconnect a paused client");
+    assert_eq!(connection.command("display-message -p alive").await.unwrap().text(), "alive");
+    assert!(output.queued_bytes() <= tmux_control::ConnectionOptions::default().output_budget_bytes);
 
     let growth_mib = rss_stalled.saturating_sub(rss_before) / 1024;
-    eprintln!(
-        "tmux server RSS: {rss_before} KiB before, {rss_stalled} KiB after a {STALL:?} stall"
-    );
+    eprintln!("tmux server RSS: {rss_before} KiB before, {rss_stalled} KiB after a {STALL:?} stall");
     // The flood is endless; with pause-after=1 tmux holds about a second of output at most.
-    assert!(
-        growth_mib < 64,
-        "tmux server grew by {growth_mib} MiB while the reader stalled"
-    );
+    assert!(growth_mib < 64, "tmux server grew by {growth_mib} MiB while the reader stalled");
 
     drop(connection);
     drop(flowing_tx);

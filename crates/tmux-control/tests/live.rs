@@ -5,16 +5,12 @@ mod support;
 use std::time::Duration;
 
 use support::{TmuxServer, next_matching, type_line};
-use tmux_control::{
-    Command, ConnectionEvent, ConnectionOptions, Error, OutputSubscription, PaneEvent,
-};
+use tmux_control::{Command, ConnectionEvent, ConnectionOptions, Error, OutputSubscription, PaneEvent};
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
+    haystack.windows(needle.len()).any(|window| window == needle)
 }
 
 /// Collects a pane's output until `needle` appears (failing after [`DEADLINE`]).
@@ -54,22 +50,14 @@ async fn commands_round_trip_and_pipeline() {
     let server = TmuxServer::start().await;
     let (connection, _events) = server.connect();
 
-    let reply = connection
-        .command("display-message -p '#{session_name}'")
-        .await
-        .unwrap();
+    let reply = connection.command("display-message -p '#{session_name}'").await.unwrap();
     assert!(reply.ok);
     assert_eq!(reply.text(), support::SESSION);
 
     // Many commands in flight at once each get their own reply.
     let replies = (0..200).map(|i| {
         let connection = connection.clone();
-        async move {
-            (
-                i,
-                connection.command(format!("display-message -p {i}")).await,
-            )
-        }
+        async move { (i, connection.command(format!("display-message -p {i}")).await) }
     });
     let handles: Vec<_> = replies.map(tokio::spawn).collect();
     for handle in handles {
@@ -82,27 +70,12 @@ async fn commands_round_trip_and_pipeline() {
     let error = failed.into_result().unwrap_err();
     assert!(error.to_string().contains("unknown command"), "{error}");
 
-    for refused in [
-        "",
-        "wait-for channel",
-        "display a ; display b",
-        "display 'a\nb'",
-    ] {
+    for refused in ["", "wait-for channel", "display a ; display b", "display 'a\nb'"] {
         let error = connection.command(refused).await.unwrap_err();
-        assert!(
-            matches!(error, Error::BadCommand { .. }),
-            "{refused:?}: {error}"
-        );
+        assert!(matches!(error, Error::BadCommand { .. }), "{refused:?}: {error}");
     }
     // Still in step after the refusals and the %error reply.
-    assert_eq!(
-        connection
-            .command("display-message -p after")
-            .await
-            .unwrap()
-            .text(),
-        "after"
-    );
+    assert_eq!(connection.command("display-message -p after").await.unwrap().text(), "after");
 }
 
 #[tokio::test]
@@ -131,24 +104,11 @@ async fn awkward_arguments_reach_tmux_literally() {
     ];
     for text in awkward {
         let set = Command::new("set-option").args(["-g", "@quoted", text]);
-        connection
-            .command(set)
-            .await
-            .unwrap()
-            .into_result()
-            .unwrap();
-        let shown = connection
-            .command("show-options -gv @quoted")
-            .await
-            .unwrap()
-            .into_result()
-            .unwrap();
+        connection.command(set).await.unwrap().into_result().unwrap();
+        let shown = connection.command("show-options -gv @quoted").await.unwrap().into_result().unwrap();
         assert_eq!(shown.text(), text, "round trip of {text:?}");
     }
-    let error = connection
-        .command(Command::new("set-buffer").arg("two\nlines"))
-        .await
-        .unwrap_err();
+    let error = connection.command(Command::new("set-buffer").arg("two\nlines")).await.unwrap_err();
     assert!(matches!(error, Error::UnquotableArgument { .. }), "{error}");
 }
 
@@ -158,18 +118,9 @@ async fn pane_output_arrives_as_decoded_bytes() {
     let (connection, _events) = server.connect();
     let pane = server.first_pane(&connection).await;
     let mut output = connection.subscribe_output(pane);
-    type_line(
-        &connection,
-        pane,
-        r"printf 'h\303\251llo \\ tab\t bell\a \342\234\223 %s\n' $((6*7))",
-    )
-    .await;
+    type_line(&connection, pane, r"printf 'h\303\251llo \\ tab\t bell\a \342\234\223 %s\n' $((6*7))").await;
     let seen = output_until(&mut output, b"42\r\n").await;
-    assert!(
-        contains(&seen, "héllo \\ tab\t bell\x07 ✓ 42\r\n".as_bytes()),
-        "{:?}",
-        String::from_utf8_lossy(&seen)
-    );
+    assert!(contains(&seen, "héllo \\ tab\t bell\x07 ✓ 42\r\n".as_bytes()), "{:?}", String::from_utf8_lossy(&seen));
 }
 
 #[tokio::test]
@@ -190,29 +141,16 @@ async fn killing_the_server_fails_commands_fast_and_a_new_connection_works() {
     // The server dies without a word (SIGKILL): no %exit, no reply, only end of file.
     server.kill_abruptly().await;
 
-    let pending = tokio::time::timeout(DEADLINE, pending)
-        .await
-        .expect("pending command hung")
-        .unwrap();
-    let Err(Error::ConnectionClosed { reason }) = pending else {
-        panic!("{pending:?}")
-    };
+    let pending = tokio::time::timeout(DEADLINE, pending).await.expect("pending command hung").unwrap();
+    let Err(Error::ConnectionClosed { reason }) = pending else { panic!("{pending:?}") };
     assert!(!reason.is_empty());
-    let reason = tokio::time::timeout(DEADLINE, connection.closed())
-        .await
-        .expect("closed() hung");
+    let reason = tokio::time::timeout(DEADLINE, connection.closed()).await.expect("closed() hung");
     assert!(connection.is_closed(), "{reason}");
 
     let started = std::time::Instant::now();
-    let later = connection
-        .command("display-message -p x")
-        .await
-        .unwrap_err();
+    let later = connection.command("display-message -p x").await.unwrap_err();
     assert!(matches!(later, Error::ConnectionClosed { .. }), "{later}");
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "a closed connection must fail fast"
-    );
+    assert!(started.elapsed() < Duration::from_secs(1), "a closed connection must fail fast");
     assert!(later.to_string().contains("reconnect"), "{later}");
 
     // The subscription hands out what was queued, then ends.
@@ -223,54 +161,33 @@ async fn killing_the_server_fails_commands_fast_and_a_new_connection_works() {
     while let Some(event) = tokio::time::timeout(DEADLINE, events.recv()).await.unwrap() {
         last = Some(event);
     }
-    assert!(
-        matches!(last, Some(ConnectionEvent::Closed { .. })),
-        "{last:?}"
-    );
+    assert!(matches!(last, Some(ConnectionEvent::Closed { .. })), "{last:?}");
 
     let mut late_events = connection.events();
     let closed_again = late_events.recv().await;
-    assert!(
-        matches!(closed_again, Some(ConnectionEvent::Closed { .. })),
-        "{closed_again:?}"
-    );
+    assert!(matches!(closed_again, Some(ConnectionEvent::Closed { .. })), "{closed_again:?}");
     assert_eq!(late_events.recv().await, None);
 
     server.new_session().await;
     let (connection, _events) = server.connect();
-    assert_eq!(
-        connection
-            .command("display-message -p again")
-            .await
-            .unwrap()
-            .text(),
-        "again"
-    );
+    assert_eq!(connection.command("display-message -p again").await.unwrap().text(), "again");
 }
 
 #[tokio::test]
 async fn dropping_the_connection_ends_the_control_client() {
     let server = TmuxServer::start().await;
     let (connection, mut events) = server.connect();
-    connection
-        .command("display-message -p ready")
-        .await
-        .unwrap();
-    let clients =
-        |output: std::process::Output| String::from_utf8_lossy(&output.stdout).lines().count();
+    connection.command("display-message -p ready").await.unwrap();
+    let clients = |output: std::process::Output| String::from_utf8_lossy(&output.stdout).lines().count();
     assert_eq!(clients(server.tmux(&["list-clients"]).await), 1);
     let clone = connection.clone();
     drop(connection);
     assert!(!clone.is_closed(), "a clone keeps the connection open");
     drop(clone);
     // The last handle gone closes tmux's stdin; the client exits and its output ends.
-    let closed = next_matching(&mut events, "a Closed event", |event| {
-        matches!(event, ConnectionEvent::Closed { .. })
-    })
-    .await;
-    let ConnectionEvent::Closed { reason } = closed else {
-        unreachable!()
-    };
+    let closed =
+        next_matching(&mut events, "a Closed event", |event| matches!(event, ConnectionEvent::Closed { .. })).await;
+    let ConnectionEvent::Closed { reason } = closed else { unreachable!() };
     assert!(!reason.is_empty());
     assert_eq!(clients(server.try_tmux(&["list-clients"]).await), 0);
 }
@@ -279,32 +196,17 @@ async fn dropping_the_connection_ends_the_control_client() {
 async fn a_stalled_subscriber_is_bounded_and_told_it_lagged() {
     let server = TmuxServer::start().await;
     let budget = 256 * 1024;
-    let (connection, _events) = server.connect_with(ConnectionOptions {
-        output_budget_bytes: budget,
-        ..ConnectionOptions::default()
-    });
+    let (connection, _events) =
+        server.connect_with(ConnectionOptions { output_budget_bytes: budget, ..ConnectionOptions::default() });
     let pane = server.first_pane(&connection).await;
     let mut stalled = connection.subscribe_output(pane);
     let mut active = connection.subscribe_output(pane);
     // About 4 MB through the pane; the marker is computed so the echoed command line does not match.
-    type_line(
-        &connection,
-        pane,
-        "head -c 4000000 /dev/zero | tr '\\0' a | fold -w 199; echo FLOOD-$((40+2))",
-    )
-    .await;
+    type_line(&connection, pane, "head -c 4000000 /dev/zero | tr '\\0' a | fold -w 199; echo FLOOD-$((40+2))").await;
     let seen = output_until(&mut active, b"FLOOD-42").await;
-    assert!(
-        seen.len() > 4_000_000,
-        "the active subscriber saw everything: {}",
-        seen.len()
-    );
+    assert!(seen.len() > 4_000_000, "the active subscriber saw everything: {}", seen.len());
 
-    assert!(
-        stalled.queued_bytes() <= budget,
-        "{} queued",
-        stalled.queued_bytes()
-    );
+    assert!(stalled.queued_bytes() <= budget, "{} queued", stalled.queued_bytes());
     let mut received = 0usize;
     let mut lagged = 0u64;
     while let Some(Some(event)) = stalled.try_recv() {
@@ -315,15 +217,8 @@ async fn a_stalled_subscriber_is_bounded_and_told_it_lagged() {
         }
     }
     assert!(received <= budget, "{received}");
-    assert!(
-        lagged > 0,
-        "the stalled subscriber must learn it missed output"
-    );
-    assert_eq!(
-        received as u64 + lagged,
-        seen.len() as u64,
-        "every byte is either delivered or counted"
-    );
+    assert!(lagged > 0, "the stalled subscriber must learn it missed output");
+    assert_eq!(received as u64 + lagged, seen.len() as u64, "every byte is either delivered or counted");
 }
 
 #[tokio::test]
@@ -332,18 +227,8 @@ async fn a_timed_out_command_does_not_put_later_replies_off() {
     let (connection, _events) = server.connect();
     // Holds the client's queue for a second (see the kill test).
     connection.command("run-shell 'sleep 1'").await.unwrap();
-    let late = connection
-        .command_with_timeout("display-message -p late", Duration::from_millis(50))
-        .await
-        .unwrap_err();
+    let late = connection.command_with_timeout("display-message -p late", Duration::from_millis(50)).await.unwrap_err();
     assert!(matches!(late, Error::Timeout { .. }), "{late}");
     // The late reply still arrives first and is matched to the abandoned command.
-    assert_eq!(
-        connection
-            .command("display-message -p next")
-            .await
-            .unwrap()
-            .text(),
-        "next"
-    );
+    assert_eq!(connection.command("display-message -p next").await.unwrap().text(), "next");
 }

@@ -20,21 +20,14 @@ fn parse(chunks: &[&[u8]]) -> Vec<Event> {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
+    haystack.windows(needle.len()).any(|window| window == needle)
 }
 
 #[test]
 fn replies_pair_with_the_commands_sent() {
     let events = parse(&[TRANSCRIPT]);
-    let Some(Event::Block(attach)) = events.first() else {
-        panic!("{events:?}")
-    };
-    assert!(
-        !attach.guard.is_from_this_client(),
-        "the attach reply has flags 0"
-    );
+    let Some(Event::Block(attach)) = events.first() else { panic!("{events:?}") };
+    assert!(!attach.guard.is_from_this_client(), "the attach reply has flags 0");
 
     let commands: Vec<&str> = COMMANDS.lines().filter(|line| !line.is_empty()).collect();
     let mut matcher = ReplyMatcher::new();
@@ -51,11 +44,7 @@ fn replies_pair_with_the_commands_sent() {
     assert_eq!(replies.len(), commands.len(), "one reply per command");
     assert_eq!(matcher.waiting(), 0);
     for (command, block) in &replies {
-        let lines: Vec<String> = block
-            .lines
-            .iter()
-            .map(|line| String::from_utf8_lossy(line).into_owned())
-            .collect();
+        let lines: Vec<String> = block.lines.iter().map(|line| String::from_utf8_lossy(line).into_owned()).collect();
         match *command {
             c if c.starts_with("display-message") => assert_eq!(lines, ["session rec"]),
             "bogus-command" => {
@@ -86,17 +75,9 @@ fn output_decodes_to_the_bytes_the_pane_printed() {
             }
         }
     }
-    assert!(
-        contains(&plain, PRINTED),
-        "{}",
-        String::from_utf8_lossy(&plain)
-    );
+    assert!(contains(&plain, PRINTED), "{}", String::from_utf8_lossy(&plain));
     // After `refresh-client -f pause-after=10` output arrives as %extended-output.
-    assert!(
-        contains(&extended, PRINTED),
-        "{}",
-        String::from_utf8_lossy(&extended)
-    );
+    assert!(contains(&extended, PRINTED), "{}", String::from_utf8_lossy(&extended));
 }
 
 #[test]

@@ -108,9 +108,7 @@ impl Control {
 
     /// Follows a pane's output, over the connection attached to the pane's session.
     pub(crate) async fn subscribe(&self, pane: &str) -> Result<OutputSubscription> {
-        let session = self
-            .subprocess_or_conn_display(pane, "#{session_id}")
-            .await?;
+        let session = self.subprocess_or_conn_display(pane, "#{session_id}").await?;
         let conn = self.connection_for(&session).await?;
         self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session);
         let id = pane.parse().map_err(|_| Error::Invalid {
@@ -136,7 +134,11 @@ impl Control {
         let out = self.run(Invocation::new(["display-message", "-p", "-t", pane, format])).await?;
         let value = out.trim().to_owned();
         if value.is_empty() {
-            return Err(Error::NotFound { kind: "pane", name: pane.to_owned(), socket: self.subprocess.socket_path.clone() });
+            return Err(Error::NotFound {
+                kind: "pane",
+                name: pane.to_owned(),
+                socket: self.subprocess.socket_path.clone(),
+            });
         }
         Ok(value)
     }
@@ -176,7 +178,9 @@ impl Control {
             cmd.args(["-t", session]);
         }
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
-        let child = cmd.spawn().map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
+        let child = cmd
+            .spawn()
+            .map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
         let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
         let (conn, _events) = Connection::from_child(child, options)
             .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
@@ -186,7 +190,10 @@ impl Control {
             .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
         let attached = reply.text().trim().to_owned();
         if !reply.ok || !attached.starts_with('$') {
-            return Err(Error::Protocol { command: "tmux -C attach-session".into(), detail: format!("no session: {}", reply.text()) });
+            return Err(Error::Protocol {
+                command: "tmux -C attach-session".into(),
+                detail: format!("no session: {}", reply.text()),
+            });
         }
         conn.set_pause_after(PAUSE_AFTER_SECS)
             .await
@@ -216,8 +223,17 @@ fn repeatable(args: &[String]) -> bool {
     args.split(|a| a == ";").filter(|part| !part.is_empty()).all(|part| {
         matches!(
             part[0].as_str(),
-            "display-message" | "capture-pane" | "list-sessions" | "list-windows" | "list-panes" | "has-session"
-                | "show-options" | "show-hooks" | "set-option" | "set-hook" | "resize-window"
+            "display-message"
+                | "capture-pane"
+                | "list-sessions"
+                | "list-windows"
+                | "list-panes"
+                | "has-session"
+                | "show-options"
+                | "show-hooks"
+                | "set-option"
+                | "set-hook"
+                | "resize-window"
         )
     })
 }
@@ -253,7 +269,8 @@ mod tests {
 
     #[test]
     fn chains_split_into_quoted_lines() {
-        let args: Vec<String> = ["display-message", "-p", "#{pane_id} x", ";", "capture-pane", "-p"].map(String::from).to_vec();
+        let args: Vec<String> =
+            ["display-message", "-p", "#{pane_id} x", ";", "capture-pane", "-p"].map(String::from).to_vec();
         let lines = split_commands(&args).unwrap();
         assert_eq!(lines.len(), 2);
         assert!(lines[0].starts_with("display-message -p "));

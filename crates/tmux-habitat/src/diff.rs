@@ -62,7 +62,8 @@ impl ScreenDiff {
                     i += 1;
                 }
             }
-            let context_before = a[old_start.saturating_sub(context)..old_start].iter().map(|s| (*s).to_owned()).collect();
+            let context_before =
+                a[old_start.saturating_sub(context)..old_start].iter().map(|s| (*s).to_owned()).collect();
             hunks.push(Hunk { old_start, new_start, removed, added, context_before });
         }
         ScreenDiff { hunks }

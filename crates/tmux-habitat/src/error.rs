@@ -96,7 +96,9 @@ pub enum Error {
     },
     /// The control-mode connection ended while a command that must not be repeated was in flight: it may or
     /// may not have run. Look at the pane before acting again.
-    #[error("the tmux connection ended while `{command}` was in flight ({reason}); it may or may not have run, so it was not repeated: look at the pane before trying again")]
+    #[error(
+        "the tmux connection ended while `{command}` was in flight ({reason}); it may or may not have run, so it was not repeated: look at the pane before trying again"
+    )]
     ConnectionLost {
         /// The command.
         command: String,
@@ -104,7 +106,9 @@ pub enum Error {
         reason: String,
     },
     /// The operation needs the control-mode transport.
-    #[error("{what} needs the control-mode transport; this server uses subprocesses (unset TMUX_HABITAT_TRANSPORT or build the server with TransportKind::Control)")]
+    #[error(
+        "{what} needs the control-mode transport; this server uses subprocesses (unset TMUX_HABITAT_TRANSPORT or build the server with TransportKind::Control)"
+    )]
     Unsupported {
         /// What was asked for.
         what: &'static str,

@@ -30,7 +30,10 @@ pub struct Intervention {
 static RULES: LazyLock<Vec<(InterventionKind, Regex)>> = LazyLock::new(|| {
     let rule = |kind, pattern: &str| Regex::new(pattern).ok().map(|re| (kind, re));
     [
-        rule(InterventionKind::Confirm, r"(?i)(\[y/n\]|\(y/n\)|\[yes/no\]|\(yes/no(/\[fingerprint\])?\)|\[y/n/q\])\s*[:?]?\s*$"),
+        rule(
+            InterventionKind::Confirm,
+            r"(?i)(\[y/n\]|\(y/n\)|\[yes/no\]|\(yes/no(/\[fingerprint\])?\)|\[y/n/q\])\s*[:?]?\s*$",
+        ),
         rule(InterventionKind::Password, r"(?i)(password|passphrase|\bpin)( for [^:]*)?\s*:\s*$"),
         rule(InterventionKind::Pager, r"^(--More--.*|\(END\)|:)\s*$"),
         rule(InterventionKind::Pager, r"(?i)^\s*lines \d+-\d+(/\d+)?( \(END\))?\s*$"),

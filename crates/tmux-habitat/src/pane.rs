@@ -80,7 +80,8 @@ const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid
 
 impl PaneInfo {
     pub(crate) fn parse(line: &str) -> Result<PaneInfo> {
-        let bad = || Error::Protocol { command: "display-message".into(), detail: format!("unexpected pane info {line:?}") };
+        let bad =
+            || Error::Protocol { command: "display-message".into(), detail: format!("unexpected pane info {line:?}") };
         let f: Vec<&str> = line.trim_end_matches('\n').splitn(14, '\t').collect();
         if f.len() != 14 {
             return Err(bad());
@@ -191,7 +192,19 @@ impl Pane {
         let id = self.id.as_str();
         let out = self
             .server
-            .tmux(["display-message", "-p", "-t", id, "#{pane_width} #{cursor_x} #{cursor_y}", ";", "capture-pane", "-p", "-e", "-t", id])
+            .tmux([
+                "display-message",
+                "-p",
+                "-t",
+                id,
+                "#{pane_width} #{cursor_x} #{cursor_y}",
+                ";",
+                "capture-pane",
+                "-p",
+                "-e",
+                "-t",
+                id,
+            ])
             .await?;
         let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
         let nums: Vec<u16> = head.split(' ').filter_map(|n| n.parse().ok()).collect();
@@ -246,7 +259,19 @@ impl Pane {
         let buffer = format!("habitat-{}-{:016x}", std::process::id(), rand::random::<u64>());
         let id = self.id.as_str();
         let invocation = Invocation::new([
-            "load-buffer", "-b", &buffer, "-", ";", "paste-buffer", "-p", "-r", "-d", "-b", &buffer, "-t", id,
+            "load-buffer",
+            "-b",
+            &buffer,
+            "-",
+            ";",
+            "paste-buffer",
+            "-p",
+            "-r",
+            "-d",
+            "-b",
+            &buffer,
+            "-t",
+            id,
         ])
         .stdin(text.into_bytes());
         self.server.invoke(invocation).await.map(drop)
@@ -311,7 +336,12 @@ impl Pane {
                 return Ok(screen);
             }
             if !backoff.wait().await {
-                return Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen });
+                return Err(Error::Timeout {
+                    pane: self.id.to_string(),
+                    what: what.to_owned(),
+                    waited: timeout,
+                    screen,
+                });
             }
         }
     }
@@ -331,7 +361,9 @@ impl Pane {
                 format!("{program} -S {socket} wait-for -S hab-ready-{token}")
             }
         };
-        self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"]).await?;
+        self.server
+            .tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"])
+            .await?;
         let Some(mut stream) = stream else {
             return self.wait_for_channel(&format!("hab-ready-{token}"), timeout, "the shell to become ready").await;
         };
@@ -341,9 +373,11 @@ impl Pane {
             crate::stream::StreamWait::Lost => {
                 self.server.continue_pane(&self.id).await;
                 let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-                self.wait_until("the shell to become ready", left, |screen| screen.lines().any(|l| l.trim_end() == marker))
-                    .await
-                    .map(drop)
+                self.wait_until("the shell to become ready", left, |screen| {
+                    screen.lines().any(|l| l.trim_end() == marker)
+                })
+                .await
+                .map(drop)
             }
             crate::stream::StreamWait::TimedOut => Err(Error::Timeout {
                 pane: self.id.to_string(),
@@ -358,7 +392,8 @@ impl Pane {
     /// known). tmux 3.3a sometimes marks a pane dead without ever reporting its status; for panes running the
     /// default shell the status its EXIT trap printed is read from the screen instead.
     pub async fn exit_status(&self) -> Result<Option<i32>> {
-        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(50), Duration::from_millis(500));
+        let mut backoff =
+            Backoff::with(Duration::from_millis(2), Duration::from_millis(50), Duration::from_millis(500));
         loop {
             let info = self.info().await?;
             if !info.dead {
@@ -462,7 +497,8 @@ mod tests {
 
     #[test]
     fn parses_pane_info() {
-        let info = PaneInfo::parse("%3\t200\t50\t1234\t1\t3\t0\t5\t0\t0\t12\t/dev/pts/4\tbash\ttitle\twith tab\n").unwrap();
+        let info =
+            PaneInfo::parse("%3\t200\t50\t1234\t1\t3\t0\t5\t0\t0\t12\t/dev/pts/4\tbash\ttitle\twith tab\n").unwrap();
         assert_eq!(info.id.as_str(), "%3");
         assert!(info.dead);
         assert_eq!(info.dead_status, Some(3));

@@ -106,8 +106,9 @@ impl Pane {
         if info.in_mode {
             return Err(Error::Refused {
                 pane: self.id().to_string(),
-                reason: "the pane is in a mode (copy mode?) that would swallow the keys; leave it (press q) and try again"
-                    .into(),
+                reason:
+                    "the pane is in a mode (copy mode?) that would swallow the keys; leave it (press q) and try again"
+                        .into(),
             });
         }
         let token = format!("{:016x}", rand::random::<u64>());
@@ -139,8 +140,23 @@ impl Pane {
         let started = Instant::now();
         self.server()
             .tmux([
-                "set-hook", "-p", "-t", id, "pane-died", &hook, ";", "send-keys", "-t", id, "-l", &line, ";",
-                "send-keys", "-t", id, "Enter",
+                "set-hook",
+                "-p",
+                "-t",
+                id,
+                "pane-died",
+                &hook,
+                ";",
+                "send-keys",
+                "-t",
+                id,
+                "-l",
+                &line,
+                ";",
+                "send-keys",
+                "-t",
+                id,
+                "Enter",
             ])
             .await?;
         Ok(RunningCommand {
@@ -238,13 +254,22 @@ impl RunningCommand {
         let lines = self.capture_from(i64::from(self.start_cursor_y) - FAST_PATH_WINDOW).await?;
         let parsed = parse_output(&lines, &self.token);
         if parsed.saw_start && parsed.exit_code.is_some() {
-            return Ok(CommandOutput { exit_code: parsed.exit_code.unwrap_or_default(), output: parsed.output, duration, truncated: false });
+            return Ok(CommandOutput {
+                exit_code: parsed.exit_code.unwrap_or_default(),
+                output: parsed.output,
+                duration,
+                truncated: false,
+            });
         }
         let info = self.pane.info().await?;
         let parsed = parse_output(&self.lines_since_start(&info).await?, &self.token);
         match parsed.exit_code {
-            Some(exit_code) => Ok(CommandOutput { exit_code, output: parsed.output, duration, truncated: !parsed.saw_start }),
-            None if info.dead => Err(Error::PaneDead { pane: self.pane.id().to_string(), status: self.pane.dead_status().await }),
+            Some(exit_code) => {
+                Ok(CommandOutput { exit_code, output: parsed.output, duration, truncated: !parsed.saw_start })
+            }
+            None if info.dead => {
+                Err(Error::PaneDead { pane: self.pane.id().to_string(), status: self.pane.dead_status().await })
+            }
             None => Err(Error::Protocol {
                 command: "run".into(),
                 detail: format!("the end marker of command {} is missing from the pane", self.token),
@@ -381,7 +406,11 @@ fn parse_output(lines: &[String], token: &str) -> Parsed {
     let output = if exit_code.is_some() {
         match body.split_last() {
             Some((&"", rest)) => {
-                if rest.is_empty() { String::new() } else { format!("{}\n", rest.join("\n")) }
+                if rest.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}\n", rest.join("\n"))
+                }
             }
             _ => body.join("\n"),
         }
@@ -406,7 +435,10 @@ mod tests {
     #[test]
     fn output_between_markers_keeps_its_final_newline() {
         let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; . x; …\n__HAB_S_t1\nhello\n\n__HAB_E_t1:0\n$");
-        assert_eq!(parse_output(&screen, "t1"), Parsed { output: "hello\n".into(), exit_code: Some(0), saw_start: true });
+        assert_eq!(
+            parse_output(&screen, "t1"),
+            Parsed { output: "hello\n".into(), exit_code: Some(0), saw_start: true }
+        );
     }
 
     #[test]

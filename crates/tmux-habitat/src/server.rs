@@ -82,7 +82,8 @@ fn default_shell(runtime_dir: &Path) -> Result<String> {
         return Ok("env PS1='$ ' /bin/sh".to_owned());
     }
     let rc = runtime_dir.join("bashrc");
-    let text = format!("PS1='$ '\nHISTFILE=/dev/null\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n", crate::pane::EXIT_MARKER);
+    let text =
+        format!("PS1='$ '\nHISTFILE=/dev/null\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n", crate::pane::EXIT_MARKER);
     std::fs::write(&rc, text).map_err(|e| Error::io(format!("writing {}", rc.display()), e))?;
     Ok(format!("/bin/bash --noprofile --rcfile {}", crate::run::shell_quote(&rc.display().to_string())))
 }
@@ -139,29 +140,29 @@ impl ServerBuilder {
         let runtime_dir = make_private_dir()?;
         let config = runtime_dir.join("tmux.conf");
         std::fs::write(&config, CONFIG).map_err(|e| Error::io(format!("writing {}", config.display()), e))?;
-        let (socket, socket_path, kill_default) = match self.socket.unwrap_or_else(|| {
-            SocketSpec::Path(runtime_dir.join("socket"))
-        }) {
-            SocketSpec::Name(name) => {
-                validate_socket_name(&name)?;
-                let path = SocketSpec::Name(name.clone()).resolve();
-                (SocketArg::Name(name), path, false)
-            }
-            SocketSpec::Path(path) => {
-                let private = path.starts_with(&runtime_dir);
-                (SocketArg::Path(path.clone()), path, private)
-            }
-            SocketSpec::Inherit => {
-                let path = SocketSpec::Inherit.resolve();
-                (SocketArg::Path(path.clone()), path, false)
-            }
-        };
+        let (socket, socket_path, kill_default) =
+            match self.socket.unwrap_or_else(|| SocketSpec::Path(runtime_dir.join("socket"))) {
+                SocketSpec::Name(name) => {
+                    validate_socket_name(&name)?;
+                    let path = SocketSpec::Name(name.clone()).resolve();
+                    (SocketArg::Name(name), path, false)
+                }
+                SocketSpec::Path(path) => {
+                    let private = path.starts_with(&runtime_dir);
+                    (SocketArg::Path(path.clone()), path, private)
+                }
+                SocketSpec::Inherit => {
+                    let path = SocketSpec::Inherit.resolve();
+                    (SocketArg::Path(path.clone()), path, false)
+                }
+            };
         let shell = match self.shell {
             Some(shell) if shell == DEFAULT_SHELL => Some(default_shell(&runtime_dir)?),
             other => other,
         };
         let kind = self.transport.or_else(TransportKind::from_env).unwrap_or(TransportKind::Control);
-        let transport = Transport::new(kind, Subprocess { program: self.program, socket, socket_path, config: Some(config) });
+        let transport =
+            Transport::new(kind, Subprocess { program: self.program, socket, socket_path, config: Some(config) });
         Ok(Server::from_parts(
             transport,
             runtime_dir,
@@ -217,12 +218,15 @@ impl Server {
         let runtime_dir = make_private_dir()?;
         let socket_path = socket.resolve();
         let kind = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
-        let transport = Transport::new(kind, Subprocess {
-            program: ServerBuilder::default().program,
-            socket: SocketArg::Path(socket_path.clone()),
-            socket_path,
-            config: None,
-        });
+        let transport = Transport::new(
+            kind,
+            Subprocess {
+                program: ServerBuilder::default().program,
+                socket: SocketArg::Path(socket_path.clone()),
+                socket_path,
+                config: None,
+            },
+        );
         Ok(Server::from_parts(transport, runtime_dir, false, None, (200, 50)))
     }
 
@@ -416,6 +420,10 @@ impl Drop for Inner {
 
 /// `kill-server`, from `Drop` (which cannot await), with a deadline of its own: a wedged or stopped server
 /// must not hang the dropping thread.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "Drop has no runtime to wait on the child's exit signal; bounded 2 ms polls"
+)]
 fn kill_server_now(subprocess: &Subprocess) {
     let child = std::process::Command::new(&subprocess.program)
         .arg("-S")

@@ -154,7 +154,11 @@ impl Session {
         let out = server
             .tmux(["display-message", "-p", "-t", &format!("={name}:"), "#{session_id}\t#{pane_id}"])
             .await
-            .map_err(|_| Error::NotFound { kind: "session", name: name.to_owned(), socket: server.socket_path().into() })?;
+            .map_err(|_| Error::NotFound {
+                kind: "session",
+                name: name.to_owned(),
+                socket: server.socket_path().into(),
+            })?;
         // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
         let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::NotFound {
             kind: "session",
@@ -216,7 +220,10 @@ impl Session {
         let out = self.server.tmux(args).await?;
         let pane = out.trim();
         if !pane.starts_with('%') {
-            return Err(Error::Protocol { command: "new-window".into(), detail: format!("expected a pane id, got {out:?}") });
+            return Err(Error::Protocol {
+                command: "new-window".into(),
+                detail: format!("expected a pane id, got {out:?}"),
+            });
         }
         self.server.tmux(["set-option", "-w", "-t", pane, "remain-on-exit", "on"]).await?;
         Ok(Pane::new(self.server.clone(), PaneId::new(pane)))
@@ -225,7 +232,11 @@ impl Session {
     /// Every pane of every window of the session.
     pub async fn panes(&self) -> Result<Vec<Pane>> {
         let out = self.server.tmux(["list-panes", "-s", "-t", &format!("={}", self.name), "-F", "#{pane_id}"]).await?;
-        Ok(out.lines().filter(|l| l.starts_with('%')).map(|id| Pane::new(self.server.clone(), PaneId::new(id))).collect())
+        Ok(out
+            .lines()
+            .filter(|l| l.starts_with('%'))
+            .map(|id| Pane::new(self.server.clone(), PaneId::new(id)))
+            .collect())
     }
 
     /// Kills the session and its panes.

@@ -49,7 +49,8 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn doubles_to_the_cap_and_stops_at_the_deadline() {
         let start = Instant::now();
-        let mut backoff = Backoff::with(Duration::from_millis(10), Duration::from_millis(40), Duration::from_millis(200));
+        let mut backoff =
+            Backoff::with(Duration::from_millis(10), Duration::from_millis(40), Duration::from_millis(200));
         let mut marks = Vec::new();
         while backoff.wait().await {
             marks.push((Instant::now() - start).as_millis());

@@ -154,10 +154,7 @@ async fn tmux_in_the_environment_never_redirects_our_calls(kind: TransportKind) 
     // SAFETY of the test: env is process-global; this test only sets variables that every call scrubs.
     let ours = server(kind).await;
     let fake_tmux = format!("{},1,0", decoy.socket_path().display());
-    let session = temp_env(&fake_tmux, async {
-        ours.new_session(SessionOptions::new("mine")).await.unwrap()
-    })
-    .await;
+    let session = temp_env(&fake_tmux, async { ours.new_session(SessionOptions::new("mine")).await.unwrap() }).await;
     assert!(ours.has_session("mine").await.unwrap());
     assert!(!decoy.has_session("mine").await.unwrap());
     session.first_pane().wait_ready(T).await.unwrap();
@@ -199,7 +196,9 @@ async fn capture_joined_scrollback_and_styles(kind: TransportKind) {
     let pane = session.first_pane().clone();
     pane.wait_ready(T).await.unwrap();
     let long = "y".repeat(100);
-    pane.run(&format!("seq 1 30; echo {long}; printf '\\033[2mghost\\033[0m \\033[1mbold\\033[0m\\n'"), T).await.unwrap();
+    pane.run(&format!("seq 1 30; echo {long}; printf '\\033[2mghost\\033[0m \\033[1mbold\\033[0m\\n'"), T)
+        .await
+        .unwrap();
     let plain = pane.capture(CaptureOptions::visible()).await.unwrap();
     assert!(!plain.lines().any(|l| l == long), "unjoined capture splits the long line");
     let joined = pane.capture(CaptureOptions::visible().joined().scrollback(100)).await.unwrap();
@@ -240,7 +239,8 @@ async fn overlong_lines_are_refused_in_canonical_mode_not_cut(kind: TransportKin
 
 async fn readiness_timeout_names_the_pane_and_screen(kind: TransportKind) {
     let server = server(kind).await;
-    let session = server.new_session(SessionOptions::new("r").command("echo not a shell; cat >/dev/null")).await.unwrap();
+    let session =
+        server.new_session(SessionOptions::new("r").command("echo not a shell; cat >/dev/null")).await.unwrap();
     let err = session.first_pane().wait_ready(Duration::from_millis(300)).await.unwrap_err();
     let text = err.to_string();
     assert!(text.contains(session.first_pane().id().as_str()) && text.contains("not a shell"), "{text}");
@@ -322,7 +322,12 @@ async fn a_kept_server_stays_reachable(kind: TransportKind) {
     server.new_session(SessionOptions::new("kept")).await.unwrap();
     let socket = server.socket_path().to_owned();
     drop(server);
-    let alive = std::process::Command::new("tmux").arg("-S").arg(&socket).args(["has-session", "-t", "=kept"]).status().unwrap();
+    let alive = std::process::Command::new("tmux")
+        .arg("-S")
+        .arg(&socket)
+        .args(["has-session", "-t", "=kept"])
+        .status()
+        .unwrap();
     let _ = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("kill-server").status();
     // Keeping the server means keeping its private directory: the test removes both.
     let _ = std::fs::remove_dir_all(socket.parent().unwrap());

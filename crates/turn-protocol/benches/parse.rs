@@ -23,10 +23,7 @@ fn output_lines(total: usize, nonce: &Nonce) -> Vec<String> {
             };
             lines.extend(emitter.render(&message).unwrap_or_default());
         } else {
-            lines.push(format!(
-                "tool output line {step}: {}",
-                "data ".repeat(step % 12)
-            ));
+            lines.push(format!("tool output line {step}: {}", "data ".repeat(step % 12)));
         }
     }
     lines.truncate(total);
@@ -35,9 +32,7 @@ fn output_lines(total: usize, nonce: &Nonce) -> Vec<String> {
 
 /// Captures of a `window`-line window scrolling by one line each time.
 fn scrolling_captures(lines: &[String], window: usize, count: usize) -> Vec<String> {
-    (0..count)
-        .map(|shift| lines[shift..shift + window].join("\n"))
-        .collect()
+    (0..count).map(|shift| lines[shift..shift + window].join("\n")).collect()
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -71,8 +66,7 @@ fn scenario(name: &str, window: usize, redraw: bool) {
     if redraw {
         // Every capture shows a different screen: nothing lines up.
         for (index, capture) in captures.iter_mut().enumerate() {
-            *capture = format!("redraw {index}\n{capture}")
-                .replace("tool output", &format!("frame {index}"));
+            *capture = format!("redraw {index}\n{capture}").replace("tool output", &format!("frame {index}"));
         }
     }
     let rounds = 15;

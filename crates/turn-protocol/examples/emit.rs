@@ -48,10 +48,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn converse(
-    mut emitter: Emitter<std::io::Stdout>,
-    args: &Args,
-) -> Result<(), Box<dyn std::error::Error>> {
+fn converse(mut emitter: Emitter<std::io::Stdout>, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     emitter.turn(TurnState::Thinking)?;
     emitter.progress("step 1: reading input")?;
     // What a tool (or the inner's own LLM) might print: it must not end the turn.
@@ -68,10 +65,9 @@ fn converse(
     }
     let pattern = "all work and no play makes a long result. ";
     let result: String = pattern.chars().cycle().take(args.result_chars).collect();
-    let context = Context::with_result(result).files(["report.pdf"]).insert(
-        "answer",
-        serde_json::Value::String(answer.trim().to_string()),
-    );
+    let context = Context::with_result(result)
+        .files(["report.pdf"])
+        .insert("answer", serde_json::Value::String(answer.trim().to_string()));
     emitter.context(&context)?;
     emitter.turn(TurnState::Done)?;
     Ok(())

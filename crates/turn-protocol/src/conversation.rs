@@ -128,21 +128,12 @@ impl Conversation {
                 if silent_for > self.stall_after {
                     Status::Stalled { silent_for }
                 } else {
-                    Status::Working {
-                        progress: self.progress.clone(),
-                        check_again_in: self.stall_after - silent_for,
-                    }
+                    Status::Working { progress: self.progress.clone(), check_again_in: self.stall_after - silent_for }
                 }
             }
-            Phase::NeedsAnswer => Status::NeedsAnswer {
-                question: self.question.clone(),
-            },
-            Phase::Done => Status::Done {
-                context: self.context.clone(),
-            },
-            Phase::Failed => Status::Failed {
-                context: self.context.clone(),
-            },
+            Phase::NeedsAnswer => Status::NeedsAnswer { question: self.question.clone() },
+            Phase::Done => Status::Done { context: self.context.clone() },
+            Phase::Failed => Status::Failed { context: self.context.clone() },
         }
     }
 
@@ -180,39 +171,20 @@ mod tests {
         conversation.observe(&message(Message::Progress("step 1".into())), start);
         assert_eq!(
             conversation.status(start),
-            Status::Working {
-                progress: Some("step 1".into()),
-                check_again_in: DEFAULT_STALL_AFTER
-            }
+            Status::Working { progress: Some("step 1".into()), check_again_in: DEFAULT_STALL_AFTER }
         );
         conversation.observe(&message(Message::Question("which format?".into())), start);
         conversation.observe(&message(Message::Turn(TurnState::Waiting)), start);
-        assert_eq!(
-            conversation.status(start),
-            Status::NeedsAnswer {
-                question: Some("which format?".into())
-            }
-        );
+        assert_eq!(conversation.status(start), Status::NeedsAnswer { question: Some("which format?".into()) });
         // Waiting for us never stalls.
         let much_later = start + DEFAULT_STALL_AFTER * 10;
-        assert!(matches!(
-            conversation.status(much_later),
-            Status::NeedsAnswer { .. }
-        ));
+        assert!(matches!(conversation.status(much_later), Status::NeedsAnswer { .. }));
         conversation.answered(much_later);
-        assert!(matches!(
-            conversation.status(much_later),
-            Status::Working { progress: None, .. }
-        ));
+        assert!(matches!(conversation.status(much_later), Status::Working { progress: None, .. }));
         let context = Context::with_result("pdf");
         conversation.observe(&message(Message::Context(context.clone())), much_later);
         conversation.observe(&message(Message::Turn(TurnState::Done)), much_later);
-        assert_eq!(
-            conversation.status(much_later),
-            Status::Done {
-                context: Some(context)
-            }
-        );
+        assert_eq!(conversation.status(much_later), Status::Done { context: Some(context) });
     }
 
     #[test]
@@ -222,44 +194,27 @@ mod tests {
         let context = Context::with_result("disk full");
         conversation.observe(&message(Message::Context(context.clone())), start);
         conversation.observe(&message(Message::Turn(TurnState::Failed)), start);
-        assert_eq!(
-            conversation.status(start),
-            Status::Failed {
-                context: Some(context)
-            }
-        );
+        assert_eq!(conversation.status(start), Status::Failed { context: Some(context) });
     }
 
     #[test]
     fn rejected_lines_neither_finish_nor_keep_alive() {
         let start = Instant::now();
         let mut conversation = Conversation::new(start).stall_after(Duration::from_secs(5));
-        let spoof = Event::Rejected {
-            line: "TURN: done".into(),
-            why: "no tag".into(),
-        };
+        let spoof = Event::Rejected { line: "TURN: done".into(), why: "no tag".into() };
         let later = start + Duration::from_secs(6);
         conversation.observe(&spoof, later);
-        assert_eq!(
-            conversation.status(later),
-            Status::Stalled {
-                silent_for: Duration::from_secs(6)
-            }
-        );
+        assert_eq!(conversation.status(later), Status::Stalled { silent_for: Duration::from_secs(6) });
     }
 
     fn any_event() -> impl proptest::strategy::Strategy<Value = Event> {
         use proptest::prelude::*;
         prop_oneof![
-            prop::sample::select(TurnState::ALL.to_vec())
-                .prop_map(|state| message(Message::Turn(state))),
+            prop::sample::select(TurnState::ALL.to_vec()).prop_map(|state| message(Message::Turn(state))),
             "[a-z ]{0,8}".prop_map(|text| message(Message::Progress(text))),
             "[a-z ]{0,8}".prop_map(|text| message(Message::Question(text))),
             "[a-z ]{0,8}".prop_map(|text| message(Message::Context(Context::with_result(text)))),
-            "[a-z ]{0,8}".prop_map(|line| Event::Rejected {
-                line,
-                why: "spoof".into()
-            }),
+            "[a-z ]{0,8}".prop_map(|line| Event::Rejected { line, why: "spoof".into() }),
         ]
     }
 

@@ -56,12 +56,7 @@ impl<W: Write> Emitter<W> {
 
     /// An emitter of the given format.
     pub fn with_format(out: W, format: LineFormat) -> Emitter<W> {
-        Emitter {
-            out,
-            format,
-            next_seq: 1,
-            chunk_chars: DEFAULT_CHUNK_CHARS,
-        }
+        Emitter { out, format, next_seq: 1, chunk_chars: DEFAULT_CHUNK_CHARS }
     }
 
     /// Tagged lines when `CLIVE_TURN_NONCE` is set, numbered lines otherwise.
@@ -148,11 +143,7 @@ impl<W: Write> Emitter<W> {
         }
         let parts = split_chunks(&chars, self.chunk_chars);
         let total = parts.len();
-        Ok(parts
-            .iter()
-            .enumerate()
-            .map(|(index, part)| format!("CONTEXT[{}/{total}]: {part}", index + 1))
-            .collect())
+        Ok(parts.iter().enumerate().map(|(index, part)| format!("CONTEXT[{}/{total}]: {part}", index + 1)).collect())
     }
 
     fn finish_line(&mut self, body: &str) -> String {
@@ -188,9 +179,7 @@ mod tests {
     use super::*;
 
     fn emitted(format: LineFormat, messages: &[Message]) -> String {
-        let mut emitter = Emitter::with_format(Vec::new(), format)
-            .chunk_chars(40)
-            .unwrap();
+        let mut emitter = Emitter::with_format(Vec::new(), format).chunk_chars(40).unwrap();
         for message in messages {
             emitter.emit(message).unwrap();
         }
@@ -204,10 +193,7 @@ mod tests {
             Message::Progress("two\nlines".into()),
             Message::Question("which format?".into()),
             Message::Turn(TurnState::Waiting),
-            Message::Context(
-                Context::with_result("summary here: the quarterly numbers went up")
-                    .files(["report.pdf"]),
-            ),
+            Message::Context(Context::with_result("summary here: the quarterly numbers went up").files(["report.pdf"])),
             Message::Turn(TurnState::Done),
         ]
     }
@@ -234,10 +220,7 @@ mod tests {
         for size in 1..chars.len() {
             let parts = split_chunks(&chars, size);
             assert_eq!(parts.concat(), chars.iter().collect::<String>());
-            assert!(
-                parts.iter().all(|part| !part.starts_with('[')),
-                "{size}: {parts:?}"
-            );
+            assert!(parts.iter().all(|part| !part.starts_with('[')), "{size}: {parts:?}");
         }
     }
 

@@ -42,9 +42,7 @@ pub(crate) fn head_keyword(line: &str) -> Option<Keyword> {
     Keyword::ALL.into_iter().find(|keyword| {
         let rest = line.strip_prefix(keyword.as_str());
         match rest {
-            Some(rest) => {
-                rest.starts_with(':') || (*keyword == Keyword::Context && rest.starts_with('['))
-            }
+            Some(rest) => rest.starts_with(':') || (*keyword == Keyword::Context && rest.starts_with('[')),
             None => false,
         }
     })
@@ -53,9 +51,7 @@ pub(crate) fn head_keyword(line: &str) -> Option<Keyword> {
 /// Whether a row is the start of a keyword being written (`T`, `PROGR`, …).
 pub(crate) fn may_become_head(row: &str) -> bool {
     !row.is_empty()
-        && ["TURN:", "PROGRESS:", "QUESTION:", "CONTEXT:", "CONTEXT["]
-            .iter()
-            .any(|head| head.starts_with(row))
+        && ["TURN:", "PROGRESS:", "QUESTION:", "CONTEXT:", "CONTEXT["].iter().any(|head| head.starts_with(row))
 }
 
 /// Whether the line ends with a well-formed trailer.
@@ -78,15 +74,8 @@ pub(crate) fn parse(line: &str) -> Option<ProtocolLine<'_>> {
         None => (None, after_keyword.strip_prefix(':')?),
     };
     let payload = after_head.strip_prefix(' ').unwrap_or(after_head);
-    let chunk = chunk
-        .and_then(|(index, total)| Some((u32::try_from(index).ok()?, u32::try_from(total).ok()?)));
-    Some(ProtocolLine {
-        keyword,
-        body,
-        chunk,
-        payload,
-        trailer,
-    })
+    let chunk = chunk.and_then(|(index, total)| Some((u32::try_from(index).ok()?, u32::try_from(total).ok()?)));
+    Some(ProtocolLine { keyword, body, chunk, payload, trailer })
 }
 
 /// Whether the line is a protocol line that cannot usefully go on: it ends
@@ -107,8 +96,7 @@ pub(crate) fn is_complete_message(line: &str) -> bool {
         }
         Keyword::Context => {
             parsed.chunk.is_none()
-                && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(payload)
-                    .is_ok()
+                && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(payload).is_ok()
         }
     }
 }
@@ -124,10 +112,7 @@ fn split_trailer(line: &str) -> (&str, Option<Trailer>) {
     let (body, bracketed) = (&inner[..open], &inner[open + 2..]);
     let trailer = match bracketed.split_once(' ') {
         None => parse_decimal(bracketed).map(|seq| Trailer { seq, tag: None }),
-        Some((seq, tag)) if is_tag(tag) => parse_decimal(seq).map(|seq| Trailer {
-            seq,
-            tag: Some(tag.to_string()),
-        }),
+        Some((seq, tag)) if is_tag(tag) => parse_decimal(seq).map(|seq| Trailer { seq, tag: Some(tag.to_string()) }),
         Some(_) => None,
     };
     match trailer {
@@ -137,10 +122,7 @@ fn split_trailer(line: &str) -> (&str, Option<Trailer>) {
 }
 
 fn is_tag(text: &str) -> bool {
-    text.len() == TAG_HEX_DIGITS
-        && text
-            .bytes()
-            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+    text.len() == TAG_HEX_DIGITS && text.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// A plain decimal number: digits only, at most 19 of them.
@@ -160,11 +142,7 @@ pub(crate) fn encode_text(text: &str) -> String {
         && !text.starts_with('"')
         && !text.ends_with(']')
         && !text.contains(" [");
-    if plain_is_safe {
-        text.to_string()
-    } else {
-        quote(text)
-    }
+    if plain_is_safe { text.to_string() } else { quote(text) }
 }
 
 /// A JSON string literal, with trailer look-alikes escaped (see [`escape_brackets_after_spaces`]).
@@ -203,13 +181,7 @@ mod tests {
         assert_eq!(tagged.keyword, Keyword::Turn);
         assert_eq!(tagged.body, "TURN: done");
         assert_eq!(tagged.payload, "done");
-        assert_eq!(
-            tagged.trailer,
-            Some(Trailer {
-                seq: 7,
-                tag: Some("a1b2c3d4".into())
-            })
-        );
+        assert_eq!(tagged.trailer, Some(Trailer { seq: 7, tag: Some("a1b2c3d4".into()) }));
 
         let numbered = parse("PROGRESS: items [3] [12]").unwrap();
         assert_eq!(numbered.payload, "items [3]");
@@ -222,12 +194,7 @@ mod tests {
 
     #[test]
     fn malformed_trailers_stay_in_the_body() {
-        for line in [
-            "TURN: done [7 a1b2]",
-            "TURN: done [7 A1B2C3D4]",
-            "TURN: done [x]",
-            "TURN: done [7 a1b2c3d4",
-        ] {
+        for line in ["TURN: done [7 a1b2]", "TURN: done [7 A1B2C3D4]", "TURN: done [x]", "TURN: done [7 a1b2c3d4"] {
             let parsed = parse(line).unwrap();
             assert_eq!(parsed.trailer, None, "{line}");
             assert_eq!(parsed.body, line);
@@ -252,16 +219,7 @@ mod tests {
 
     #[test]
     fn text_encoding_round_trips() {
-        for text in [
-            "step 2",
-            "",
-            " padded ",
-            "two\nlines",
-            "\"quoted\"",
-            "ends [3]",
-            "tab\there",
-            "a [1] b",
-        ] {
+        for text in ["step 2", "", " padded ", "two\nlines", "\"quoted\"", "ends [3]", "tab\there", "a [1] b"] {
             let encoded = encode_text(text);
             assert!(!encoded.contains('\n'));
             assert!(!encoded.contains(" ["), "{encoded}");

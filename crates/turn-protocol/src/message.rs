@@ -57,12 +57,7 @@ pub enum Keyword {
 
 impl Keyword {
     /// All keywords, in the order they are tried when parsing.
-    pub const ALL: [Keyword; 4] = [
-        Keyword::Turn,
-        Keyword::Progress,
-        Keyword::Question,
-        Keyword::Context,
-    ];
+    pub const ALL: [Keyword; 4] = [Keyword::Turn, Keyword::Progress, Keyword::Question, Keyword::Context];
 
     /// The keyword as written at the start of a line, without the colon.
     pub fn as_str(self) -> &'static str {
@@ -90,12 +85,7 @@ pub enum TurnState {
 
 impl TurnState {
     /// All states.
-    pub const ALL: [TurnState; 4] = [
-        TurnState::Thinking,
-        TurnState::Waiting,
-        TurnState::Done,
-        TurnState::Failed,
-    ];
+    pub const ALL: [TurnState; 4] = [TurnState::Thinking, TurnState::Waiting, TurnState::Done, TurnState::Failed];
 
     /// The state as written after `TURN: `.
     pub fn as_str(self) -> &'static str {
@@ -109,9 +99,7 @@ impl TurnState {
 
     /// Parses the word after `TURN: `; `None` for anything else.
     pub fn from_word(word: &str) -> Option<TurnState> {
-        TurnState::ALL
-            .into_iter()
-            .find(|state| state.as_str() == word)
+        TurnState::ALL.into_iter().find(|state| state.as_str() == word)
     }
 }
 
@@ -150,10 +138,7 @@ impl Context {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let list = files
-            .into_iter()
-            .map(|file| Value::String(file.into()))
-            .collect();
+        let list = files.into_iter().map(|file| Value::String(file.into())).collect();
         self.insert("files", Value::Array(list))
     }
 
@@ -173,13 +158,7 @@ impl Context {
         self.0
             .get("files")
             .and_then(Value::as_array)
-            .map(|files| {
-                files
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(PathBuf::from)
-                    .collect()
-            })
+            .map(|files| files.iter().filter_map(Value::as_str).map(PathBuf::from).collect())
             .unwrap_or_default()
     }
 
@@ -225,24 +204,15 @@ mod tests {
     fn context_typed_access() {
         let context = Context::with_result("ok").files(["a.txt", "b/c.pdf"]);
         assert_eq!(context.result(), Some("ok"));
-        assert_eq!(
-            context.file_list(),
-            vec![PathBuf::from("a.txt"), PathBuf::from("b/c.pdf")]
-        );
+        assert_eq!(context.file_list(), vec![PathBuf::from("a.txt"), PathBuf::from("b/c.pdf")]);
         assert_eq!(Context::new().result(), None);
         assert!(Context::new().file_list().is_empty());
     }
 
     #[test]
     fn message_json_kinds() {
-        assert_eq!(
-            Message::Turn(TurnState::Done).to_json().to_string(),
-            r#"{"kind":"turn","state":"done"}"#
-        );
-        assert_eq!(
-            Message::Progress("step 2".into()).to_json().to_string(),
-            r#"{"kind":"progress","text":"step 2"}"#
-        );
+        assert_eq!(Message::Turn(TurnState::Done).to_json().to_string(), r#"{"kind":"turn","state":"done"}"#);
+        assert_eq!(Message::Progress("step 2".into()).to_json().to_string(), r#"{"kind":"progress","text":"step 2"}"#);
     }
 
     #[test]

@@ -49,10 +49,7 @@ impl Nonce {
         // HMAC accepts keys of any length, so keying cannot fail here.
         let keyed = <Hmac<Sha256> as Mac>::new_from_slice(&key);
         match keyed {
-            Ok(keyed) => Nonce {
-                key: key.to_vec(),
-                keyed,
-            },
+            Ok(keyed) => Nonce { key: key.to_vec(), keyed },
             Err(_) => unreachable!("HMAC accepts keys of any length"),
         }
     }
@@ -61,14 +58,10 @@ impl Nonce {
     pub fn from_hex(hex: &str) -> Result<Nonce, Error> {
         let hex = hex.trim();
         if hex.len() < MIN_NONCE_HEX_DIGITS {
-            return Err(Error::BadNonce {
-                why: format!("it has {} hex digits", hex.len()),
-            });
+            return Err(Error::BadNonce { why: format!("it has {} hex digits", hex.len()) });
         }
         if !hex.len().is_multiple_of(2) {
-            return Err(Error::BadNonce {
-                why: "it has an odd number of hex digits".into(),
-            });
+            return Err(Error::BadNonce { why: "it has an odd number of hex digits".into() });
         }
         let mut key = Vec::with_capacity(hex.len() / 2);
         for pair in hex.as_bytes().chunks(2) {
@@ -78,17 +71,13 @@ impl Nonce {
                 Some(byte) => key.push(byte),
                 None => {
                     return Err(Error::BadNonce {
-                        why: format!(
-                            "{:?} is not a pair of hex digits",
-                            String::from_utf8_lossy(pair)
-                        ),
+                        why: format!("{:?} is not a pair of hex digits", String::from_utf8_lossy(pair)),
                     });
                 }
             }
         }
-        let keyed = <Hmac<Sha256> as Mac>::new_from_slice(&key).map_err(|_| Error::BadNonce {
-            why: "HMAC refused it as a key".into(),
-        })?;
+        let keyed = <Hmac<Sha256> as Mac>::new_from_slice(&key)
+            .map_err(|_| Error::BadNonce { why: "HMAC refused it as a key".into() })?;
         Ok(Nonce { key, keyed })
     }
 
@@ -96,14 +85,9 @@ impl Nonce {
     pub fn from_env() -> Result<Option<Nonce>, Error> {
         match std::env::var(NONCE_ENV_VAR) {
             Ok(value) if value.trim().is_empty() => Ok(None),
-            Ok(value) => {
-                Nonce::from_hex(&value)
-                    .map(Some)
-                    .map_err(|source| Error::BadNonceInEnvironment {
-                        var: NONCE_ENV_VAR,
-                        source: Box::new(source),
-                    })
-            }
+            Ok(value) => Nonce::from_hex(&value)
+                .map(Some)
+                .map_err(|source| Error::BadNonceInEnvironment { var: NONCE_ENV_VAR, source: Box::new(source) }),
             Err(_) => Ok(None),
         }
     }
@@ -122,22 +106,13 @@ impl Nonce {
         mac.update(b"\n");
         mac.update(body.as_bytes());
         let digest = mac.finalize().into_bytes();
-        digest
-            .iter()
-            .take(TAG_HEX_DIGITS / 2)
-            .map(|byte| format!("{byte:02x}"))
-            .collect()
+        digest.iter().take(TAG_HEX_DIGITS / 2).map(|byte| format!("{byte:02x}")).collect()
     }
 
     /// Whether `tag` is the tag of (`seq`, `body`), compared in constant time.
     pub fn verify(&self, seq: u64, body: &str, tag: &str) -> bool {
         let expected = self.tag(seq, body);
-        expected.len() == tag.len()
-            && expected
-                .bytes()
-                .zip(tag.bytes())
-                .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-                == 0
+        expected.len() == tag.len() && expected.bytes().zip(tag.bytes()).fold(0u8, |diff, (a, b)| diff | (a ^ b)) == 0
     }
 }
 
@@ -156,19 +131,14 @@ mod tests {
         let nonce = Nonce::generate();
         assert_eq!(nonce.to_hex().len(), 32);
         assert_eq!(Nonce::from_hex(&nonce.to_hex()).unwrap(), nonce);
-        assert_eq!(
-            Nonce::from_hex(&nonce.to_hex().to_uppercase()).unwrap(),
-            nonce
-        );
+        assert_eq!(Nonce::from_hex(&nonce.to_hex().to_uppercase()).unwrap(), nonce);
     }
 
     #[test]
     fn bad_hex_is_named() {
         let short = Nonce::from_hex("abcd").unwrap_err().to_string();
         assert!(short.contains("4 hex digits"), "{short}");
-        let odd = Nonce::from_hex("0123456789abcdef0")
-            .unwrap_err()
-            .to_string();
+        let odd = Nonce::from_hex("0123456789abcdef0").unwrap_err().to_string();
         assert!(odd.contains("odd"), "{odd}");
         let junk = Nonce::from_hex("0123456789abcdeg").unwrap_err().to_string();
         assert!(junk.contains("\"eg\""), "{junk}");

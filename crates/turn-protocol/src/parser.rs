@@ -72,10 +72,7 @@ struct ChunkAssembly {
 impl ScreenParser {
     /// A parser; with a nonce it accepts only lines whose tag checks out.
     pub fn new(nonce: Option<Nonce>) -> ScreenParser {
-        ScreenParser {
-            nonce,
-            ..ScreenParser::default()
-        }
+        ScreenParser { nonce, ..ScreenParser::default() }
     }
 
     /// Declares the captures unjoined (taken without `capture-pane -J`) from a
@@ -114,19 +111,14 @@ impl ScreenParser {
 
     /// Reads one capture and returns the events that are new since the previous one.
     pub fn feed(&mut self, capture: &str) -> Vec<Event> {
-        let lines = logical_lines(capture, self.wrap_width, &|candidate| {
-            self.trailer_checks_out(candidate)
-        });
+        let lines = logical_lines(capture, self.wrap_width, &|candidate| self.trailer_checks_out(candidate));
         let mut events = Vec::new();
         let held = self.held.take();
         let (overlap, revisit) = match &held {
             Some(held) => self.line_up_held(held, &lines),
             None => {
                 let alignment = align(&self.previous, &lines);
-                (
-                    alignment.overlap,
-                    alignment.last_grew.then(|| alignment.overlap - 1),
-                )
+                (alignment.overlap, alignment.last_grew.then(|| alignment.overlap - 1))
             }
         };
         if let Some(held) = &held
@@ -136,8 +128,7 @@ impl ScreenParser {
             // capture showed it decided: decide it as it was last seen.
             self.judge(&held.text, true, Bottom::No, &mut events);
         }
-        let unchanged_held =
-            revisit.filter(|&index| held.as_ref().is_some_and(|held| held.text == lines[index]));
+        let unchanged_held = revisit.filter(|&index| held.as_ref().is_some_and(|held| held.text == lines[index]));
         let bottom_index = self.bottom_index(&lines);
         for (index, text) in lines.iter().enumerate() {
             let is_new = index >= overlap || Some(index) == revisit;
@@ -152,10 +143,7 @@ impl ScreenParser {
                 Bottom::Changed
             };
             if self.judge(text, is_new, bottom, &mut events) {
-                self.held = Some(HeldLine {
-                    index,
-                    text: text.clone(),
-                });
+                self.held = Some(HeldLine { index, text: text.clone() });
             }
         }
         self.previous = lines;
@@ -167,23 +155,12 @@ impl ScreenParser {
     /// (possibly grown). Returns the overlap and the held line's new index.
     fn line_up_held(&self, held: &HeldLine, lines: &[String]) -> (usize, Option<usize>) {
         let alignment = align(&self.previous[..held.index], lines);
-        let after_anchor = if held.index > 0 && alignment.overlap == 0 {
-            None
-        } else {
-            Some(alignment.overlap)
-        };
-        let is_held = |index: &usize| {
-            lines
-                .get(*index)
-                .is_some_and(|line| line.starts_with(held.text.as_str()))
-        };
+        let after_anchor = if held.index > 0 && alignment.overlap == 0 { None } else { Some(alignment.overlap) };
+        let is_held = |index: &usize| lines.get(*index).is_some_and(|line| line.starts_with(held.text.as_str()));
         match after_anchor.filter(is_held) {
             Some(index) => (index + 1, Some(index)),
             // The captures do not line up (redraw, big scroll): look for it.
-            None => match lines
-                .iter()
-                .rposition(|line| line.starts_with(held.text.as_str()))
-            {
+            None => match lines.iter().rposition(|line| line.starts_with(held.text.as_str())) {
                 Some(index) => (index + 1, Some(index)),
                 None => (alignment.overlap, None),
             },
@@ -229,9 +206,7 @@ impl ScreenParser {
     pub fn finish(&mut self) -> Vec<Event> {
         let mut events = self.finish_held();
         if let Some(assembly) = self.chunks.take() {
-            events.push(Event::Lost {
-                why: assembly.unfinished("no more captures came"),
-            });
+            events.push(Event::Lost { why: assembly.unfinished("no more captures came") });
         }
         events
     }
@@ -250,17 +225,11 @@ impl ScreenParser {
         let Some(parsed) = line::parse(text) else {
             return false;
         };
-        if is_new && let Some(position) = self.expected_echo.iter().position(|typed| typed == text)
-        {
+        if is_new && let Some(position) = self.expected_echo.iter().position(|typed| typed == text) {
             self.expected_echo.remove(position);
             return false;
         }
-        if !is_new
-            && parsed
-                .trailer
-                .as_ref()
-                .is_some_and(|trailer| trailer.seq <= self.last_seq)
-        {
+        if !is_new && parsed.trailer.as_ref().is_some_and(|trailer| trailer.seq <= self.last_seq) {
             // Judged when it first appeared; spare the tag check.
             return false;
         }
@@ -297,20 +266,11 @@ impl ScreenParser {
         if bottom != Bottom::No {
             return true;
         }
-        events.push(Event::Rejected {
-            line: text.to_string(),
-            why: refusal,
-        });
+        events.push(Event::Rejected { line: text.to_string(), why: refusal });
         false
     }
 
-    fn accept_numbered(
-        &mut self,
-        parsed: &ProtocolLine<'_>,
-        seq: u64,
-        text: &str,
-        events: &mut Vec<Event>,
-    ) {
+    fn accept_numbered(&mut self, parsed: &ProtocolLine<'_>, seq: u64, text: &str, events: &mut Vec<Event>) {
         if seq <= self.last_seq {
             // Still on screen from an earlier capture, or a replay of an old line.
             return;
@@ -318,15 +278,8 @@ impl ScreenParser {
         self.numbered_seen = true;
         if seq > self.last_seq + 1 {
             let mut why = match seq - self.last_seq {
-                2 => format!(
-                    "line {} scrolled away before any capture showed it",
-                    self.last_seq + 1
-                ),
-                _ => format!(
-                    "lines {}..{} scrolled away before any capture showed them",
-                    self.last_seq + 1,
-                    seq - 1
-                ),
+                2 => format!("line {} scrolled away before any capture showed it", self.last_seq + 1),
+                _ => format!("lines {}..{} scrolled away before any capture showed them", self.last_seq + 1, seq - 1),
             };
             if let Some(assembly) = self.chunks.take() {
                 why = format!("{why}; {}", assembly.unfinished("of that gap"));
@@ -344,61 +297,32 @@ impl ScreenParser {
             return;
         }
         if let Some(assembly) = self.chunks.take() {
-            events.push(Event::Lost {
-                why: assembly.unfinished(&format!("`{text}` came first")),
-            });
+            events.push(Event::Lost { why: assembly.unfinished(&format!("`{text}` came first")) });
         }
         match decode(parsed.keyword, parsed.payload) {
             Ok(message) => events.push(Event::Message(message)),
-            Err(why) => events.push(Event::Rejected {
-                line: text.to_string(),
-                why,
-            }),
+            Err(why) => events.push(Event::Rejected { line: text.to_string(), why }),
         }
     }
 
-    fn add_chunk(
-        &mut self,
-        index: u32,
-        total: u32,
-        part: &str,
-        text: &str,
-        events: &mut Vec<Event>,
-    ) {
+    fn add_chunk(&mut self, index: u32, total: u32, part: &str, text: &str, events: &mut Vec<Event>) {
         if index == 0 || index > total {
-            let why = format!(
-                "CONTEXT chunk {index}/{total} is out of range; chunks count from 1 to the total"
-            );
-            events.push(Event::Rejected {
-                line: text.to_string(),
-                why,
-            });
+            let why = format!("CONTEXT chunk {index}/{total} is out of range; chunks count from 1 to the total");
+            events.push(Event::Rejected { line: text.to_string(), why });
             return;
         }
-        let continues = self
-            .chunks
-            .as_ref()
-            .is_some_and(|assembly| assembly.total == total && assembly.received + 1 == index);
+        let continues =
+            self.chunks.as_ref().is_some_and(|assembly| assembly.total == total && assembly.received + 1 == index);
         if !continues {
             if let Some(assembly) = self.chunks.take() {
-                events.push(Event::Lost {
-                    why: assembly.unfinished(&format!("chunk {index}/{total} came next")),
-                });
+                events.push(Event::Lost { why: assembly.unfinished(&format!("chunk {index}/{total} came next")) });
             }
             if index != 1 {
-                let why =
-                    format!("CONTEXT chunk {index}/{total} came without the chunks before it");
-                events.push(Event::Rejected {
-                    line: text.to_string(),
-                    why,
-                });
+                let why = format!("CONTEXT chunk {index}/{total} came without the chunks before it");
+                events.push(Event::Rejected { line: text.to_string(), why });
                 return;
             }
-            self.chunks = Some(ChunkAssembly {
-                total,
-                received: 0,
-                json: String::new(),
-            });
+            self.chunks = Some(ChunkAssembly { total, received: 0, json: String::new() });
         }
         let Some(assembly) = self.chunks.as_mut() else {
             return;
@@ -412,10 +336,7 @@ impl ScreenParser {
         self.chunks = None;
         match parse_context(&json) {
             Ok(context) => events.push(Event::Message(Message::Context(context))),
-            Err(why) => events.push(Event::Rejected {
-                line: format!("CONTEXT[1..{total}/{total}]: {json}"),
-                why,
-            }),
+            Err(why) => events.push(Event::Rejected { line: format!("CONTEXT[1..{total}/{total}]: {json}"), why }),
         }
     }
 
@@ -425,10 +346,9 @@ impl ScreenParser {
             return false;
         };
         match (&parsed.trailer, &self.nonce) {
-            (Some(trailer), Some(nonce)) => trailer
-                .tag
-                .as_deref()
-                .is_some_and(|tag| nonce.verify(trailer.seq, parsed.body, tag)),
+            (Some(trailer), Some(nonce)) => {
+                trailer.tag.as_deref().is_some_and(|tag| nonce.verify(trailer.seq, parsed.body, tag))
+            }
             // Without a nonce any trailer will do: the same line must join the
             // same way in every capture, seen before or not.
             (Some(_), None) => true,
@@ -451,14 +371,9 @@ impl ChunkAssembly {
 /// The message carried by an accepted line's payload.
 fn decode(keyword: Keyword, payload: &str) -> Result<Message, String> {
     match keyword {
-        Keyword::Turn => TurnState::from_word(payload.trim())
-            .map(Message::Turn)
-            .ok_or_else(|| {
-                format!(
-                    "unknown TURN state {:?}; expected thinking, waiting, done or failed",
-                    payload.trim()
-                )
-            }),
+        Keyword::Turn => TurnState::from_word(payload.trim()).map(Message::Turn).ok_or_else(|| {
+            format!("unknown TURN state {:?}; expected thinking, waiting, done or failed", payload.trim())
+        }),
         Keyword::Progress => Ok(Message::Progress(decode_text(payload))),
         Keyword::Question => Ok(Message::Question(decode_text(payload))),
         Keyword::Context => parse_context(payload).map(Message::Context),
@@ -466,8 +381,8 @@ fn decode(keyword: Keyword, payload: &str) -> Result<Message, String> {
 }
 
 fn parse_context(json: &str) -> Result<Context, String> {
-    let value: serde_json::Value = serde_json::from_str(json)
-        .map_err(|error| format!("CONTEXT is not valid JSON: {error}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|error| format!("CONTEXT is not valid JSON: {error}"))?;
     Context::try_from(value).map_err(|value| {
         let kind = match value {
             serde_json::Value::Array(_) => "an array",
@@ -491,10 +406,7 @@ mod tests {
 
     fn tagged(messages: &[Message]) -> Vec<String> {
         let mut emitter = Emitter::with_format(Vec::new(), LineFormat::Tagged(test_nonce()));
-        messages
-            .iter()
-            .flat_map(|message| emitter.render(message).unwrap())
-            .collect()
+        messages.iter().flat_map(|message| emitter.render(message).unwrap()).collect()
     }
 
     fn rejected_whys(events: &[Event]) -> Vec<String> {
@@ -516,10 +428,7 @@ mod tests {
         lines.push("$".into());
         let mut parser = ScreenParser::new(Some(test_nonce()));
         let events = parser.feed(&lines.join("\n"));
-        assert_eq!(
-            events[0],
-            Event::Message(Message::Turn(TurnState::Thinking))
-        );
+        assert_eq!(events[0], Event::Message(Message::Turn(TurnState::Thinking)));
         assert_eq!(
             rejected_whys(&events),
             vec![
@@ -538,18 +447,12 @@ mod tests {
         let lines = tagged(&[Message::Turn(TurnState::Done)]);
         let other = Nonce::from_hex("ffeeddccbbaa99887766554433221100").unwrap();
         let events = ScreenParser::new(Some(other)).feed(&format!("{}\n$", lines[0]));
-        assert_eq!(
-            rejected_whys(&events),
-            vec!["wrong tag: it was not made with this conversation's nonce"]
-        );
+        assert_eq!(rejected_whys(&events), vec!["wrong tag: it was not made with this conversation's nonce"]);
     }
 
     #[test]
     fn replayed_authentic_line_is_ignored() {
-        let lines = tagged(&[
-            Message::Turn(TurnState::Done),
-            Message::Turn(TurnState::Thinking),
-        ]);
+        let lines = tagged(&[Message::Turn(TurnState::Done), Message::Turn(TurnState::Thinking)]);
         let mut parser = ScreenParser::new(Some(test_nonce()));
         let screen = format!("{}\n{}\n", lines[0], lines[1]);
         assert_eq!(parser.feed(&screen).len(), 2);
@@ -564,10 +467,7 @@ mod tests {
         assert_eq!(parser.feed("TURN: done\n"), vec![]);
         assert_eq!(parser.feed("TURN: done\n"), vec![]);
         let events = parser.feed("TURN: done\n$ ");
-        assert_eq!(
-            rejected_whys(&events),
-            vec!["no tag, but this conversation has a nonce"]
-        );
+        assert_eq!(rejected_whys(&events), vec!["no tag, but this conversation has a nonce"]);
     }
 
     #[test]
@@ -575,11 +475,7 @@ mod tests {
         let mut parser = ScreenParser::new(None);
         let capture = "TURN: thinking\nPROGRESS: step 2\nQUESTION: \"which format?\"\n\
                        CONTEXT: {\"result\": \"summary here\", \"files\": [\"report.pdf\"]}\nTURN: done\n$ ";
-        let messages: Vec<Message> = parser
-            .feed(capture)
-            .iter()
-            .filter_map(|e| e.message().cloned())
-            .collect();
+        let messages: Vec<Message> = parser.feed(capture).iter().filter_map(|e| e.message().cloned()).collect();
         assert_eq!(messages.len(), 5);
         assert_eq!(messages[1], Message::Progress("step 2".into()));
         assert_eq!(messages[2], Message::Question("which format?".into()));
@@ -595,10 +491,7 @@ mod tests {
         assert_eq!(parser.feed("PROGRESS: step\nPROGRESS: st").len(), 1);
         // The bottom line grew; it and the next identical line are new.
         let events = parser.feed("PROGRESS: step\nPROGRESS: step\nPROGRESS: step\n$");
-        assert_eq!(
-            events,
-            vec![Event::Message(Message::Progress("step".into())); 2]
-        );
+        assert_eq!(events, vec![Event::Message(Message::Progress("step".into())); 2]);
     }
 
     #[test]
@@ -618,22 +511,16 @@ mod tests {
     fn unnumbered_line_after_numbered_ones_is_rejected() {
         let mut parser = ScreenParser::new(None);
         let events = parser.feed("TURN: thinking [1]\nTURN: done\n$");
-        assert_eq!(
-            events[0],
-            Event::Message(Message::Turn(TurnState::Thinking))
-        );
+        assert_eq!(events[0], Event::Message(Message::Turn(TurnState::Thinking)));
         assert_eq!(rejected_whys(&events).len(), 1);
     }
 
     #[test]
     fn gaps_and_broken_chunks_are_reported() {
         let mut parser = ScreenParser::new(None);
-        let events =
-            parser.feed("CONTEXT[1/3]: {\"a\": [1]\nCONTEXT[2/3]: 1 [2]\nTURN: done [5]\n$");
+        let events = parser.feed("CONTEXT[1/3]: {\"a\": [1]\nCONTEXT[2/3]: 1 [2]\nTURN: done [5]\n$");
         assert_eq!(events.len(), 2, "{events:?}");
-        assert!(
-            matches!(&events[0], Event::Lost { why } if why.contains("lines 3..4 scrolled away"))
-        );
+        assert!(matches!(&events[0], Event::Lost { why } if why.contains("lines 3..4 scrolled away")));
         assert!(matches!(&events[0], Event::Lost { why } if why.contains("chunk 2/3")));
         assert_eq!(events[1], Event::Message(Message::Turn(TurnState::Done)));
     }
@@ -655,10 +542,8 @@ mod tests {
     #[test]
     fn chunked_context_arrives_whole_across_captures() {
         let long = "x".repeat(500);
-        let lines = tagged(&[
-            Message::Context(crate::Context::with_result(long.clone())),
-            Message::Turn(TurnState::Done),
-        ]);
+        let lines =
+            tagged(&[Message::Context(crate::Context::with_result(long.clone())), Message::Turn(TurnState::Done)]);
         assert!(lines.len() > 3);
         let mut parser = ScreenParser::new(Some(test_nonce()));
         let mut events = Vec::new();
@@ -669,13 +554,7 @@ mod tests {
         }
         events.extend(parser.finish());
         let messages: Vec<Message> = events.iter().filter_map(|e| e.message().cloned()).collect();
-        assert_eq!(
-            messages,
-            vec![
-                Message::Context(crate::Context::with_result(long)),
-                Message::Turn(TurnState::Done)
-            ]
-        );
+        assert_eq!(messages, vec![Message::Context(crate::Context::with_result(long)), Message::Turn(TurnState::Done)]);
     }
 
     #[test]
@@ -683,9 +562,6 @@ mod tests {
         let mut parser = ScreenParser::new(None);
         parser.feed("CONTEXT[1/2]: {\"a\": [1]\n$");
         let events = parser.finish();
-        assert!(
-            matches!(&events[..], [Event::Lost { why }] if why.contains("no more captures came")),
-            "{events:?}"
-        );
+        assert!(matches!(&events[..], [Event::Lost { why }] if why.contains("no more captures came")), "{events:?}");
     }
 }

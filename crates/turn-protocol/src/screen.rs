@@ -38,11 +38,7 @@ pub(crate) fn logical_lines(
 }
 
 /// The logical line starting at `rows[0]` and the number of rows it used.
-fn join_wrapped(
-    rows: &[&str],
-    width: usize,
-    accept_join: &dyn Fn(&str) -> bool,
-) -> (String, usize) {
+fn join_wrapped(rows: &[&str], width: usize, accept_join: &dyn Fn(&str) -> bool) -> (String, usize) {
     // A row that fills the width continues on the next one, except when the
     // line is already a complete message (tmux does not wrap a line that just
     // fills the width) or the next row starts a protocol line (or, as the
@@ -107,17 +103,11 @@ pub(crate) fn align(previous: &[String], next: &[String]) -> Alignment {
                 break;
             }
             if let Some(alignment) = align_at(&previous[shift..], &next[skip..]) {
-                return Alignment {
-                    overlap: alignment.overlap + skip,
-                    ..alignment
-                };
+                return Alignment { overlap: alignment.overlap + skip, ..alignment };
             }
         }
     }
-    Alignment {
-        overlap: 0,
-        last_grew: false,
-    }
+    Alignment { overlap: 0, last_grew: false }
 }
 
 /// Whether `kept` (the surviving end of the previous capture) starts `next`.
@@ -139,10 +129,7 @@ fn align_at(kept: &[String], next: &[String]) -> Option<Alignment> {
         return None;
     }
     let grew = next[last] != kept[last] && next[last].starts_with(kept[last].as_str());
-    Some(Alignment {
-        overlap: kept.len(),
-        last_grew: grew,
-    })
+    Some(Alignment { overlap: kept.len(), last_grew: grew })
 }
 
 #[cfg(test)]
@@ -160,14 +147,8 @@ mod tests {
     #[test]
     fn joins_full_rows_only_when_width_known() {
         let capture = "TURN: thin\nking [1]\n$ \n\n";
-        assert_eq!(
-            logical_lines(capture, Some(10), &no_join),
-            lines(&["TURN: thinking [1]", "$"])
-        );
-        assert_eq!(
-            logical_lines(capture, None, &no_join),
-            lines(&["TURN: thin", "king [1]", "$"])
-        );
+        assert_eq!(logical_lines(capture, Some(10), &no_join), lines(&["TURN: thinking [1]", "$"]));
+        assert_eq!(logical_lines(capture, None, &no_join), lines(&["TURN: thin", "king [1]", "$"]));
     }
 
     #[test]
@@ -175,12 +156,7 @@ mod tests {
         let capture = "TURN: done [1]\nnoise\n0123456789abcd\nTURN: done [2]";
         assert_eq!(
             logical_lines(capture, Some(14), &no_join),
-            lines(&[
-                "TURN: done [1]",
-                "noise",
-                "0123456789abcd",
-                "TURN: done [2]"
-            ])
+            lines(&["TURN: done [1]", "noise", "0123456789abcd", "TURN: done [2]"])
         );
     }
 
@@ -188,51 +164,21 @@ mod tests {
     fn rejoins_breaks_on_trimmed_spaces_when_trailer_checks_out() {
         let capture = "PROGRESS:\nstep 2 [4]\nnext";
         let accept = |line: &str| line.ends_with("[4]");
-        assert_eq!(
-            logical_lines(capture, Some(10), &accept),
-            lines(&["PROGRESS: step 2 [4]", "next"])
-        );
+        assert_eq!(logical_lines(capture, Some(10), &accept), lines(&["PROGRESS: step 2 [4]", "next"]));
         // Without the trailer check the short row stays alone (and the full
         // row after it is taken as wrapped).
-        assert_eq!(
-            logical_lines(capture, Some(10), &no_join),
-            lines(&["PROGRESS:", "step 2 [4]next"])
-        );
+        assert_eq!(logical_lines(capture, Some(10), &no_join), lines(&["PROGRESS:", "step 2 [4]next"]));
     }
 
     #[test]
     fn alignment_after_scroll_and_growth() {
         let previous = lines(&["a", "b", "c", "TURN: thi"]);
         let next = lines(&["c", "TURN: thinking [3]", "d"]);
-        assert_eq!(
-            align(&previous, &next),
-            Alignment {
-                overlap: 2,
-                last_grew: true
-            }
-        );
-        assert_eq!(
-            align(&previous, &lines(&["x"])),
-            Alignment {
-                overlap: 0,
-                last_grew: false
-            }
-        );
+        assert_eq!(align(&previous, &next), Alignment { overlap: 2, last_grew: true });
+        assert_eq!(align(&previous, &lines(&["x"])), Alignment { overlap: 0, last_grew: false });
         let cut = lines(&["inking [3]", "d"]);
-        assert_eq!(
-            align(&lines(&["c", "TURN: thinking [3]"]), &cut),
-            Alignment {
-                overlap: 1,
-                last_grew: false
-            }
-        );
+        assert_eq!(align(&lines(&["c", "TURN: thinking [3]"]), &cut), Alignment { overlap: 1, last_grew: false });
         let same = lines(&["p", "p"]);
-        assert_eq!(
-            align(&same, &same),
-            Alignment {
-                overlap: 2,
-                last_grew: false
-            }
-        );
+        assert_eq!(align(&same, &same), Alignment { overlap: 2, last_grew: false });
     }
 }

@@ -11,10 +11,7 @@ const RECORDED: &str = include_str!("fixtures/recorded-conversation.captures");
 
 fn json_lines(parser: &mut ScreenParser) -> String {
     let events = parser.feed_capture_log(RECORDED);
-    events
-        .iter()
-        .map(|event| event.to_json().to_string() + "\n")
-        .collect()
+    events.iter().map(|event| event.to_json().to_string() + "\n").collect()
 }
 
 #[test]

@@ -19,16 +19,8 @@ fn free_text() -> impl Strategy<Value = String> {
 }
 
 fn context() -> impl Strategy<Value = Context> {
-    (
-        "[a-zA-Z0-9 \"\\[\\]{}:,.-]{0,200}",
-        prop::collection::vec("[a-z/]{1,12}\\.pdf", 0..3),
-        any::<i32>(),
-    )
-        .prop_map(|(result, files, number)| {
-            Context::with_result(result)
-                .files(files)
-                .insert("n", json!([number]))
-        })
+    ("[a-zA-Z0-9 \"\\[\\]{}:,.-]{0,200}", prop::collection::vec("[a-z/]{1,12}\\.pdf", 0..3), any::<i32>())
+        .prop_map(|(result, files, number)| Context::with_result(result).files(files).insert("n", json!([number])))
 }
 
 fn message() -> impl Strategy<Value = Message> {
@@ -78,14 +70,12 @@ struct Screen {
 }
 
 fn screen() -> impl Strategy<Value = Screen> {
-    (16usize..100, 10usize..40, 0usize..20, any::<bool>()).prop_map(
-        |(width, height, history, joined)| Screen {
-            width,
-            height,
-            history,
-            joined,
-        },
-    )
+    (16usize..100, 10usize..40, 0usize..20, any::<bool>()).prop_map(|(width, height, history, joined)| Screen {
+        width,
+        height,
+        history,
+        joined,
+    })
 }
 
 thread_local! {
@@ -97,11 +87,7 @@ thread_local! {
 /// an unseen line would otherwise scroll out of the captured window, and
 /// returns everything the parser reported.
 fn run(lines: &[String], screen: &Screen, moments: &[Moment], parser: ScreenParser) -> Vec<Event> {
-    let mut parser = if screen.joined {
-        parser
-    } else {
-        parser.wrap_width(screen.width)
-    };
+    let mut parser = if screen.joined { parser } else { parser.wrap_width(screen.width) };
     LOG.with(|log| log.borrow_mut().clear());
     let mut terminal = Terminal::new(screen.width, screen.height);
     let window = screen.height + screen.history;
@@ -111,18 +97,15 @@ fn run(lines: &[String], screen: &Screen, moments: &[Moment], parser: ScreenPars
         let text = terminal.capture(screen.history, screen.joined);
         let new = parser.feed(&text);
         if std::env::var_os("TURN_PROTOCOL_DEBUG_CAPTURES").is_some() {
-            LOG.with(|log| {
-                log.borrow_mut()
-                    .push_str(&format!("---- capture\n{text}---- events {new:?}\n"))
-            });
+            LOG.with(|log| log.borrow_mut().push_str(&format!("---- capture\n{text}---- events {new:?}\n")));
         }
         events.extend(new);
         *first_unseen = terminal.line_count();
     };
     for (index, line) in lines.iter().enumerate() {
         let rows_after = terminal.rows_with(std::slice::from_ref(line));
-        let must_capture = first_unseen < terminal.line_count()
-            && terminal.first_row_of(first_unseen) + window < rows_after;
+        let must_capture =
+            first_unseen < terminal.line_count() && terminal.first_row_of(first_unseen) + window < rows_after;
         match moments[index % moments.len()] {
             Moment::NoCapture if must_capture => capture(&terminal, &mut first_unseen, &mut events),
             Moment::NoCapture => {}
@@ -131,10 +114,7 @@ fn run(lines: &[String], screen: &Screen, moments: &[Moment], parser: ScreenPars
                 if must_capture {
                     capture(&terminal, &mut first_unseen, &mut events);
                 }
-                let prefix: String = line
-                    .chars()
-                    .take(cut % (line.chars().count() + 1))
-                    .collect();
+                let prefix: String = line.chars().take(cut % (line.chars().count() + 1)).collect();
                 terminal.write_partial(&prefix);
                 capture(&terminal, &mut first_unseen, &mut events);
             }
@@ -160,33 +140,22 @@ fn print(steps: &[(Vec<String>, Message)], emitter: &mut Emitter<Vec<u8>>) -> Ve
 fn keep_log_if(failed: bool, test: &str) -> bool {
     if failed && std::env::var_os("TURN_PROTOCOL_DEBUG_CAPTURES").is_some() {
         let path = std::env::temp_dir().join(format!("turn-protocol-{test}.log"));
-        LOG.with(|log| std::fs::write(path, log.borrow().as_str()))
-            .ok();
+        LOG.with(|log| std::fs::write(path, log.borrow().as_str())).ok();
     }
     failed
 }
 
 /// The parser reported exactly the sent messages, and nothing else.
-fn check_exact(
-    events: &[Event],
-    steps: &[(Vec<String>, Message)],
-    test: &str,
-) -> Result<(), TestCaseError> {
+fn check_exact(events: &[Event], steps: &[(Vec<String>, Message)], test: &str) -> Result<(), TestCaseError> {
     let sent: Vec<Message> = steps.iter().map(|(_, message)| message.clone()).collect();
-    keep_log_if(
-        messages(events) != sent || events.len() != steps.len(),
-        test,
-    );
+    keep_log_if(messages(events) != sent || events.len() != steps.len(), test);
     prop_assert_eq!(messages(events), sent, "events: {:?}", events);
     prop_assert_eq!(events.len(), steps.len(), "unexpected events: {:?}", events);
     Ok(())
 }
 
 fn messages(events: &[Event]) -> Vec<Message> {
-    events
-        .iter()
-        .filter_map(|event| event.message().cloned())
-        .collect()
+    events.iter().filter_map(|event| event.message().cloned()).collect()
 }
 
 proptest! {

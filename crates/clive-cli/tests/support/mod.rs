@@ -34,7 +34,11 @@ impl World {
         let socket = dir.path().join("tmux.sock");
         let home = dir.path().join("home");
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let server = runtime.block_on(Server::builder().socket_path(&socket).keep_on_drop(false).transport(TransportKind::Subprocess).start()).unwrap();
+        let server = runtime
+            .block_on(
+                Server::builder().socket_path(&socket).keep_on_drop(false).transport(TransportKind::Subprocess).start(),
+            )
+            .unwrap();
         World { dir, socket, home, _server: server, runtime }
     }
 

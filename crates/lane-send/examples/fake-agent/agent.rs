@@ -104,9 +104,7 @@ pub struct Agent {
 impl Agent {
     /// A fresh agent with `draft` already typed in the box.
     pub fn new(config: Config, draft: Option<&str>, now: Instant) -> Agent {
-        let input = draft
-            .map(|d| d.chars().map(Unit::Char).collect())
-            .unwrap_or_default();
+        let input = draft.map(|d| d.chars().map(Unit::Char).collect()).unwrap_or_default();
         Agent {
             dialog_open: config.dialog,
             enter_to_swallow: config.swallow_first_enter,
@@ -147,17 +145,12 @@ impl Agent {
 
     /// The ghost suggestion to draw in the empty box, if any.
     pub fn visible_ghost(&self) -> Option<&str> {
-        if self.input.is_empty() && self.queue.is_empty() {
-            self.config.ghost.as_deref()
-        } else {
-            None
-        }
+        if self.input.is_empty() && self.queue.is_empty() { self.config.ghost.as_deref() } else { None }
     }
 
     /// Seconds the current busy period has lasted.
     pub fn busy_secs(&self) -> Option<u64> {
-        self.busy
-            .map(|b| self.now.saturating_duration_since(b.since).as_secs())
+        self.busy.map(|b| self.now.saturating_duration_since(b.since).as_secs())
     }
 
     /// When the caller must call [`Agent::tick`] next (busy end, or the next whole second of
@@ -195,11 +188,7 @@ impl Agent {
         match self.config.collapse {
             Some(rule) if rule.collapses(style, &text) => {
                 let label = paste_token::label(style, &text);
-                let same = self
-                    .collapsed_pastes
-                    .iter()
-                    .filter(|l| **l == label)
-                    .count();
+                let same = self.collapsed_pastes.iter().filter(|l| **l == label).count();
                 self.collapsed_pastes.push(label);
                 let token = paste_token::token(style, &text, self.collapsed_pastes.len(), same);
                 self.input.push(Unit::Token { token, text });
@@ -292,10 +281,7 @@ impl Agent {
         }
         if self.busy.is_some() {
             if self.config.busy_mode == BusyMode::Queue {
-                let queued = Queued {
-                    text: self.input_text(),
-                    display: self.input_display(),
-                };
+                let queued = Queued { text: self.input_text(), display: self.input_display() };
                 self.input.clear();
                 self.queue.push(queued);
             }
@@ -306,21 +292,13 @@ impl Agent {
         self.input.clear();
         self.history.push(HistoryItem::User(display));
         self.start_turn(now);
-        vec![Submission {
-            text,
-            queued: false,
-        }]
+        vec![Submission { text, queued: false }]
     }
 
     /// After a message arrives: go busy if configured, else answer at once.
     fn start_turn(&mut self, now: Instant) {
         match self.config.busy_after_submit {
-            Some(length) => {
-                self.busy = Some(Busy {
-                    since: now,
-                    until: now + length,
-                })
-            }
+            Some(length) => self.busy = Some(Busy { since: now, until: now + length }),
             None => self.history.push(HistoryItem::Reply),
         }
     }
@@ -336,10 +314,7 @@ impl Agent {
         let mut out = Vec::new();
         for queued in std::mem::take(&mut self.queue) {
             self.history.push(HistoryItem::User(queued.display));
-            out.push(Submission {
-                text: queued.text,
-                queued: true,
-            });
+            out.push(Submission { text: queued.text, queued: true });
         }
         self.start_turn(self.now);
         out
@@ -389,20 +364,13 @@ mod tests {
 
     fn type_text(agent: &mut Agent, text: &str, now: Instant) {
         for c in text.chars() {
-            let code = if c == '\t' {
-                KeyCode::Tab
-            } else {
-                KeyCode::Char(c)
-            };
+            let code = if c == '\t' { KeyCode::Tab } else { KeyCode::Char(c) };
             assert!(agent.key(press(code), now).is_empty());
         }
     }
 
     fn submitted(text: &str, queued: bool) -> Vec<Submission> {
-        vec![Submission {
-            text: text.into(),
-            queued,
-        }]
+        vec![Submission { text: text.into(), queued }]
     }
 
     #[test]
@@ -440,10 +408,7 @@ mod tests {
         let mut config = Config::new(AgentStyle::Claude2);
         config.collapse = Some(CollapseRule { over_chars: 800 });
         let mut agent = Agent::new(config, None, t0);
-        let pasted = (1..=13)
-            .map(|i| format!("l{i}"))
-            .collect::<Vec<_>>()
-            .join("\r");
+        let pasted = (1..=13).map(|i| format!("l{i}")).collect::<Vec<_>>().join("\r");
         type_text(&mut agent, "see: ", t0);
         agent.paste(&pasted, t0);
         assert_eq!(agent.input_display(), "see: [Pasted text #1 +12 lines]");
@@ -452,10 +417,7 @@ mod tests {
         agent.paste(&pasted, t0);
         assert_eq!(agent.input_display(), "see: [Pasted text #2 +12 lines]");
         let out = agent.key(press(KeyCode::Enter), t0);
-        assert_eq!(
-            out,
-            submitted(&format!("see: {}", pasted.replace('\r', "\n")), false)
-        );
+        assert_eq!(out, submitted(&format!("see: {}", pasted.replace('\r', "\n")), false));
     }
 
     #[test]
@@ -468,11 +430,7 @@ mod tests {
         assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
         assert_eq!(agent.input_text(), "hi");
         agent.paste(" there", t0);
-        assert!(
-            agent
-                .key(press(KeyCode::Enter), t0 + Duration::from_millis(10))
-                .is_empty()
-        );
+        assert!(agent.key(press(KeyCode::Enter), t0 + Duration::from_millis(10)).is_empty());
         assert_eq!(agent.input_text(), "hi there\n");
         let out = agent.key(press(KeyCode::Enter), t0 + Duration::from_millis(50));
         assert_eq!(out, submitted("hi there\n", false));
@@ -484,10 +442,7 @@ mod tests {
         let mut config = Config::new(AgentStyle::Claude2);
         config.busy_after_submit = Some(Duration::from_millis(500));
         let mut agent = Agent::new(config, Some("first"), t0);
-        assert_eq!(
-            agent.key(press(KeyCode::Enter), t0),
-            submitted("first", false)
-        );
+        assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted("first", false));
         assert!(agent.busy.is_some());
         type_text(&mut agent, "second", t0);
         assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
@@ -516,10 +471,7 @@ mod tests {
         assert!(agent.queue.is_empty());
         agent.key(press(KeyCode::Esc), t0);
         assert!(agent.busy.is_none());
-        assert_eq!(
-            agent.key(press(KeyCode::Enter), t0),
-            submitted("second", false)
-        );
+        assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted("second", false));
     }
 
     #[test]
@@ -547,10 +499,7 @@ mod tests {
         assert!(agent.key(press(KeyCode::Enter), t0).is_empty());
         agent.key(press(KeyCode::Right), t0);
         assert_eq!(agent.visible_ghost(), None);
-        assert_eq!(
-            agent.key(press(KeyCode::Enter), t0),
-            submitted("commit these changes", false)
-        );
+        assert_eq!(agent.key(press(KeyCode::Enter), t0), submitted("commit these changes", false));
     }
 
     proptest::proptest! {

@@ -91,9 +91,7 @@ impl Args {
             busy_mode: self.busy_mode,
             swallow_first_enter: self.swallow_first_enter,
             paste_newline_window: self.paste_newline_window.map(Duration::from_millis),
-            collapse: self
-                .collapse_paste_over
-                .map(|over_chars| CollapseRule { over_chars }),
+            collapse: self.collapse_paste_over.map(|over_chars| CollapseRule { over_chars }),
             dialog: self.dialog,
             ..Config::new(self.style)
         }
@@ -133,9 +131,6 @@ mod tests {
         assert_eq!(config.busy_after_submit, Some(Duration::from_millis(250)));
         assert_eq!(config.busy_mode, BusyMode::Ignore);
         assert_eq!(config.collapse, Some(CollapseRule { over_chars: 800 }));
-        assert!(
-            Args::try_parse_from(["fake-agent"]).is_err(),
-            "--log is required"
-        );
+        assert!(Args::try_parse_from(["fake-agent"]).is_err(), "--log is required");
     }
 }

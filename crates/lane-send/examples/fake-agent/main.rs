@@ -55,14 +55,10 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     let mut log = SubmissionLog::open(&args.log).map_err(|e| {
-        format!(
-            "cannot open the submission log {}: {e}; pass a writable --log path",
-            args.log.display()
-        )
+        format!("cannot open the submission log {}: {e}; pass a writable --log path", args.log.display())
     })?;
     let mut agent = Agent::new(args.config(), args.draft.as_deref(), Instant::now());
-    let _session =
-        terminal::TuiSession::start().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let _session = terminal::TuiSession::start().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let (mut width, mut height) =
         crossterm::terminal::size().map_err(|e| format!("cannot read the terminal size: {e}"))?;
     redraw(&agent, width, height)?;
@@ -70,10 +66,7 @@ fn run(args: &Args) -> Result<(), String> {
         write_ready_file(path)?;
     }
     loop {
-        let wait = agent
-            .next_wakeup()
-            .map(|t| t.saturating_duration_since(Instant::now()))
-            .unwrap_or(IDLE_WAIT);
+        let wait = agent.next_wakeup().map(|t| t.saturating_duration_since(Instant::now())).unwrap_or(IDLE_WAIT);
         let mut submissions: Vec<Submission> = Vec::new();
         let mut pending = poll(wait)?;
         let mut handled = 0;
@@ -83,8 +76,8 @@ fn run(args: &Args) -> Result<(), String> {
                 Event::Key(key) => submissions.extend(agent.key(key, now)),
                 Event::Paste(text) => submissions.extend(agent.paste(&text, now)),
                 Event::Resize(..) => {
-                    (width, height) = crossterm::terminal::size()
-                        .map_err(|e| format!("cannot read the terminal size: {e}"))?;
+                    (width, height) =
+                        crossterm::terminal::size().map_err(|e| format!("cannot read the terminal size: {e}"))?;
                 }
                 _ => {}
             }
@@ -94,12 +87,8 @@ fn run(args: &Args) -> Result<(), String> {
         submissions.extend(agent.tick(Instant::now()));
         // Log before drawing: once the screen shows a message as sent, the log has it.
         for submission in &submissions {
-            log.append(submission).map_err(|e| {
-                format!(
-                    "cannot write the submission log {}: {e}",
-                    args.log.display()
-                )
-            })?;
+            log.append(submission)
+                .map_err(|e| format!("cannot write the submission log {}: {e}", args.log.display()))?;
         }
         if agent.exit_requested {
             return Ok(());
@@ -114,8 +103,7 @@ fn poll(wait: Duration) -> Result<bool, String> {
 
 fn redraw(agent: &Agent, width: u16, height: u16) -> Result<(), String> {
     let frame = render::render(agent, width, height);
-    terminal::draw(&terminal::frame_bytes(&frame, width))
-        .map_err(|e| format!("cannot draw to the terminal: {e}"))
+    terminal::draw(&terminal::frame_bytes(&frame, width)).map_err(|e| format!("cannot draw to the terminal: {e}"))
 }
 
 /// Writes the process id to a temporary sibling, then renames it, so a waiting test never
@@ -125,10 +113,5 @@ fn write_ready_file(path: &Path) -> Result<(), String> {
     tmp.push(".tmp");
     std::fs::write(&tmp, format!("{}\n", std::process::id()))
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            format!(
-                "cannot write the ready file {}: {e}; pass a writable --ready-file path",
-                path.display()
-            )
-        })
+        .map_err(|e| format!("cannot write the ready file {}: {e}; pass a writable --ready-file path", path.display()))
 }

@@ -32,11 +32,7 @@ pub fn token(style: AgentStyle, text: &str, ordinal: usize, same_label_before: u
     let newlines = text.matches('\n').count();
     let lines = newlines + 1;
     let dup = |label: String| {
-        if same_label_before == 0 {
-            label
-        } else {
-            format!("{label} #{}", same_label_before + 1)
-        }
+        if same_label_before == 0 { label } else { format!("{label} #{}", same_label_before + 1) }
     };
     match style {
         AgentStyle::Claude2 | AgentStyle::Claude1 => {
@@ -68,46 +64,22 @@ mod tests {
     use super::*;
 
     fn lines(n: usize) -> String {
-        (1..=n)
-            .map(|i| format!("line {i}"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        (1..=n).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n")
     }
 
     #[test]
     fn claude_counts_newlines() {
-        assert_eq!(
-            token(AgentStyle::Claude2, &lines(13), 1, 0),
-            "[Pasted text #1 +12 lines]"
-        );
-        assert_eq!(
-            token(AgentStyle::Claude2, &"x".repeat(2000), 2, 0),
-            "[Pasted text #2]"
-        );
+        assert_eq!(token(AgentStyle::Claude2, &lines(13), 1, 0), "[Pasted text #1 +12 lines]");
+        assert_eq!(token(AgentStyle::Claude2, &"x".repeat(2000), 2, 0), "[Pasted text #2]");
     }
 
     #[test]
     fn other_agents_use_their_own_formats() {
-        assert_eq!(
-            token(AgentStyle::Codex, &"x".repeat(1482), 1, 0),
-            "[Pasted Content 1482 chars]"
-        );
-        assert_eq!(
-            token(AgentStyle::Codex, &"x".repeat(1482), 2, 1),
-            "[Pasted Content 1482 chars] #2"
-        );
-        assert_eq!(
-            token(AgentStyle::Gemini, &lines(13), 1, 0),
-            "[Pasted Text: 13 lines]"
-        );
-        assert_eq!(
-            token(AgentStyle::Gemini, &"y".repeat(600), 1, 0),
-            "[Pasted Text: 600 chars]"
-        );
-        assert_eq!(
-            token(AgentStyle::Grok, &lines(13), 1, 0),
-            "[Pasted #1 13+ lines]"
-        );
+        assert_eq!(token(AgentStyle::Codex, &"x".repeat(1482), 1, 0), "[Pasted Content 1482 chars]");
+        assert_eq!(token(AgentStyle::Codex, &"x".repeat(1482), 2, 1), "[Pasted Content 1482 chars] #2");
+        assert_eq!(token(AgentStyle::Gemini, &lines(13), 1, 0), "[Pasted Text: 13 lines]");
+        assert_eq!(token(AgentStyle::Gemini, &"y".repeat(600), 1, 0), "[Pasted Text: 600 chars]");
+        assert_eq!(token(AgentStyle::Grok, &lines(13), 1, 0), "[Pasted #1 13+ lines]");
     }
 
     #[test]

@@ -66,11 +66,7 @@ pub fn render(agent: &Agent, width: u16, height: u16) -> Frame {
             lines.push(Line::blank());
         }
     }
-    let bottom = skin.bottom(&BottomView {
-        agent,
-        width,
-        max_input_rows: (height / 2).max(1),
-    });
+    let bottom = skin.bottom(&BottomView { agent, width, max_input_rows: (height / 2).max(1) });
     let offset = lines.len();
     lines.extend(bottom.lines);
     let mut cursor = bottom.cursor.map(|(col, row)| (col, row + offset));
@@ -80,10 +76,7 @@ pub fn render(agent: &Agent, width: u16, height: u16) -> Frame {
         cursor = cursor.and_then(|(col, row)| row.checked_sub(hidden).map(|r| (col, r)));
     }
     lines.resize(height, Line::blank());
-    Frame {
-        lines,
-        cursor: cursor.map(|(col, row)| (clamp_u16(col.min(width - 1)), clamp_u16(row))),
-    }
+    Frame { lines, cursor: cursor.map(|(col, row)| (clamp_u16(col.min(width - 1)), clamp_u16(row))) }
 }
 
 fn clamp_u16(n: usize) -> u16 {
@@ -99,9 +92,7 @@ pub fn banner_lines(rows: &[&str]) -> Vec<Line> {
 
 /// The right-aligned `right` after `left`, ending `margin` columns before the edge.
 pub fn spread(left: Line, right: Line, width: usize, margin: usize) -> Line {
-    let gap = width
-        .saturating_sub(left.width() + right.width() + margin)
-        .max(1);
+    let gap = width.saturating_sub(left.width() + right.width() + margin).max(1);
     let mut line = left.push(" ".repeat(gap), Look::PLAIN);
     line.spans.extend(right.spans);
     line
@@ -159,15 +150,10 @@ pub fn input_lines(
     prefix_width: usize,
     mut row: impl FnMut(bool, String) -> Line,
 ) -> (Vec<Line>, (usize, usize)) {
-    let (rows, hidden) =
-        crate::wrap::tail_rows(&view.agent.input_display(), text_width, view.max_input_rows);
+    let (rows, hidden) = crate::wrap::tail_rows(&view.agent.input_display(), text_width, view.max_input_rows);
     let last = rows.len().saturating_sub(1);
     let last_width = rows.last().map_or(0, |r| display_width(r));
-    let lines = rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, text)| row(i == 0 && hidden == 0, text))
-        .collect();
+    let lines = rows.into_iter().enumerate().map(|(i, text)| row(i == 0 && hidden == 0, text)).collect();
     (lines, (prefix_width + last_width, last))
 }
 

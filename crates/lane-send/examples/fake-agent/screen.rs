@@ -24,37 +24,21 @@ pub struct Look {
 
 impl Look {
     /// Default attributes.
-    pub const PLAIN: Look = Look {
-        fg: None,
-        bg: None,
-        bold: false,
-        dim: false,
-        italic: false,
-        reverse: false,
-    };
+    pub const PLAIN: Look = Look { fg: None, bg: None, bold: false, dim: false, italic: false, reverse: false };
 
     /// Foreground palette colour `n`.
     pub const fn fg(n: u8) -> Look {
-        Look {
-            fg: Some(Paint::Idx(n)),
-            ..Look::PLAIN
-        }
+        Look { fg: Some(Paint::Idx(n)), ..Look::PLAIN }
     }
 
     /// Foreground basic colour `n` (0–15), as Ink apps write it (`\e[36m`).
     pub const fn ansi(n: u8) -> Look {
-        Look {
-            fg: Some(Paint::Basic(n)),
-            ..Look::PLAIN
-        }
+        Look { fg: Some(Paint::Basic(n)), ..Look::PLAIN }
     }
 
     /// Dim (SGR 2), the way agents draw placeholders and ghosts.
     pub const fn dimmed() -> Look {
-        Look {
-            dim: true,
-            ..Look::PLAIN
-        }
+        Look { dim: true, ..Look::PLAIN }
     }
 
     pub const fn bold(self) -> Look {
@@ -66,24 +50,15 @@ impl Look {
     }
 
     pub const fn italic(self) -> Look {
-        Look {
-            italic: true,
-            ..self
-        }
+        Look { italic: true, ..self }
     }
 
     pub const fn reverse(self) -> Look {
-        Look {
-            reverse: true,
-            ..self
-        }
+        Look { reverse: true, ..self }
     }
 
     pub const fn on(self, bg: Paint) -> Look {
-        Look {
-            bg: Some(bg),
-            ..self
-        }
+        Look { bg: Some(bg), ..self }
     }
 
     /// The SGR escape that switches from default attributes to this look (empty for plain).
@@ -113,11 +88,7 @@ impl Look {
             Some(Paint::Idx(n)) => codes.push(format!("48;5;{n}")),
             None => {}
         }
-        if codes.is_empty() {
-            String::new()
-        } else {
-            format!("\x1b[{}m", codes.join(";"))
-        }
+        if codes.is_empty() { String::new() } else { format!("\x1b[{}m", codes.join(";")) }
     }
 }
 
@@ -215,10 +186,7 @@ mod tests {
     fn sgr_joins_attributes_in_one_csi() {
         assert_eq!(Look::fg(244).sgr(), "\x1b[38;5;244m");
         assert_eq!(Look::dimmed().sgr(), "\x1b[2m");
-        assert_eq!(
-            Look::PLAIN.bold().on(Paint::Idx(236)).sgr(),
-            "\x1b[1;48;5;236m"
-        );
+        assert_eq!(Look::PLAIN.bold().on(Paint::Idx(236)).sgr(), "\x1b[1;48;5;236m");
         assert_eq!(Look::PLAIN.sgr(), "");
     }
 

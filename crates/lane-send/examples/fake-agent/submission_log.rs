@@ -50,13 +50,7 @@ mod tests {
     #[test]
     fn line_round_trips_exact_text() {
         let text = "tab\there \"quoted\" $(rm -rf /) 🚀\nsecond line\\";
-        let line = log_line(
-            &Submission {
-                text: text.into(),
-                queued: true,
-            },
-            42,
-        );
+        let line = log_line(&Submission { text: text.into(), queued: true }, 42);
         assert!(!line.contains('\n'));
         let value: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(value["text"], text);

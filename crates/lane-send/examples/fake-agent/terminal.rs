@@ -3,9 +3,7 @@
 use std::io::{self, Write};
 
 use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
-use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-};
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
 
 use crate::screen::{Frame, Line, Look, char_width};
@@ -28,12 +26,7 @@ impl TuiSession {
 impl Drop for TuiSession {
     fn drop(&mut self) {
         // Best effort: the terminal may already be gone when the pane is killed.
-        let _ = execute!(
-            io::stdout(),
-            DisableBracketedPaste,
-            LeaveAlternateScreen,
-            cursor::Show
-        );
+        let _ = execute!(io::stdout(), DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
         let _ = disable_raw_mode();
     }
 }
@@ -94,10 +87,7 @@ mod tests {
 
     #[test]
     fn long_lines_are_cut_at_the_screen_edge() {
-        let frame = Frame {
-            lines: vec![Line::plain("abcdef")],
-            cursor: None,
-        };
+        let frame = Frame { lines: vec![Line::plain("abcdef")], cursor: None };
         let text = String::from_utf8(frame_bytes(&frame, 4)).unwrap();
         assert!(text.contains("abcd\x1b[0m"));
         assert!(!text.contains("abcde"));
@@ -105,10 +95,7 @@ mod tests {
 
     #[test]
     fn styled_spans_carry_their_sgr() {
-        let frame = Frame {
-            lines: vec![Line::plain("❯\u{a0}").push("Try", Look::dimmed())],
-            cursor: Some((2, 0)),
-        };
+        let frame = Frame { lines: vec![Line::plain("❯\u{a0}").push("Try", Look::dimmed())], cursor: Some((2, 0)) };
         let text = String::from_utf8(frame_bytes(&frame, 20)).unwrap();
         assert!(text.contains("❯\u{a0}\x1b[0m\x1b[2mTry"));
         assert!(text.ends_with("\x1b[1;3H\x1b[?25h"));

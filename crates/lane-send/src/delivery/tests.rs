@@ -79,7 +79,8 @@ fn count(actions: &[Action], wanted: &Action) -> usize {
 
 #[test]
 fn idle_box_delivers_with_one_paste_and_one_enter() {
-    let (actions, verdict) = run(&[boxed("", false), boxed(MESSAGE, false), boxed(MESSAGE, false), boxed("", false)], 10);
+    let (actions, verdict) =
+        run(&[boxed("", false), boxed(MESSAGE, false), boxed(MESSAGE, false), boxed("", false)], 10);
     assert_eq!(verdict.held_at, None, "{verdict:?}");
     assert_eq!(count(&actions, &Action::Paste), 1);
     assert_eq!(count(&actions, &Action::PressEnter), 1);
@@ -115,7 +116,8 @@ fn human_draft_is_kept() {
 #[test]
 fn leftover_from_a_live_lane_is_cleared_then_sent() {
     let leftover = "lane-live: old text";
-    let (actions, verdict) = run(&[boxed(leftover, false), boxed("", false), boxed(MESSAGE, false), boxed("", false)], 200);
+    let (actions, verdict) =
+        run(&[boxed(leftover, false), boxed("", false), boxed(MESSAGE, false), boxed("", false)], 200);
     assert_eq!(verdict.held_at, None);
     assert_eq!(verdict.cleared_leftover.as_deref(), Some(leftover));
     assert!(matches!(actions[1], Action::ClearLeftover { .. }));

@@ -4,8 +4,8 @@
 //! lives in data tables (`specs/*.yaml`, see [`spec`]); this module only knows three layouts
 //! (rules, box, block) and how to read input rows without ghost text.
 
-pub mod spec;
 mod input;
+pub mod spec;
 
 use serde::Serialize;
 
@@ -282,8 +282,7 @@ fn find_rules<'a>(
             // Two rules with nothing between: look further up for the real pair.
             continue;
         }
-        let (input_rows, refusal) =
-            collect_inner_rows(rows, variant, top, bottom, |row| Some((0, row.cells_len())))?;
+        let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| Some((0, row.cells_len())))?;
         check_footer(rows, bottom, variant)?;
         return Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal }));
     }
@@ -308,8 +307,7 @@ fn find_box<'a>(
     spec: &'a AgentSpec,
     variant: &'a VariantSpec,
 ) -> Result<Option<Candidate<'a>>, String> {
-    let Some(bottom) =
-        (1..rows.len()).rev().find(|&row| box_edges(&rows[row], leading_spaces(&rows[row]), "╰", "╯"))
+    let Some(bottom) = (1..rows.len()).rev().find(|&row| box_edges(&rows[row], leading_spaces(&rows[row]), "╰", "╯"))
     else {
         return Ok(None);
     };
@@ -323,8 +321,7 @@ fn find_box<'a>(
         return Err(format!("box at rows {top}..{bottom} has no rows"));
     }
     let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| {
-        let bordered =
-            row.cells_len() == width && row.cell_text(indent) == "│" && row.cell_text(width - 1) == "│";
+        let bordered = row.cells_len() == width && row.cell_text(indent) == "│" && row.cell_text(width - 1) == "│";
         bordered.then_some((indent + 1, width - 1))
     })?;
     check_footer(rows, bottom, variant)?;
@@ -397,7 +394,8 @@ fn read_box(screen: &StyledScreen, rows: &[RowText], candidate: &Candidate<'_>) 
         .collect();
     let any_marker = |patterns: &[regex::Regex], include_box: bool| {
         marker_rows.iter().any(|row| patterns.iter().any(|pattern| pattern.is_match(&row.text)))
-            || (include_box && rows[first_input..=last_input].iter().any(|row| patterns.iter().any(|p| p.is_match(&row.text))))
+            || (include_box
+                && rows[first_input..=last_input].iter().any(|row| patterns.iter().any(|p| p.is_match(&row.text))))
     };
     InputBox {
         agent: candidate.spec.agent,

@@ -141,10 +141,8 @@ pub struct AgentSpec {
 }
 
 fn compile(file: &str, pattern: &str) -> Result<Regex, Error> {
-    Regex::new(pattern).map_err(|source| Error::FrameSpec {
-        file: file.to_string(),
-        detail: format!("pattern {pattern:?}: {source}"),
-    })
+    Regex::new(pattern)
+        .map_err(|source| Error::FrameSpec { file: file.to_string(), detail: format!("pattern {pattern:?}: {source}") })
 }
 
 fn compile_all(file: &str, patterns: &[String]) -> Result<Vec<Regex>, Error> {
@@ -169,9 +167,7 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
         refuse: raw
             .refuse
             .iter()
-            .map(|refusal| {
-                Ok(Refusal { prompt: compile(file, &refusal.prompt)?, reason: refusal.reason.clone() })
-            })
+            .map(|refusal| Ok(Refusal { prompt: compile(file, &refusal.prompt)?, reason: refusal.reason.clone() }))
             .collect::<Result<_, Error>>()?,
         footer: compile_all(file, &raw.footer)?,
         footer_optional: raw.footer_optional,

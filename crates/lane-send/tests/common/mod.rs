@@ -16,7 +16,11 @@ use tmux_habitat::{Backoff, Server, SessionOptions};
 pub fn fake_agent() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let path = exe.parent().unwrap().join("../examples/fake-agent");
-    assert!(path.exists(), "fake agent not built at {}: run `cargo build -p lane-send --example fake-agent`", path.display());
+    assert!(
+        path.exists(),
+        "fake agent not built at {}: run `cargo build -p lane-send --example fake-agent`",
+        path.display()
+    );
     path
 }
 
@@ -55,10 +59,7 @@ impl Lab {
             command.push(' ');
             command.push_str(&shell_quote(arg));
         }
-        self.server
-            .new_session(SessionOptions::new(name).size(100, 30).command(command))
-            .await
-            .unwrap();
+        self.server.new_session(SessionOptions::new(name).size(100, 30).command(command)).await.unwrap();
         let mut backoff = Backoff::new(Duration::from_secs(10));
         loop {
             let recognition = lane_send::inspect_lane(&self.server, name).await.unwrap();

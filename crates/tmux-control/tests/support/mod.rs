@@ -12,9 +12,7 @@ use std::path::PathBuf;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use tmux_control::{
-    Connection, ConnectionEvent, ConnectionOptions, Events, OutputSubscription, PaneEvent, PaneId,
-};
+use tmux_control::{Connection, ConnectionEvent, ConnectionOptions, Events, OutputSubscription, PaneEvent, PaneId};
 
 /// Deadline of every tmux subprocess call here.
 pub const TMUX_DEADLINE: Duration = Duration::from_secs(10);
@@ -29,9 +27,7 @@ pub struct TmuxServer {
 impl TmuxServer {
     /// Starts a server with one 200×50 session running a plain bash.
     pub async fn start() -> Self {
-        let server = Self {
-            dir: tempfile::tempdir().expect("create a temporary directory"),
-        };
+        let server = Self { dir: tempfile::tempdir().expect("create a temporary directory") };
         server.new_session().await;
         server
     }
@@ -120,10 +116,7 @@ impl TmuxServer {
     /// The server's process id.
     pub async fn server_pid(&self) -> u32 {
         let output = self.tmux(&["display-message", "-p", "#{pid}"]).await;
-        String::from_utf8_lossy(&output.stdout)
-            .trim()
-            .parse()
-            .expect("a pid")
+        String::from_utf8_lossy(&output.stdout).trim().parse().expect("a pid")
     }
 }
 
@@ -132,27 +125,18 @@ impl TmuxServer {
     /// waits until the process is gone, so the socket can be reused.
     pub async fn kill_abruptly(&self) {
         let pid = self.server_pid().await;
-        let killed = std::process::Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status()
-            .expect("run kill");
+        let killed = std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().expect("run kill");
         assert!(killed.success(), "kill -KILL {pid}");
         let deadline = tokio::time::Instant::now() + TMUX_DEADLINE;
         // SIGKILL takes effect within moments; there is no event to await
         // for another process's death, so check its state until it is gone
         // (or a zombie, if nothing reaps it here).
         while let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            let state = stat
-                .rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().next());
+            let state = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next());
             if state == Some("Z") {
                 break;
             }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "tmux server {pid} survived SIGKILL"
-            );
+            assert!(tokio::time::Instant::now() < deadline, "tmux server {pid} survived SIGKILL");
             tokio::task::yield_now().await;
         }
     }
@@ -178,19 +162,9 @@ impl Drop for TmuxServer {
 pub async fn type_line(connection: &Connection, pane: PaneId, text: &str) {
     let pane = pane.to_string();
     let literal = tmux_control::Command::new("send-keys").args(["-t", &pane, "-l", text]);
-    connection
-        .command(literal)
-        .await
-        .expect("send-keys")
-        .into_result()
-        .expect("send-keys ok");
+    connection.command(literal).await.expect("send-keys").into_result().expect("send-keys ok");
     let enter = tmux_control::Command::new("send-keys").args(["-t", &pane, "Enter"]);
-    connection
-        .command(enter)
-        .await
-        .expect("send-keys")
-        .into_result()
-        .expect("send-keys ok");
+    connection.command(enter).await.expect("send-keys").into_result().expect("send-keys ok");
 }
 
 /// Deadline of waiting for one event in tests.
@@ -220,11 +194,7 @@ impl EventStream for Events {
 
 /// Skips items until one satisfies `wanted`; fails the test if the stream
 /// ends or [`EVENT_DEADLINE`] passes first.
-pub async fn next_matching<S: EventStream>(
-    stream: &mut S,
-    what: &str,
-    wanted: impl Fn(&S::Item) -> bool,
-) -> S::Item {
+pub async fn next_matching<S: EventStream>(stream: &mut S, what: &str, wanted: impl Fn(&S::Item) -> bool) -> S::Item {
     let search = async {
         while let Some(item) = stream.next_item().await {
             if wanted(&item) {
@@ -233,7 +203,5 @@ pub async fn next_matching<S: EventStream>(
         }
         panic!("the stream ended before {what}");
     };
-    tokio::time::timeout(EVENT_DEADLINE, search)
-        .await
-        .unwrap_or_else(|_| panic!("no {what} within {EVENT_DEADLINE:?}"))
+    tokio::time::timeout(EVENT_DEADLINE, search).await.unwrap_or_else(|_| panic!("no {what} within {EVENT_DEADLINE:?}"))
 }

@@ -12,12 +12,7 @@ pub struct Terminal {
 
 impl Terminal {
     pub fn new(width: usize, height: usize) -> Terminal {
-        Terminal {
-            width,
-            height,
-            lines: Vec::new(),
-            partial: None,
-        }
+        Terminal { width, height, lines: Vec::new(), partial: None }
     }
 
     /// Writes one complete line (its text must not contain a newline).
@@ -50,35 +45,22 @@ impl Terminal {
         if chars.is_empty() {
             return vec![(String::new(), false)];
         }
-        let pieces: Vec<String> = chars
-            .chunks(self.width)
-            .map(|piece| piece.iter().collect())
-            .collect();
+        let pieces: Vec<String> = chars.chunks(self.width).map(|piece| piece.iter().collect()).collect();
         let last = pieces.len() - 1;
         // A line that exactly fills the width does not wrap (the cursor waits
         // at the margin), as in tmux.
-        pieces
-            .into_iter()
-            .enumerate()
-            .map(|(index, piece)| (piece, index < last))
-            .collect()
+        pieces.into_iter().enumerate().map(|(index, piece)| (piece, index < last)).collect()
     }
 
     /// Index of the first row of complete line `line_index`.
     pub fn first_row_of(&self, line_index: usize) -> usize {
-        self.lines[..line_index]
-            .iter()
-            .map(|line| self.rows_of(line).len())
-            .sum()
+        self.lines[..line_index].iter().map(|line| self.rows_of(line).len()).sum()
     }
 
     /// Total rows after writing `extra` more lines.
     pub fn rows_with(&self, extra: &[String]) -> usize {
         let own: usize = self.lines.iter().map(|line| self.rows_of(line).len()).sum();
-        own + extra
-            .iter()
-            .map(|line| self.rows_of(line).len())
-            .sum::<usize>()
+        own + extra.iter().map(|line| self.rows_of(line).len()).sum::<usize>()
     }
 
     /// A capture of the last `history + height` rows (the visible screen is

@@ -10,10 +10,7 @@ use crate::wrap::wrap;
 pub struct Claude1;
 
 const GREY: Look = Look::fg(246);
-const BOX: RoundedBox = RoundedBox {
-    margin: 0,
-    border: Look::fg(244).dim(),
-};
+const BOX: RoundedBox = RoundedBox { margin: 0, border: Look::fg(244).dim() };
 pub const PLACEHOLDER: &str = "Try \"fix lint errors\"";
 
 const WELCOME: [&str; 14] = [
@@ -57,18 +54,13 @@ impl Skin for Claude1 {
         let width = view.width;
         let mut lines = Vec::new();
         if let Some(secs) = agent.busy_secs() {
-            lines.push(Line::styled(
-                format!("✻ Thinking… ({secs}s · ↑ 1.2k tokens · esc to interrupt)"),
-                Look::fg(174),
-            ));
+            lines
+                .push(Line::styled(format!("✻ Thinking… ({secs}s · ↑ 1.2k tokens · esc to interrupt)"), Look::fg(174)));
             lines.push(Line::blank());
         }
         if agent.dialog_open {
             lines.extend(dialog::claude());
-            return Bottom {
-                lines,
-                cursor: None,
-            };
+            return Bottom { lines, cursor: None };
         }
         for queued in &agent.queue {
             for row in wrap(&queued.display, width - 2) {
@@ -79,14 +71,7 @@ impl Skin for Claude1 {
         let first_input_row = lines.len();
         // " > " prompt column, then text, then at least one space before the right border.
         let text_width = BOX.inner(width) - 4;
-        let prompt = Line::styled(
-            " > ",
-            if agent.busy.is_some() {
-                GREY
-            } else {
-                Look::PLAIN
-            },
-        );
+        let prompt = Line::styled(" > ", if agent.busy.is_some() { GREY } else { Look::PLAIN });
         let cursor;
         if agent.input_is_empty() {
             let mut content = prompt;
@@ -95,19 +80,13 @@ impl Skin for Claude1 {
                 // The drawn cursor: the first character in reverse video, the rest dim.
                 let mut chars = hint.chars();
                 let first: String = chars.next().map(String::from).unwrap_or_default();
-                content = content
-                    .push(first, Look::PLAIN.reverse())
-                    .push(chars.as_str(), Look::dimmed());
+                content = content.push(first, Look::PLAIN.reverse()).push(chars.as_str(), Look::dimmed());
             }
             lines.push(BOX.row(width, content));
             cursor = Some((4, first_input_row));
         } else {
             let (input, (col, row)) = input_lines(view, text_width, 4, |first, text| {
-                let lead = if first {
-                    prompt.clone()
-                } else {
-                    Line::plain("   ")
-                };
+                let lead = if first { prompt.clone() } else { Line::plain("   ") };
                 BOX.row(width, lead.push(text, Look::PLAIN))
             });
             lines.extend(input);

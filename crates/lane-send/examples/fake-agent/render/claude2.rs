@@ -62,22 +62,14 @@ impl Skin for Claude2 {
         let width = view.width;
         let mut lines = Vec::new();
         if let Some(secs) = agent.busy_secs() {
-            lines.push(
-                Line::styled("✶ Cogitating… ", SPINNER)
-                    .push(format!("({secs}s · ↓ 1.2k tokens)"), GREY),
-            );
-            lines.push(Line::plain(
-                "  ⎿  Tip: Use /btw to ask a quick side question",
-            ));
+            lines.push(Line::styled("✶ Cogitating… ", SPINNER).push(format!("({secs}s · ↓ 1.2k tokens)"), GREY));
+            lines.push(Line::plain("  ⎿  Tip: Use /btw to ask a quick side question"));
             lines.push(Line::blank());
         }
         if agent.dialog_open {
             lines.push(Line::styled(repeat('─', width), RULE));
             lines.extend(dialog::claude());
-            return Bottom {
-                lines,
-                cursor: None,
-            };
+            return Bottom { lines, cursor: None };
         }
         for queued in &agent.queue {
             for (i, row) in wrap(&queued.display, width - 4).into_iter().enumerate() {
@@ -91,11 +83,7 @@ impl Skin for Claude2 {
         if agent.input_is_empty() {
             let hint = hint_text(agent, QUEUE_HINT, PLACEHOLDER);
             // Mid-turn, an empty prompt is greyed with a colour (not dim).
-            let prompt = if agent.busy.is_some() && hint.is_none() {
-                GREY
-            } else {
-                Look::PLAIN
-            };
+            let prompt = if agent.busy.is_some() && hint.is_none() { GREY } else { Look::PLAIN };
             let mut line = Line::styled(PROMPT, prompt);
             if let Some(hint) = hint {
                 line = line.push(hint, Look::dimmed());
@@ -110,9 +98,8 @@ impl Skin for Claude2 {
             cursor = Some((col, first_input_row + row));
         }
         lines.push(Line::styled(repeat('─', width), RULE));
-        let mut footer = Line::plain("  ")
-            .push("⏵⏵ bypass permissions on", Look::fg(211))
-            .push(" (shift+tab to cycle)", GREY);
+        let mut footer =
+            Line::plain("  ").push("⏵⏵ bypass permissions on", Look::fg(211)).push(" (shift+tab to cycle)", GREY);
         if agent.busy.is_some() {
             footer = footer.push(" · esc to interrupt", GREY);
         }

@@ -38,11 +38,7 @@ impl Skin for Codex {
     }
 
     fn echo(&self, text: &str, width: usize) -> Vec<Line> {
-        wrap(text, width - 2)
-            .into_iter()
-            .enumerate()
-            .map(|(i, row)| composer_row(i == 0, row))
-            .collect()
+        wrap(text, width - 2).into_iter().enumerate().map(|(i, row)| composer_row(i == 0, row)).collect()
     }
 
     fn note(&self, item: &HistoryItem, width: usize) -> Option<Line> {
@@ -80,35 +76,24 @@ impl Skin for Codex {
         }
         if agent.dialog_open {
             lines.extend(dialog::codex());
-            return Bottom {
-                lines,
-                cursor: None,
-            };
+            return Bottom { lines, cursor: None };
         }
         if !agent.queue.is_empty() {
-            lines.push(
-                Line::styled("• ", Look::dimmed()).push("Queued follow-up inputs", Look::PLAIN),
-            );
+            lines.push(Line::styled("• ", Look::dimmed()).push("Queued follow-up inputs", Look::PLAIN));
             for queued in &agent.queue {
                 for (i, row) in wrap(&queued.display, width - 4).into_iter().enumerate() {
                     let lead = if i == 0 { "  ↳ " } else { "    " };
-                    lines.push(
-                        Line::styled(lead, Look::dimmed()).push(row, Look::dimmed().italic()),
-                    );
+                    lines.push(Line::styled(lead, Look::dimmed()).push(row, Look::dimmed().italic()));
                 }
             }
-            lines.push(Line::styled(
-                "    ⌥ + ↑ edit last queued message",
-                Look::dimmed(),
-            ));
+            lines.push(Line::styled("    ⌥ + ↑ edit last queued message", Look::dimmed()));
             lines.push(Line::blank());
         }
         lines.push(Line::blank().filled(TINT));
         let first_input_row = lines.len();
         let cursor;
         if agent.input_is_empty() {
-            let mut line =
-                Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT));
+            let mut line = Line::styled("›", Look::PLAIN.bold().on(TINT)).push(" ", Look::PLAIN.on(TINT));
             let hint = hint_text(agent, PLACEHOLDER, PLACEHOLDER);
             if let Some(hint) = hint {
                 line = line.push(hint, Look::dimmed().on(TINT));
@@ -124,12 +109,7 @@ impl Skin for Codex {
         lines.push(Line::blank());
         let context = Line::styled("100% context left", Look::dimmed());
         let footer = if agent.input_is_empty() {
-            spread(
-                Line::plain("  ").push("? for shortcuts", Look::dimmed()),
-                context,
-                width,
-                2,
-            )
+            spread(Line::plain("  ").push("? for shortcuts", Look::dimmed()), context, width, 2)
         } else if agent.busy.is_some() {
             spread(Line::plain("  tab to queue message"), context, width, 2)
         } else {

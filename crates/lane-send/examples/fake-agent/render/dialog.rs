@@ -52,11 +52,7 @@ pub fn gemini(width: usize) -> Vec<Line> {
         "   2. Allow for this session",
         "   3. No, suggest changes (esc)",
     ] {
-        lines.push(
-            Line::styled("│", border)
-                .push(pad_to(row, inner), Look::PLAIN)
-                .push("│", border),
-        );
+        lines.push(Line::styled("│", border).push(pad_to(row, inner), Look::PLAIN).push("│", border));
     }
     lines.push(Line::styled(format!("╰{}╯", repeat('─', inner)), border));
     lines

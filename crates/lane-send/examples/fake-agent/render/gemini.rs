@@ -9,10 +9,7 @@ use crate::wrap::wrap;
 
 pub struct Gemini;
 
-const BOX: RoundedBox = RoundedBox {
-    margin: 0,
-    border: Look::fg(240),
-};
+const BOX: RoundedBox = RoundedBox { margin: 0, border: Look::fg(240) };
 const PROMPT: Look = Look::fg(147);
 /// Gemini's default placeholder, two leading spaces included.
 pub const PLACEHOLDER: &str = "  Type your message or @path/to/file";
@@ -39,11 +36,7 @@ const TIPS: [&str; 5] = [
 
 /// The footer's three groups spread across the row (`paddingX=1`).
 fn footer(width: usize) -> Line {
-    let parts = [
-        "~/src/demo (main*)",
-        "no sandbox (see /docs)",
-        "gemini-2.5-pro (100% context left)",
-    ];
+    let parts = ["~/src/demo (main*)", "no sandbox (see /docs)", "gemini-2.5-pro (100% context left)"];
     let used: usize = parts.iter().map(|p| display_width(p)).sum();
     let free = width.saturating_sub(2 + used);
     let gap = (free / 2).max(1);
@@ -78,9 +71,7 @@ impl Skin for Gemini {
             HistoryItem::Reply => "✦ Done.",
             HistoryItem::Interrupted => "ℹ Request cancelled.",
             HistoryItem::DialogAnswered(true) => "✓ Shell rm -rf build && npm run build",
-            HistoryItem::DialogAnswered(false) => {
-                "- Shell rm -rf build && npm run build (cancelled)"
-            }
+            HistoryItem::DialogAnswered(false) => "- Shell rm -rf build && npm run build (cancelled)",
         }))
     }
 
@@ -90,17 +81,12 @@ impl Skin for Gemini {
         let mut lines = Vec::new();
         if let Some(secs) = agent.busy_secs() {
             let glyph = SPINNER[usize::try_from(secs % 10).unwrap_or(0)];
-            lines.push(Line::plain(format!(
-                "{glyph} Reticulating splines... (esc to cancel, {secs}s)"
-            )));
+            lines.push(Line::plain(format!("{glyph} Reticulating splines... (esc to cancel, {secs}s)")));
             lines.push(Line::blank());
         }
         if agent.dialog_open {
             lines.extend(dialog::gemini(width));
-            return Bottom {
-                lines,
-                cursor: None,
-            };
+            return Bottom { lines, cursor: None };
         }
         if !agent.queue.is_empty() {
             lines.push(Line::styled("  Queued (press ↑ to edit):", Look::dimmed()));
@@ -109,10 +95,7 @@ impl Skin for Gemini {
                 lines.push(Line::styled(format!("    {first}"), Look::dimmed()));
             }
             if agent.queue.len() > 3 {
-                lines.push(Line::styled(
-                    format!("    ... (+{} more)", agent.queue.len() - 3),
-                    Look::dimmed(),
-                ));
+                lines.push(Line::styled(format!("    ... (+{} more)", agent.queue.len() - 3), Look::dimmed()));
             }
             lines.push(Line::blank());
         }
@@ -130,9 +113,7 @@ impl Skin for Gemini {
                     // The cursor is drawn as the placeholder's first character in reverse.
                     let mut chars = PLACEHOLDER.chars();
                     let first: String = chars.next().map(String::from).unwrap_or_default();
-                    content = content
-                        .push(first, Look::PLAIN.reverse())
-                        .push(chars.as_str(), Look::fg(243));
+                    content = content.push(first, Look::PLAIN.reverse()).push(chars.as_str(), Look::fg(243));
                 }
                 None => {}
             }
@@ -140,11 +121,7 @@ impl Skin for Gemini {
             cursor = Some((4, first_input_row));
         } else {
             let (input, (col, row)) = input_lines(view, text_width, 4, |first, text| {
-                let lead = if first {
-                    Line::plain(" ").push("> ", PROMPT)
-                } else {
-                    Line::plain("   ")
-                };
+                let lead = if first { Line::plain(" ").push("> ", PROMPT) } else { Line::plain("   ") };
                 BOX.row(width, lead.push(text, Look::PLAIN))
             });
             lines.extend(input);

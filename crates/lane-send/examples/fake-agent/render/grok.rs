@@ -49,17 +49,12 @@ impl Skin for Grok {
         let mut lines = Vec::new();
         if let Some(secs) = agent.busy_secs() {
             let glyph = SPINNER[usize::try_from(secs % 4).unwrap_or(0)];
-            lines.push(Line::plain(format!(
-                "  {glyph} Thinking... ({secs}s · ↑ 1.2k tokens · esc to interrupt)"
-            )));
+            lines.push(Line::plain(format!("  {glyph} Thinking... ({secs}s · ↑ 1.2k tokens · esc to interrupt)")));
             lines.push(Line::blank());
         }
         if agent.dialog_open {
             lines.extend(dialog::claude());
-            return Bottom {
-                lines,
-                cursor: None,
-            };
+            return Bottom { lines, cursor: None };
         }
         for queued in &agent.queue {
             for (i, row) in wrap(&queued.display, width - 4).into_iter().enumerate() {
@@ -67,10 +62,7 @@ impl Skin for Grok {
                 lines.push(Line::styled(format!("{lead}{row}"), Look::dimmed()));
             }
         }
-        let frame = RoundedBox {
-            margin: 2,
-            border: Look::ansi(if agent.busy.is_some() { 3 } else { 4 }),
-        };
+        let frame = RoundedBox { margin: 2, border: Look::ansi(if agent.busy.is_some() { 3 } else { 4 }) };
         lines.push(frame.top(width));
         let first_input_row = lines.len();
         // "│ ❯ " then text, at least one space before the right border.
@@ -81,19 +73,14 @@ impl Skin for Grok {
             let hint = hint_text(agent, PLACEHOLDER, PLACEHOLDER);
             if let Some(hint) = hint {
                 // Ink draws the cursor as a white-background space after the placeholder.
-                content = content
-                    .push(hint, GRAY_DIM)
-                    .push(" ", Look::ansi(0).on(Paint::Basic(7)));
+                content = content.push(hint, GRAY_DIM).push(" ", Look::ansi(0).on(Paint::Basic(7)));
             }
             lines.push(frame.row(width, content));
             cursor = Some((6, first_input_row));
         } else {
             let (input, (col, row)) = input_lines(view, text_width, 6, |first, text| {
                 let lead = if first { "❯ " } else { "│ " };
-                frame.row(
-                    width,
-                    Line::plain(" ").push(lead, CYAN).push(text, Look::PLAIN),
-                )
+                frame.row(width, Line::plain(" ").push(lead, CYAN).push(text, Look::PLAIN))
             });
             lines.extend(input);
             cursor = Some((col, first_input_row + row));

@@ -27,14 +27,11 @@ impl RoundedBox {
         let pad = self.inner(width).saturating_sub(content.width());
         let mut line = Line::plain(repeat(' ', self.margin)).push("│", self.border);
         line.spans.extend(content.spans);
-        line.push(pad_to("", pad), Look::PLAIN)
-            .push("│", self.border)
+        line.push(pad_to("", pad), Look::PLAIN).push("│", self.border)
     }
 
     fn edge(&self, left: char, right: char, width: usize) -> Line {
-        Line::plain(repeat(' ', self.margin)).push(
-            format!("{left}{}{right}", repeat('─', self.inner(width))),
-            self.border,
-        )
+        Line::plain(repeat(' ', self.margin))
+            .push(format!("{left}{}{right}", repeat('─', self.inner(width))), self.border)
     }
 }

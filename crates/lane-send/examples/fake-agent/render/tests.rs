@@ -17,13 +17,7 @@ fn agent(style: AgentStyle, draft: Option<&str>) -> Agent {
 
 #[test]
 fn every_style_fills_the_screen_exactly() {
-    for style in [
-        AgentStyle::Claude2,
-        AgentStyle::Claude1,
-        AgentStyle::Codex,
-        AgentStyle::Gemini,
-        AgentStyle::Grok,
-    ] {
+    for style in [AgentStyle::Claude2, AgentStyle::Claude1, AgentStyle::Codex, AgentStyle::Gemini, AgentStyle::Grok] {
         for (w, h) in [(80, 24), (120, 40), (20, 5)] {
             let frame = render(&agent(style, Some("hello")), w, h);
             assert_eq!(frame.lines.len(), usize::from(h), "{style:?} {w}x{h}");
@@ -50,11 +44,7 @@ fn claude2_placeholder_and_ghost_are_dim() {
     let mut config = Config::new(AgentStyle::Claude2);
     config.placeholder = true;
     let frame = render(&Agent::new(config, None, Instant::now()), 80, 24);
-    let row = frame
-        .lines
-        .iter()
-        .find(|l| l.text().starts_with('❯'))
-        .unwrap();
+    let row = frame.lines.iter().find(|l| l.text().starts_with('❯')).unwrap();
     assert_eq!(row.text(), "❯\u{a0}Try \"refactor <filepath>\"");
     assert_eq!(row.spans[1].look, Look::dimmed());
 }
@@ -70,25 +60,16 @@ fn claude2_busy_and_queue_markers() {
     agent.paste("lane-c: second", t0);
     agent.key(enter, t0 + Duration::from_secs(3));
     let rows = texts(&render(&agent, 80, 30));
-    assert!(
-        rows.iter()
-            .any(|r| r == "✶ Cogitating… (3s · ↓ 1.2k tokens)")
-    );
+    assert!(rows.iter().any(|r| r == "✶ Cogitating… (3s · ↓ 1.2k tokens)"));
     assert!(rows.iter().any(|r| r == "  ❯ lane-c: second"));
-    assert!(
-        rows.iter()
-            .any(|r| r == "❯\u{a0}Press up to edit queued messages")
-    );
+    assert!(rows.iter().any(|r| r == "❯\u{a0}Press up to edit queued messages"));
     assert!(rows.iter().any(|r| r.ends_with("· esc to interrupt")));
     assert!(rows.iter().any(|r| r == "❯ first"), "history echo");
 }
 
 #[test]
 fn claude1_and_gemini_draw_full_width_rounded_boxes() {
-    for (style, row) in [
-        (AgentStyle::Claude1, "│ > lane-a: hi"),
-        (AgentStyle::Gemini, "│ > lane-a: hi"),
-    ] {
+    for (style, row) in [(AgentStyle::Claude1, "│ > lane-a: hi"), (AgentStyle::Gemini, "│ > lane-a: hi")] {
         let rows = texts(&render(&agent(style, Some("lane-a: hi")), 80, 40));
         let i = rows.iter().position(|r| r.starts_with(row)).unwrap();
         assert_eq!(rows[i - 1], format!("╭{}╮", "─".repeat(78)));
@@ -102,23 +83,13 @@ fn gemini_placeholder_matches_the_capture() {
     let mut config = Config::new(AgentStyle::Gemini);
     config.placeholder = true;
     let rows = texts(&render(&Agent::new(config, None, Instant::now()), 120, 30));
-    assert!(
-        rows.iter()
-            .any(|r| r.starts_with("│ >   Type your message or @path/to/file   "))
-    );
+    assert!(rows.iter().any(|r| r.starts_with("│ >   Type your message or @path/to/file   ")));
 }
 
 #[test]
 fn grok_box_sits_in_a_two_column_margin() {
-    let rows = texts(&render(
-        &agent(AgentStyle::Grok, Some("lane-b: fix")),
-        80,
-        30,
-    ));
-    let i = rows
-        .iter()
-        .position(|r| r.starts_with("  │ ❯ lane-b: fix"))
-        .unwrap();
+    let rows = texts(&render(&agent(AgentStyle::Grok, Some("lane-b: fix")), 80, 30));
+    let i = rows.iter().position(|r| r.starts_with("  │ ❯ lane-b: fix")).unwrap();
     assert_eq!(rows[i - 1], format!("  ╭{}╮", "─".repeat(74)));
     assert!(rows[i + 3].starts_with("  ⏸ auto-edit: off (shift + tab)  ≋ grok-code-fast-1"));
 }
@@ -126,11 +97,7 @@ fn grok_box_sits_in_a_two_column_margin() {
 #[test]
 fn codex_composer_is_tinted_without_box_glyphs() {
     let frame = render(&agent(AgentStyle::Codex, Some("lane-a: review")), 80, 30);
-    let i = frame
-        .lines
-        .iter()
-        .position(|l| l.text() == "› lane-a: review")
-        .unwrap();
+    let i = frame.lines.iter().position(|l| l.text() == "› lane-a: review").unwrap();
     assert!(frame.lines[i - 1].fill.is_some() && frame.lines[i + 1].fill.is_some());
     assert!(frame.lines[i].spans[0].look.bold);
     assert_eq!(frame.lines[i + 3].text(), "  100% context left");
@@ -143,10 +110,7 @@ fn a_long_line_shows_its_tail_in_the_box() {
     let rows = texts(&frame);
     assert!(rows.iter().any(|r| r.ends_with("END")));
     assert!(rows.iter().all(|r| r.chars().count() <= 120));
-    assert!(
-        rows.iter().any(|r| r.starts_with("  ⏵⏵")),
-        "footer still drawn"
-    );
+    assert!(rows.iter().any(|r| r.starts_with("  ⏵⏵")), "footer still drawn");
     let box_rows = rows.iter().filter(|r| r.starts_with("  x")).count();
     assert_eq!(box_rows, 20, "the box is capped at half the screen");
 }
