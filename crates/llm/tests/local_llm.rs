@@ -1,6 +1,7 @@
-//! Integration tests against a real model server: llama.cpp's server with SmolLM2-135M-Instruct, started by
-//! `scripts/local-llm/start.sh`, which prints the URL to put in `LOCAL_LLM_URL`. Skipped (passing, with a message)
-//! when `LOCAL_LLM_URL` is unset. The model is tiny, so these tests assert on the protocol, never on content.
+//! Integration tests against a real model server: llama.cpp's server with Qwen2.5-Coder-0.5B-Instruct (or
+//! SmolLM2-135M-Instruct), started by `scripts/local-llm/start.sh`, which prints the URL to put in `LOCAL_LLM_URL`.
+//! Skipped (passing, with a message) when `LOCAL_LLM_URL` is unset. The models are tiny, so these tests assert on the
+//! protocol, never on content.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
@@ -61,7 +62,9 @@ async fn assert_chat(kind: ProviderKind) {
 
 async fn assert_stream(kind: ProviderKind) {
     let Some(model) = local_model(kind) else { return };
-    let mut stream = model.chat_stream(&short_request()).await.unwrap();
+    // A reply of several tokens, so that it arrives in several deltas (a one-word answer may come as one).
+    let request = ChatRequest::new("Name three colours, separated by commas.").max_tokens(24).temperature(0.0);
+    let mut stream = model.chat_stream(&request).await.unwrap();
     let mut text = String::new();
     let mut deltas = 0;
     let end = loop {
