@@ -110,6 +110,22 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+
+    /// The run's token budget cannot cover this call (see [`crate::TokenBudget`]); nothing was sent.
+    #[error(
+        "the token budget of {limit} is spent: {spent} used, {in_flight} in flight, this call needs up to {needed}; \
+         raise the limit (clive: --max-tokens) or give a smaller task"
+    )]
+    BudgetExhausted {
+        /// The budget's limit.
+        limit: u64,
+        /// Tokens already spent.
+        spent: u64,
+        /// Tokens reserved by calls in flight.
+        in_flight: u64,
+        /// What this call would have reserved.
+        needed: u64,
+    },
 }
 
 impl Error {

@@ -4,7 +4,8 @@
 //! workspace's one `reqwest`: it speaks the provider's own wire format (Anthropic Messages SSE, OpenAI
 //! chat-completion SSE, Ollama NDJSON), retries transient failures with jittered exponential backoff honouring
 //! `retry-after`, enforces connect, request and stream-idle deadlines, and reports usage (input, output and cached
-//! tokens). [`Metered`] adds every call to a [`UsageLedger`] with an estimated cost from a [`PriceTable`].
+//! tokens). [`Metered`] adds every call to a [`UsageLedger`] with an estimated cost from a [`PriceTable`];
+//! [`Budgeted`] draws every call of a run from one [`TokenBudget`], counting calls in flight and failed ones.
 //!
 //! Configuration follows each ecosystem's variables (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `OPENAI_API_KEY`,
 //! `OPENAI_BASE_URL`, `OPENROUTER_API_KEY`, `OLLAMA_HOST`) or is set explicitly; see [`ProviderConfig`]. Keys never
@@ -33,6 +34,7 @@
 //! With the `testing` feature, `llm::testing::FakeServer` is a scripted local server speaking every wire format,
 //! for tests of this crate and of the crates that use it.
 
+mod budget;
 mod config;
 mod error;
 mod metered;
@@ -48,6 +50,7 @@ mod stream;
 pub mod testing;
 mod transport;
 
+pub use budget::{BudgetState, Budgeted, TokenBudget, estimate_prompt_tokens};
 pub use config::{ApiKey, ModelTier, ModelTiers, ProviderConfig, ProviderKind};
 pub use error::{Error, Result};
 pub use metered::{Metered, UsageLedger, UsageTotals};
