@@ -52,12 +52,13 @@ pub enum DagError {
         source: std::io::Error,
     },
     /// A pane could not be created or made ready.
-    #[error("cannot open the pane `{pane}`: {message}")]
+    #[error("cannot open the pane `{pane}`: {source}")]
     Pane {
         /// The plan's pane name.
         pane: String,
-        /// What went wrong.
-        message: String,
+        /// What went wrong (from the [`crate::PaneLauncher`]).
+        #[source]
+        source: crate::LaunchError,
     },
     /// A runner failed to run a subtask (the subtask is marked failed with this message).
     #[error("subtask `{subtask}` could not be run: {message}")]
@@ -151,6 +152,14 @@ pub enum PlanProblem {
     MissingCommand {
         /// The subtask id.
         subtask: String,
+    },
+    /// A model-driven subtask has no goal.
+    #[error("subtask `{subtask}` has mode {mode} but no `description`; say in words what it should achieve")]
+    MissingGoal {
+        /// The subtask id.
+        subtask: String,
+        /// Its mode.
+        mode: Mode,
     },
     /// A timeout is zero, negative or not a number.
     #[error("subtask `{subtask}` has the timeout {timeout}, which is not a positive number of seconds")]

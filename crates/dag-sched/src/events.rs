@@ -36,6 +36,18 @@ pub enum Event {
         /// The text.
         text: String,
     },
+    /// A runner's progress on a running subtask: the turn it is on, the model tokens spent so far and what it
+    /// is doing, in a few words. Model-driven runners send one per turn.
+    Progress {
+        /// The subtask id.
+        id: String,
+        /// The turn (or attempt) number, from 1.
+        turn: u32,
+        /// Model tokens spent on the subtask so far.
+        tokens: u64,
+        /// What it is doing (`run: ls -la`, `waiting for the model`).
+        note: String,
+    },
     /// A subtask that ran ended (succeeded, failed, timed out or was interrupted).
     Finished {
         /// The subtask id.

@@ -6,7 +6,9 @@
 //! succeeded starts, subtasks on different panes run in parallel, one pane runs one subtask
 //! at a time (so later ones inherit its shell state), a failure skips its dependents and
 //! nothing else, and a [`CancelToken`] stops the run. How one subtask runs is a [`Runner`];
-//! [`ShellRunner`] types `direct` commands into tmux panes through tmux-habitat.
+//! [`ShellRunner`] types `direct` commands into tmux panes through tmux-habitat. Runners share
+//! the run's panes through a [`PanePool`], whose [`PaneLauncher`] decides how a named pane is
+//! opened (a plain window by default; a sandbox or a tool's environment when an embedder says so).
 //! Results pass between subtasks as files in the run directory ([`RunDir`]).
 //!
 //! ```
@@ -39,6 +41,7 @@ mod cancel;
 mod error;
 mod events;
 mod executor;
+mod pane_pool;
 mod plan;
 mod recording;
 mod render;
@@ -53,12 +56,13 @@ pub use cancel::CancelToken;
 pub use error::{DagError, PlanProblem};
 pub use events::{Event, EventSink};
 pub use executor::{Executor, RunOptions};
+pub use pane_pool::{LaunchError, PaneLauncher, PanePool, WindowLauncher};
 pub use plan::{Mode, PLAN_JSON_SCHEMA, PLAN_VERSION, Plan, Subtask};
 pub use recording::{RecordingRunner, RunRecord};
 pub use render::{render_dot, render_mermaid};
 pub use result::{RunSummary, SubtaskResult, SubtaskStatus};
 pub use run_dir::{RunDir, SubtaskContext};
 pub use runner::{RunOutcome, RunRequest, Runner};
-pub use shell_runner::ShellRunner;
+pub use shell_runner::{ShellRunner, export_run_dirs, interrupt};
 pub use summary_table::render_summary_table;
 pub use validate::{ValidatedPlan, is_valid_name};

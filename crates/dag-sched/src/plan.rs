@@ -66,17 +66,24 @@ pub enum Mode {
     /// Type `command` into the pane as it is and wait for it to finish.
     #[default]
     Direct,
-    /// Reserved: run a script file.
+    /// A model writes one script for `description`; it runs in the pane (crates/agent).
     Script,
-    /// Reserved: drive an interactive program.
+    /// A model reads the pane and types, turn by turn, towards `description` (crates/agent).
     Interactive,
-    /// Reserved: one model call.
+    /// A model writes text (a summary, a translation) from the dependencies' results; no pane.
     Llm,
+    /// A model answers the question in `description`; no pane.
+    Answer,
     /// Reserved: an agent in the pane.
     Agent,
 }
 
 impl Mode {
+    /// Whether a model works towards the subtask's `description` (every mode but `direct` and `agent`).
+    pub fn needs_goal(self) -> bool {
+        matches!(self, Mode::Script | Mode::Interactive | Mode::Llm | Mode::Answer)
+    }
+
     /// The name used in plans.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -84,6 +91,7 @@ impl Mode {
             Mode::Script => "script",
             Mode::Interactive => "interactive",
             Mode::Llm => "llm",
+            Mode::Answer => "answer",
             Mode::Agent => "agent",
         }
     }

@@ -6,6 +6,7 @@
 //! <run_dir>/subtasks/<id>/context.json the SubtaskContext it was given
 //! <run_dir>/subtasks/<id>/output.txt   its whole output
 //! <run_dir>/subtasks/<id>/result.json  its SubtaskResult
+//! <run_dir>/subtasks/<id>/.runner/     its runner's own records (scripts, transcripts; not listed as files)
 //! <run_dir>/subtasks/<id>/…            anything else it writes there (listed as its files)
 //! ```
 
@@ -24,6 +25,8 @@ pub struct RunDir {
 
 /// File names the executor writes into a subtask directory and does not list as produced files.
 const BOOKKEEPING: &[&str] = &["context.json", "result.json"];
+/// The directory in a subtask directory where a runner keeps its own records (see [`RunDir::runner_dir`]).
+const RUNNER_DIR: &str = ".runner";
 
 impl RunDir {
     /// Creates (or reuses) `root` and its `subtasks` directory.
@@ -42,6 +45,12 @@ impl RunDir {
     /// The directory of subtask `id` (created by [`RunDir::prepare_subtask`]).
     pub fn subtask_dir(&self, id: &str) -> PathBuf {
         self.root.join("subtasks").join(id)
+    }
+
+    /// Where subtask `id`'s runner keeps its own records (scripts it ran, transcripts): inside the subtask
+    /// directory, not listed among the subtask's files. Not created here.
+    pub fn runner_dir(&self, id: &str) -> PathBuf {
+        self.subtask_dir(id).join(RUNNER_DIR)
     }
 
     /// Creates the directory of subtask `id`.
@@ -71,7 +80,9 @@ impl RunDir {
             for entry in entries.flatten() {
                 let path = entry.path();
                 if path.is_dir() {
-                    pending.push(path);
+                    if !(dir == self.subtask_dir(id) && path.file_name().is_some_and(|f| f == RUNNER_DIR)) {
+                        pending.push(path);
+                    }
                 } else if !(dir == self.subtask_dir(id)
                     && BOOKKEEPING.iter().any(|name| path.file_name().is_some_and(|f| f == *name)))
                 {
@@ -96,4 +107,34 @@ pub struct SubtaskContext {
     pub subtask_dir: PathBuf,
     /// The results of the subtasks it depends on (all succeeded), in plan order.
     pub dependencies: Vec<SubtaskResult>,
+}
+
+impl SubtaskContext {
+    /// Where the runner keeps its own records (see [`RunDir::runner_dir`]); created on first call.
+    pub fn runner_dir(&self) -> Result<PathBuf, DagError> {
+        let dir = self.subtask_dir.join(RUNNER_DIR);
+        std::fs::create_dir_all(&dir).map_err(|source| DagError::RunDirectory { path: dir.clone(), source })?;
+        Ok(dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runner_records_are_not_produced_files() {
+        let root = tempfile::tempdir().unwrap();
+        let run_dir = RunDir::create(root.path()).unwrap();
+        let dir = run_dir.prepare_subtask("a").unwrap();
+        std::fs::write(dir.join("result.json"), "{}").unwrap();
+        std::fs::write(dir.join("report.txt"), "x").unwrap();
+        std::fs::create_dir_all(dir.join("nested/.runner")).unwrap();
+        std::fs::write(dir.join("nested/.runner/kept.txt"), "x").unwrap();
+        let context = SubtaskContext { run_dir: root.path().into(), subtask_dir: dir.clone(), dependencies: vec![] };
+        let runner = context.runner_dir().unwrap();
+        assert_eq!(runner, run_dir.runner_dir("a"));
+        std::fs::write(runner.join("script-1.sh"), "true").unwrap();
+        assert_eq!(run_dir.produced_files("a"), [dir.join("nested/.runner/kept.txt"), dir.join("report.txt")]);
+    }
 }

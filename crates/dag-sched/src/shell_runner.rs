@@ -1,61 +1,55 @@
 //! The built-in runner for `direct` subtasks: types the command into a tmux pane.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session};
 
 use crate::error::DagError;
+use crate::pane_pool::PanePool;
 use crate::result::SubtaskStatus;
 use crate::runner::{RunOutcome, RunRequest, Runner};
 
-/// How long a new pane's shell may take to read input.
-const READY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an interrupted command may take to give the prompt back.
 const INTERRUPT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Runs `direct` subtasks in tmux panes of one session, through tmux-habitat.
 ///
-/// Each plan pane is a window of the session, named after the pane, created detached on first
-/// use and kept for later subtasks (which inherit its shell state). Before the command, the
-/// pane's shell gets `CLIVE_RUN_DIR` and `CLIVE_SUBTASK_DIR` exported, so a command can leave
-/// files for its dependents (`… > "$CLIVE_SUBTASK_DIR/report.txt"`). On timeout or
-/// cancellation the runner presses C-c in the pane and waits for the shell to read input again.
+/// Each plan pane comes from a [`PanePool`] (by default a window of the session, named after the pane, created
+/// detached on first use and kept for later subtasks, which inherit its shell state). Before the command, the
+/// pane's shell gets `CLIVE_RUN_DIR` and `CLIVE_SUBTASK_DIR` exported, so a command can leave files for its
+/// dependents (`… > "$CLIVE_SUBTASK_DIR/report.txt"`). On timeout or cancellation the runner presses C-c in the
+/// pane and waits for the shell to read input again.
 #[derive(Debug)]
 pub struct ShellRunner {
-    session: Session,
-    panes: tokio::sync::Mutex<HashMap<String, Pane>>,
+    pool: Arc<PanePool>,
 }
 
 impl ShellRunner {
-    /// A runner creating its panes in `session`.
+    /// A runner creating its panes in `session` (with its own [`PanePool`]).
     pub fn new(session: Session) -> ShellRunner {
-        ShellRunner { session, panes: tokio::sync::Mutex::new(HashMap::new()) }
+        ShellRunner::with_pool(Arc::new(PanePool::new(session)))
+    }
+
+    /// A runner taking its panes from `pool`, shared with other runners.
+    pub fn with_pool(pool: Arc<PanePool>) -> ShellRunner {
+        ShellRunner { pool }
     }
 
     /// The session the panes live in.
     pub fn session(&self) -> &Session {
-        &self.session
+        self.pool.session()
+    }
+
+    /// The pool the panes come from.
+    pub fn pool(&self) -> &Arc<PanePool> {
+        &self.pool
     }
 
     /// The pane named `name`, created (and waited ready) on first use.
     pub async fn pane(&self, name: &str) -> Result<Pane, DagError> {
-        if let Some(pane) = self.panes.lock().await.get(name) {
-            return Ok(pane.clone());
-        }
-        // Created without holding the map, so panes start in parallel. The executor never runs
-        // two subtasks of one pane at once, so one name is never created twice concurrently.
-        let error = |e: HabitatError| DagError::Pane { pane: name.to_string(), message: e.to_string() };
-        let pane = self.session.new_window(name).await.map_err(error)?;
-        pane.wait_ready(READY_TIMEOUT).await.map_err(error)?;
-        self.panes.lock().await.insert(name.to_string(), pane.clone());
-        Ok(pane)
-    }
-
-    /// Forgets a pane whose shell died, so the next subtask on it gets a new window.
-    async fn forget(&self, name: &str) {
-        self.panes.lock().await.remove(name);
+        self.pool.pane(name).await
     }
 }
 
@@ -64,8 +58,19 @@ fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Presses C-c and waits until the shell reads input again; says how that went.
-async fn interrupt(pane: &Pane) -> String {
+/// The line that exports the run's directories into a pane's shell before a subtask's command, so the command
+/// can leave files for its dependents.
+pub fn export_run_dirs(context: &crate::SubtaskContext) -> String {
+    format!(
+        "export CLIVE_RUN_DIR={} CLIVE_SUBTASK_DIR={}",
+        shell_quote(&context.run_dir.display().to_string()),
+        shell_quote(&context.subtask_dir.display().to_string()),
+    )
+}
+
+/// Presses C-c (twice if need be) and waits until the pane's shell reads input again; says how that went, in
+/// words for a report.
+pub async fn interrupt(pane: &Pane) -> String {
     for _ in 0..2 {
         if pane.send_keys(&[Key::CTRL_C]).await.is_err() {
             return "could not press C-c in the pane".to_string();
@@ -118,11 +123,7 @@ impl Runner for ShellRunner {
         };
         let pane = self.pane(&subtask.pane).await.map_err(|e| runner_error(e.to_string()))?;
         let _guard = pane.lock().await;
-        let script = format!(
-            "export CLIVE_RUN_DIR={} CLIVE_SUBTASK_DIR={}\n{command}",
-            shell_quote(&request.context.run_dir.display().to_string()),
-            shell_quote(&request.context.subtask_dir.display().to_string()),
-        );
+        let script = format!("{}\n{command}", export_run_dirs(&request.context));
         let running = pane.start(&script).await.map_err(|e| runner_error(e.to_string()))?;
         let reported = std::sync::Mutex::new(String::new());
         let live_output = report_output_while_running(&pane, &running, &request, &reported);
@@ -158,7 +159,7 @@ impl Runner for ShellRunner {
                 Ok(outcome)
             }
             Err(HabitatError::PaneDead { status, .. }) => {
-                self.forget(&subtask.pane).await;
+                self.pool.forget(&subtask.pane).await;
                 let mut outcome = RunOutcome::with_status(
                     SubtaskStatus::Failed,
                     format!(

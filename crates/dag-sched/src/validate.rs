@@ -157,6 +157,9 @@ fn check_subtask(index: usize, subtask: &Subtask, plan: &Plan, problems: &mut Ve
     if subtask.mode == Mode::Direct && subtask.command.as_deref().is_none_or(|c| c.trim().is_empty()) {
         problems.push(PlanProblem::MissingCommand { subtask: subtask.id.clone() });
     }
+    if subtask.mode.needs_goal() && subtask.description.trim().is_empty() {
+        problems.push(PlanProblem::MissingGoal { subtask: subtask.id.clone(), mode: subtask.mode });
+    }
     if let Some(timeout) = subtask.timeout
         && subtask.timeout().is_none()
     {
@@ -289,6 +292,24 @@ mod tests {
                 PlanProblem::RepeatedDependency { subtask: "a".into(), dependency: "nope".into() },
             ]
         );
+    }
+
+    #[test]
+    fn model_modes_need_a_goal() {
+        let found = problems(
+            r#"{"version":1,"subtasks":[
+                {"id":"s","pane":"p","mode":"script"},
+                {"id":"i","pane":"p","mode":"interactive","description":"  "},
+                {"id":"a","pane":"p","mode":"answer","description":"what is 2+2"}]}"#,
+        );
+        assert_eq!(
+            found,
+            [
+                PlanProblem::MissingGoal { subtask: "s".into(), mode: Mode::Script },
+                PlanProblem::MissingGoal { subtask: "i".into(), mode: Mode::Interactive },
+            ]
+        );
+        assert!(found[0].to_string().contains("no `description`"), "{}", found[0]);
     }
 
     #[test]

@@ -248,3 +248,67 @@ async fn output_is_reported_while_the_subtask_runs() {
     assert!(output_before_end, "`one` must be reported before the subtask ends: {outputs:?}");
     assert_eq!(outputs.concat(), "one\ntwo\n", "reported pieces add up to the output exactly once");
 }
+
+/// A launcher that counts its launches and gives each pane a variable naming it, like a tool's environment.
+#[derive(Default)]
+struct CountingLauncher {
+    launched: std::sync::Mutex<Vec<String>>,
+}
+
+#[async_trait::async_trait]
+impl dag_sched::PaneLauncher for CountingLauncher {
+    async fn launch(
+        &self,
+        session: &tmux_habitat::Session,
+        name: &str,
+    ) -> Result<tmux_habitat::Pane, dag_sched::LaunchError> {
+        self.launched.lock().unwrap().push(name.to_owned());
+        let pane = dag_sched::WindowLauncher.launch(session, name).await?;
+        pane.run(&format!("export PANE_KIND=kind-of-{name}"), Duration::from_secs(5)).await?;
+        Ok(pane)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pane_pool_launches_each_name_once_through_its_hook_and_adopts_given_panes() {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("pool")).await.unwrap();
+    let launcher = Arc::new(CountingLauncher::default());
+    let pool = Arc::new(dag_sched::PanePool::with_launcher(session.clone(), launcher.clone()));
+    session.first_pane().wait_ready(Duration::from_secs(10)).await.unwrap();
+    pool.insert("first", session.first_pane().clone()).await;
+    // Two runners on one pool: both see one pane per name.
+    let runner_a = Arc::new(ShellRunner::with_pool(pool.clone()));
+    let runner_b = Arc::new(ShellRunner::with_pool(pool.clone()));
+    let run_dir = tempfile::tempdir().unwrap();
+    let plan = ValidatedPlan::from_json(
+        r#"{"version":1,"subtasks":[
+          {"id":"a","pane":"tool","command":"export SHARED=yes"},
+          {"id":"b","pane":"tool","mode":"script","description":"read it","depends_on":["a"]},
+          {"id":"c","pane":"first","command":"echo ${PANE_KIND:-adopted}"}
+        ]}"#,
+    )
+    .unwrap();
+    // `script` is served by a plain shell runner here: the point is the shared pane, not the mode.
+    let summary = Executor::new()
+        .with_runner(Mode::Direct, runner_a)
+        .with_runner(Mode::Script, Arc::new(EchoShared(runner_b)))
+        .run(&plan, RunOptions::new(run_dir.path()))
+        .await
+        .unwrap();
+    assert!(summary.all_succeeded(), "{}", render_summary_table(&summary));
+    assert_eq!(summary.result("b").unwrap().summary, "yes kind-of-tool");
+    assert_eq!(summary.result("c").unwrap().summary, "adopted");
+    assert_eq!(*launcher.launched.lock().unwrap(), ["tool"]);
+}
+
+/// Runs a fixed command through a shell runner, whatever the subtask says.
+struct EchoShared(Arc<ShellRunner>);
+
+#[async_trait::async_trait]
+impl dag_sched::Runner for EchoShared {
+    async fn run(&self, mut request: dag_sched::RunRequest) -> Result<dag_sched::RunOutcome, DagError> {
+        request.subtask.command = Some("echo $SHARED $PANE_KIND".into());
+        self.0.run(request).await
+    }
+}
