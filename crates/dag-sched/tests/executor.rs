@@ -138,7 +138,7 @@ async fn a_mode_without_runner_runs_nothing() {
     let plan = plan(
         r#"{"version":1,"subtasks":[
           {"id":"a","pane":"p","command":"true"},
-          {"id":"think","pane":"p","mode":"llm"}
+          {"id":"think","pane":"p","mode":"llm","description":"summarise"}
         ]}"#,
     );
     let error = Executor::new()
