@@ -200,7 +200,6 @@ impl Session {
 
     /// Like [`Session::new_window`], running `command` instead of the shell.
     pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
-        let cwd = std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?;
         let mut args: Vec<String> = vec![
             "new-window".into(),
             "-d".into(),
@@ -208,8 +207,9 @@ impl Session {
             format!("={}:", self.name),
             "-n".into(),
             name.to_owned(),
+            // The session's own directory (SessionOptions::cwd), not the caller's.
             "-c".into(),
-            cwd.display().to_string(),
+            "#{session_path}".into(),
             "-P".into(),
             "-F".into(),
             "#{pane_id}".into(),

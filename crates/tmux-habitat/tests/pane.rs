@@ -130,6 +130,17 @@ async fn remain_on_exit_holds_on_every_window(kind: TransportKind) {
     }
 }
 
+async fn new_windows_start_in_the_sessions_directory(kind: TransportKind) {
+    let server = server(kind).await;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let session = server.new_session(SessionOptions::new("cwd").cwd(&dir)).await.unwrap();
+    let pane = session.new_window("second").await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    let out = pane.run("pwd", T).await.unwrap();
+    assert_eq!(out.output, format!("{}\n", dir.display()));
+}
+
 async fn dropping_the_server_leaves_nothing_behind(kind: TransportKind) {
     let server = server(kind).await;
     server.new_session(SessionOptions::new("d")).await.unwrap();
@@ -354,6 +365,7 @@ async fn many_sessions_at_once(kind: TransportKind) {
 }
 
 on_both_transports!(
+    new_windows_start_in_the_sessions_directory,
     a_command_that_ended_while_prompts_were_watched_is_still_collected,
     typed_semicolons_and_backslashes_arrive_as_typed,
     a_pane_killed_during_a_run_is_reported_gone_not_timed_out,
