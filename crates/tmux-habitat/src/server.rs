@@ -71,6 +71,10 @@ impl Default for ServerBuilder {
     }
 }
 
+/// Sets the pane title at each prompt of the default shell; see [`crate::shell_prompt`].
+const PROMPT_COMMAND: &str =
+    r#"__hab_status=$?; printf "\033]2;hab-prompt-%s-%s\007" "$((++__hab_prompts))" "$__hab_status""#;
+
 /// Stands for the default shell until the builder knows where its rc file lives.
 const DEFAULT_SHELL: &str = "\0default";
 
@@ -82,8 +86,12 @@ fn default_shell(runtime_dir: &Path) -> Result<String> {
         return Ok("env PS1='$ ' /bin/sh".to_owned());
     }
     let rc = runtime_dir.join("bashrc");
-    let text =
-        format!("PS1='$ '\nHISTFILE=/dev/null\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n", crate::pane::EXIT_MARKER);
+    // Each prompt also sets the pane title to `hab-prompt-<count>-<status>` (invisible on screen): a sign that
+    // the shell is back at its prompt even when an interrupted command line never printed its end marker.
+    let text = format!(
+        "PS1='$ '\nHISTFILE=/dev/null\nPROMPT_COMMAND='{PROMPT_COMMAND}'\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n",
+        crate::pane::EXIT_MARKER
+    );
     std::fs::write(&rc, text).map_err(|e| Error::io(format!("writing {}", rc.display()), e))?;
     Ok(format!("/bin/bash --noprofile --rcfile {}", crate::run::shell_quote(&rc.display().to_string())))
 }

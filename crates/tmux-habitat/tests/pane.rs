@@ -141,6 +141,31 @@ async fn new_windows_start_in_the_sessions_directory(kind: TransportKind) {
     assert_eq!(out.output, format!("{}\n", dir.display()));
 }
 
+async fn the_default_shell_signs_each_prompt_in_the_title(kind: TransportKind) {
+    let server = server(kind).await;
+    let session = server.new_session(SessionOptions::new("title")).await.unwrap();
+    let pane = session.first_pane();
+    pane.wait_ready(T).await.unwrap();
+    let running = pane.start("sleep 30").await.unwrap();
+    let mut backoff = tmux_habitat::Backoff::new(T);
+    while pane.info().await.unwrap().current_command != "sleep" && backoff.wait().await {}
+    // While the command runs, the sign is the prompt its line was read at.
+    let before = tmux_habitat::shell_prompt(&pane.info().await.unwrap().title).expect("a prompt sign");
+    assert!(before.count >= 1);
+    // C-c aborts the whole typed line: no end marker, but the prompt sign says the shell is back.
+    pane.send_keys(&[Key::CTRL_C]).await.unwrap();
+    let mut backoff = tmux_habitat::Backoff::new(T);
+    let mut after = None;
+    while backoff.wait().await {
+        after = tmux_habitat::shell_prompt(&pane.info().await.unwrap().title).filter(|p| p.count > before.count);
+        if after.is_some() {
+            break;
+        }
+    }
+    assert_eq!(after.map(|p| p.status), Some(130));
+    drop(running);
+}
+
 async fn dropping_the_server_leaves_nothing_behind(kind: TransportKind) {
     let server = server(kind).await;
     server.new_session(SessionOptions::new("d")).await.unwrap();
@@ -365,6 +390,7 @@ async fn many_sessions_at_once(kind: TransportKind) {
 }
 
 on_both_transports!(
+    the_default_shell_signs_each_prompt_in_the_title,
     new_windows_start_in_the_sessions_directory,
     a_command_that_ended_while_prompts_were_watched_is_still_collected,
     typed_semicolons_and_backslashes_arrive_as_typed,

@@ -1,0 +1,74 @@
+//! Limits and choices of the runners.
+
+use std::time::Duration;
+
+use llm::{ModelTier, PriceTable};
+use router::safety::GatePolicy;
+
+/// How the model is asked for an interactive action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplyFormat {
+    /// JSON constrained by the action schema, where the provider supports it (OpenAI-style servers including
+    /// llama.cpp, Ollama, Anthropic); the lenient parser reads the reply either way.
+    #[default]
+    Schema,
+    /// Plain text: the prompt asks for one JSON object and the lenient parser reads what comes.
+    Text,
+}
+
+/// Limits and choices shared by the runners of an [`crate::Agent`].
+#[derive(Debug, Clone)]
+pub struct AgentConfig {
+    /// The most turns of an interactive subtask (default 8).
+    pub max_turns: u32,
+    /// The most scripts a script subtask writes (first one and repairs; default 3).
+    pub script_attempts: u32,
+    /// Whether a script subtask whose scripts all failed tries once more as an interactive subtask (default yes).
+    pub script_fallback: bool,
+    /// How long a turn waits for a command before showing the model what it has so far (default 30 s).
+    pub command_wait: Duration,
+    /// How long one model call may take (default 120 s; the provider's own deadlines apply too).
+    pub model_timeout: Duration,
+    /// What the safety gate lets through.
+    pub gate: GatePolicy,
+    /// How interactive actions are asked for.
+    pub reply_format: ReplyFormat,
+    /// Sampling temperature; `None` leaves the provider's default (some models accept no other).
+    pub temperature: Option<f32>,
+    /// Which of the provider's models the runners use.
+    pub tier: ModelTier,
+    /// An explicit model name instead of the tier's.
+    pub model: Option<String>,
+    /// The most characters of output or screen shown in one observation (default 2000, about 500 tokens).
+    pub observation_chars: usize,
+    /// The longest action reply, in tokens (default 300).
+    pub action_tokens: u32,
+    /// The longest script, in tokens (default 2000).
+    pub script_tokens: u32,
+    /// The longest text reply of the llm and answer runners, in tokens (default 1500).
+    pub text_tokens: u32,
+    /// Prices for the cost estimate.
+    pub prices: PriceTable,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            max_turns: 8,
+            script_attempts: 3,
+            script_fallback: true,
+            command_wait: Duration::from_secs(30),
+            model_timeout: Duration::from_secs(120),
+            gate: GatePolicy::default(),
+            reply_format: ReplyFormat::default(),
+            temperature: None,
+            tier: ModelTier::Default,
+            model: None,
+            observation_chars: 2000,
+            action_tokens: 300,
+            script_tokens: 2000,
+            text_tokens: 1500,
+            prices: PriceTable::default(),
+        }
+    }
+}

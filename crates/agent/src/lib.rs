@@ -1,0 +1,60 @@
+//! Model-driven runners for clive plans: a model writes scripts, drives panes turn by turn, writes text and
+//! answers questions — each mode a [`dag_sched::Runner`], so a plan mixes them freely with `direct` commands.
+//!
+//! - [`ScriptRunner`] (`script`): one call writes a whole script (bash with `set -euo pipefail`, or python); the
+//!   safety gate checks it as a whole; it is saved in the subtask's run directory and run in the pane with
+//!   signalled completion. A failure goes back to the model with the exit code and the end of the output
+//!   (bounded attempts), and may fall back once to the interactive runner.
+//! - [`InteractiveRunner`] (`interactive`): the observe/act loop. Each turn the model sees what changed since its
+//!   last action — including the whole output of a command that ended at once — and answers with one
+//!   [`Action`]: run a command, press keys (text, Enter, C-c, arrows, a bare `y`), wait, done, fail. Prose is
+//!   never typed; interventions (`[y/N]`, passwords, pagers) are judged on new output only.
+//! - [`LlmRunner`] (`llm`) and [`AnswerRunner`] (`answer`): text work and direct answers, no pane.
+//!
+//! Every command, script and keystroke a model writes goes through [`GatedPane`], which asks the router's safety
+//! gate first: a refused command is reported back to the model and nothing is typed. Screen and file text go into
+//! prompts fenced as untrusted data. Prompts are files in `prompts/`, rendered from typed inputs ([`prompt`]).
+//! Each subtask's turns, calls, tokens, cost and time land in a [`RunLedger`]; the run's token budget is an
+//! [`llm::TokenBudget`] shared with whoever else calls the model.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use agent::Agent;
+//! use dag_sched::{PanePool, RunOptions, ValidatedPlan};
+//! use llm::{Budgeted, TokenBudget};
+//!
+//! # async fn demo(session: tmux_habitat::Session) -> Result<(), Box<dyn std::error::Error>> {
+//! let budget = TokenBudget::new(50_000);
+//! let model = Arc::new(Budgeted::new(llm::connect(llm::ProviderConfig::detect_from_env()?)?, budget.clone()));
+//! let agent = Agent::builder(model).pool(Arc::new(PanePool::new(session))).budget(budget).build();
+//! let plan = ValidatedPlan::from_json(r#"{"version":1,"subtasks":[
+//!   {"id":"count","pane":"shell","mode":"interactive","description":"count the lines of README.md"}]}"#)?;
+//! let summary = agent.executor().run(&plan, RunOptions::new("/tmp/run")).await?;
+//! let answer = agent.final_answer("count the lines of README.md", &summary).await;
+//! println!("{} ({} tokens)", answer.text, agent.ledger().totals().tokens.total());
+//! # Ok(()) }
+//! ```
+
+mod action;
+mod agent;
+mod answer;
+mod claims;
+mod config;
+mod gate;
+mod model;
+pub mod observe;
+pub mod prompt;
+mod runners;
+mod stats;
+pub mod text;
+
+pub use action::{Action, ActionError, KeyInput, MAX_WAIT_SECONDS, action_schema, parse_action};
+pub use agent::{Agent, AgentBuilder};
+pub use answer::{AnswerSource, FINAL_ANSWER_ID, FinalAnswer, bool_goal, leading_yes_no};
+pub use claims::claimed_files;
+pub use config::{AgentConfig, ReplyFormat};
+pub use gate::{GatedPane, TypeError};
+pub use model::CallError;
+pub use prompt::{Input, PaneProfile};
+pub use runners::{AnswerRunner, InteractiveRunner, LlmRunner, ScriptRunner};
+pub use stats::{RunLedger, SubtaskStats, Tokens};

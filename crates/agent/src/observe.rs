@@ -1,0 +1,467 @@
+//! Watching a pane after an action, and telling the model what happened.
+//!
+//! A command's end is signalled by tmux-habitat (never guessed) and its own output — also of a command that
+//! ended at once — is what the model sees next. While a command runs, the watcher wakes on each print (control
+//! mode) and judges only output that is *new* since the model last looked: an old `[y/N]` still on screen never
+//! raises an alarm again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tmux_habitat::{Backoff, CommandOutput, Intervention, InterventionKind, PaneOutput, RunningCommand};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::gate::GatedPane;
+use crate::text::{bound, clean_screen, fence, new_part};
+
+/// Output arriving this close together is one burst: the watcher looks once after it.
+const BURST_GAP: Duration = Duration::from_millis(10);
+/// The longest burst the watcher waits out before looking.
+const BURST_MAX: Duration = Duration::from_millis(100);
+/// After keys with no command running, how long the screen must stay quiet to count as settled.
+const SETTLE_QUIET: Duration = Duration::from_millis(150);
+/// When the shell's prompt sign says a command line is over, how long its end marker may still take to arrive.
+const END_MARKER_GRACE: Duration = Duration::from_millis(300);
+
+/// A command typed into the pane that the model has not seen end yet.
+pub(crate) struct Command {
+    /// The command line as typed.
+    pub label: String,
+    running: Arc<RunningCommand>,
+    finish: JoinHandle<tmux_habitat::Result<CommandOutput>>,
+    /// The output already shown to the model (a prefix of what it prints).
+    pub shown: String,
+    /// When it was typed.
+    pub started: Instant,
+}
+
+impl Command {
+    /// Starts waiting for the end of `running` (at most `limit`) in the background.
+    pub(crate) fn new(label: &str, running: RunningCommand, limit: Duration) -> Command {
+        let running = Arc::new(running);
+        let waiter = running.clone();
+        let finish = tokio::spawn(async move { waiter.wait(limit).await });
+        Command { label: label.to_owned(), running, finish, shown: String::new(), started: Instant::now() }
+    }
+}
+
+impl Drop for Command {
+    fn drop(&mut self) {
+        self.finish.abort();
+    }
+}
+
+/// What the watcher saw.
+#[derive(Debug)]
+pub(crate) enum Seen {
+    /// The command ended.
+    Finished(CommandOutput),
+    /// The shell is back at its prompt without the command's end marker (the line was interrupted): its status.
+    Ended(i32),
+    /// The command waits for a person (judged on new output).
+    NeedsInput(Intervention),
+    /// The awaited text appeared.
+    Appeared,
+    /// The deadline passed with the command still running.
+    StillRunning,
+    /// (No command) the screen changed and settled.
+    Settled,
+    /// (No command) nothing changed before the deadline.
+    Unchanged,
+    /// The run was cancelled.
+    Cancelled,
+    /// Waiting for the command failed: the pane died or tmux failed.
+    Failed(tmux_habitat::Error),
+}
+
+/// How long to keep watching a command that neither ends nor asks for input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Patience {
+    /// Until the deadline (a `wait`).
+    Deadline,
+    /// Until it has printed something and then stayed quiet this long (after keys: the program answered).
+    Quiet(Duration),
+    /// Until it stays quiet this long with a prompt-like last line (a REPL or a program asking in its own words).
+    Prompt(Duration),
+}
+
+/// Follows a pane's output to wake up when it prints; without control mode, looks with backoff.
+pub(crate) struct Wakeups {
+    output: Option<PaneOutput>,
+    backoff: Backoff,
+}
+
+impl Wakeups {
+    pub(crate) async fn new(pane: &GatedPane, deadline: Instant) -> Wakeups {
+        let output = pane.pane().subscribe().await.ok();
+        let left = deadline.saturating_duration_since(Instant::now());
+        Wakeups { output, backoff: Backoff::with(Duration::from_millis(10), Duration::from_millis(250), left) }
+    }
+
+    /// Resolves after the pane's next burst of output (or the next backoff step).
+    async fn next(&mut self) {
+        match &mut self.output {
+            Some(output) => {
+                if output.recv().await.is_none() {
+                    self.output = None;
+                    return;
+                }
+                let burst_end = Instant::now() + BURST_MAX;
+                while let Ok(Some(_)) =
+                    tokio::time::timeout_at(burst_end.min(Instant::now() + BURST_GAP), output.recv()).await
+                {
+                    if Instant::now() >= burst_end {
+                        break;
+                    }
+                }
+            }
+            None => {
+                if !self.backoff.wait().await {
+                    std::future::pending::<()>().await;
+                }
+            }
+        }
+    }
+}
+
+/// What a running command shows.
+pub(crate) struct View {
+    /// Its own output, or the whole screen of a full-screen program it started.
+    pub text: String,
+    /// The shell's prompt sign (see [`tmux_habitat::shell_prompt`]).
+    pub prompt: Option<tmux_habitat::ShellPrompt>,
+}
+
+/// What the command shows now.
+pub(crate) async fn command_view(pane: &GatedPane, command: &Command) -> tmux_habitat::Result<View> {
+    let info = pane.pane().info().await?;
+    let prompt = tmux_habitat::shell_prompt(&info.title);
+    if info.alternate_screen {
+        return Ok(View { text: clean_screen(&pane.pane().capture_text().await?), prompt });
+    }
+    Ok(View { text: command.running.output_so_far().await?, prompt })
+}
+
+/// The shell's prompt count now (see [`tmux_habitat::shell_prompt`]).
+pub(crate) async fn prompt_count(pane: &GatedPane) -> Option<u64> {
+    let info = pane.pane().info().await.ok()?;
+    tmux_habitat::shell_prompt(&info.title).map(|p| p.count)
+}
+
+/// Watches a running command until it ends, waits for input in new output, shows `pattern` in new output, or
+/// `deadline` passes. `baseline` is what the model saw last (or what was on screen when keys were pressed).
+pub(crate) async fn watch_command(
+    pane: &GatedPane,
+    command: &mut Command,
+    watch: Watch<'_>,
+    deadline: Instant,
+) -> Seen {
+    let Watch { baseline, pattern, patience, cancel, prompt_floor } = watch;
+    let mut wakeups = Wakeups::new(pane, deadline).await;
+    let mut quiet_since: Option<(Instant, String)> = None;
+    // Look once before waiting: the command may have printed (or ended) before the subscription began.
+    let mut look_now = true;
+    loop {
+        if look_now && command.finish.is_finished() {
+            return joined((&mut command.finish).await);
+        }
+        if !std::mem::take(&mut look_now) {
+            let quiet_limit = match patience {
+                Patience::Deadline => None,
+                Patience::Quiet(quiet) | Patience::Prompt(quiet) => quiet_since.as_ref().map(|(at, _)| *at + quiet),
+            };
+            tokio::select! {
+                biased;
+                finished = &mut command.finish => return joined(finished),
+                () = cancel.cancelled() => return Seen::Cancelled,
+                () = tokio::time::sleep_until(deadline) => return Seen::StillRunning,
+                () = sleep_until_opt(quiet_limit) => {
+                    let prompt_ok = match (patience, &quiet_since) {
+                        (Patience::Prompt(_), Some((_, view))) => looks_like_prompt(view),
+                        _ => true,
+                    };
+                    if prompt_ok {
+                        return Seen::Settled;
+                    }
+                    quiet_since = None;
+                    continue;
+                }
+                () = wakeups.next() => {}
+            }
+        }
+        let Ok(View { text: view, prompt }) = command_view(pane, command).await else { continue };
+        if let (Some(floor), Some(prompt)) = (prompt_floor, prompt)
+            && prompt.count > floor
+        {
+            // The shell is back at its prompt. A normal end's marker comes first; give it a moment.
+            return match tokio::time::timeout(END_MARKER_GRACE, &mut command.finish).await {
+                Ok(Ok(Ok(output))) => Seen::Finished(output),
+                Ok(Ok(Err(error))) => Seen::Failed(error),
+                Ok(Err(_)) | Err(_) => Seen::Ended(prompt.status),
+            };
+        }
+        if view == baseline {
+            continue;
+        }
+        if quiet_since.as_ref().is_none_or(|(_, seen)| *seen != view) {
+            quiet_since = Some((Instant::now(), view.clone()));
+        }
+        let fresh = new_part(baseline, &view);
+        if pattern.is_some_and(|p| fresh.contains(p)) {
+            return Seen::Appeared;
+        }
+        if let Some(found) = tmux_habitat::detect_intervention(&view) {
+            if command.finish.is_finished() {
+                // It ended meanwhile: its end, not its last line, is the news.
+                look_now = true;
+                continue;
+            }
+            return Seen::NeedsInput(found);
+        }
+    }
+}
+
+/// What the waiting task's end means.
+fn joined(finished: Result<tmux_habitat::Result<CommandOutput>, tokio::task::JoinError>) -> Seen {
+    match finished {
+        Ok(Ok(output)) => Seen::Finished(output),
+        Ok(Err(error)) => Seen::Failed(error),
+        Err(join) => Seen::Failed(tmux_habitat::Error::Protocol {
+            command: "run".into(),
+            detail: format!("waiting for the command stopped: {join}"),
+        }),
+    }
+}
+
+/// What to watch a command for.
+#[derive(Clone, Copy)]
+pub(crate) struct Watch<'a> {
+    /// What the model saw last (or what was there when keys were pressed): only output after it counts.
+    pub baseline: &'a str,
+    /// A text to wait for in new output.
+    pub pattern: Option<&'a str>,
+    /// When to give up on a command that neither ends nor asks.
+    pub patience: Patience,
+    /// The run's cancellation.
+    pub cancel: &'a dag_sched::CancelToken,
+    /// The shell's prompt count when the watch began (with the command running): a higher count means the
+    /// command line is over even if its end marker never comes (C-c aborts the whole line).
+    pub prompt_floor: Option<u64>,
+}
+
+/// Whether the last line of `view` looks like a program waiting for a typed line (`>>>`, `$`, `sqlite>`,
+/// `Name:`, `Continue?`).
+fn looks_like_prompt(view: &str) -> bool {
+    view.lines()
+        .rev()
+        .map(str::trim_end)
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|last| last.ends_with(['>', '$', '#', ':', '?', ']']) && last.chars().count() <= 80)
+}
+
+/// With no command running (keys sent to the shell, or a wait): waits until the screen changes and settles, or
+/// `pattern` shows, or `deadline` passes.
+pub(crate) async fn watch_screen(
+    pane: &GatedPane,
+    before: &str,
+    pattern: Option<&str>,
+    deadline: Instant,
+    cancel: &dag_sched::CancelToken,
+) -> Seen {
+    let mut wakeups = Wakeups::new(pane, deadline).await;
+    let mut changed_at: Option<Instant> = None;
+    loop {
+        let quiet_until = changed_at.map(|at| at + SETTLE_QUIET);
+        tokio::select! {
+            () = cancel.cancelled() => return Seen::Cancelled,
+            () = tokio::time::sleep_until(deadline) => {
+                return if changed_at.is_some() { Seen::Settled } else { Seen::Unchanged };
+            }
+            () = sleep_until_opt(quiet_until) => return Seen::Settled,
+            () = wakeups.next() => {}
+        }
+        let Ok(screen) = pane.pane().capture_text().await else { continue };
+        let screen = clean_screen(&screen);
+        if screen == before {
+            continue;
+        }
+        if pattern.is_some_and(|p| screen.contains(p) && !before.contains(p)) {
+            return Seen::Appeared;
+        }
+        changed_at = Some(Instant::now());
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What the model is told at the start of a turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Observation {
+    /// The first turn: the screen as it is.
+    Start {
+        /// The visible screen.
+        screen: String,
+    },
+    /// A command ended.
+    Finished {
+        /// The command.
+        command: String,
+        /// Its exit code.
+        exit_code: i32,
+        /// Its output not shown before.
+        output: String,
+        /// Part of its output was shown in an earlier turn.
+        continued: bool,
+    },
+    /// A running command waits for input.
+    NeedsInput {
+        /// The command.
+        command: String,
+        /// What it asks for.
+        kind: InterventionKind,
+        /// Its new output, ending with the prompt.
+        output: String,
+    },
+    /// A command is still running at the turn's deadline (or the awaited text appeared).
+    StillRunning {
+        /// The command.
+        command: String,
+        /// How long it has run.
+        seconds: u64,
+        /// Its new output.
+        output: String,
+        /// The awaited text, when it appeared.
+        appeared: Option<String>,
+    },
+    /// Keys went to the pane (no command of ours running), or a wait ended: the screen now.
+    Screen {
+        /// What was done (`You pressed C-c.`).
+        after: String,
+        /// The visible screen.
+        screen: String,
+        /// Whether it changed.
+        changed: bool,
+    },
+    /// The gate refused a command or text; nothing was typed.
+    Refused {
+        /// What the model wanted typed.
+        text: String,
+        /// The gate's reasons.
+        reasons: String,
+    },
+    /// The reply was not an action; nothing was typed.
+    Unreadable {
+        /// What was wrong.
+        problem: String,
+    },
+    /// `run` while a command still runs.
+    Busy {
+        /// The running command.
+        command: String,
+    },
+    /// `done` was not accepted.
+    NotDone {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Observation {
+    /// The observation as the model reads it, with screen and output fenced and bounded to about `max_chars`.
+    pub fn render(&self, max_chars: usize) -> String {
+        let output = |text: &str| fence("output", "", &bound(text, max_chars));
+        let screen = |text: &str| fence("screen", "", &bound(text, max_chars));
+        match self {
+            Observation::Start { screen: text } => format!("The screen now:\n{}", screen(text)),
+            Observation::Finished { command, exit_code, output: text, continued } => {
+                let more = if *continued { " (output after what you saw)" } else { "" };
+                if text.trim().is_empty() {
+                    format!("`{command}` finished with exit code {exit_code} and printed nothing{more}.")
+                } else {
+                    format!("`{command}` finished with exit code {exit_code}. Its output{more}:\n{}", output(text))
+                }
+            }
+            Observation::NeedsInput { command, kind, output: text } => format!(
+                "`{command}` is waiting for input ({}). Its new output:\n{}\nAnswer with keys (e.g. [\"y\",\"Enter\"]) or stop it with [\"C-c\"].",
+                describe(*kind),
+                output(text)
+            ),
+            Observation::StillRunning { command, seconds, output: text, appeared } => {
+                let head = match appeared {
+                    Some(pattern) => format!("\"{pattern}\" appeared; `{command}` is still running ({seconds}s)."),
+                    None => format!("`{command}` is still running after {seconds}s."),
+                };
+                let body = if text.trim().is_empty() {
+                    " No new output.".to_owned()
+                } else {
+                    format!(" Its new output:\n{}", output(text))
+                };
+                format!("{head}{body}\nWait for it, answer it with keys, or stop it with [\"C-c\"].")
+            }
+            Observation::Screen { after, screen: text, changed } => {
+                let state = if *changed { "The screen now" } else { "The screen did not change" };
+                format!("{after} {state}:\n{}", screen(text))
+            }
+            Observation::Refused { text, reasons } => format!(
+                "Refused by the safety gate, nothing was typed: `{text}` ({reasons}). Reach the goal another way."
+            ),
+            Observation::Unreadable { problem } => format!(
+                "Your reply was not one JSON action ({problem}), so nothing was typed. Reply with JSON only, e.g. {{\"action\":\"run\",\"command\":\"ls\"}}."
+            ),
+            Observation::Busy { command } => format!(
+                "`{command}` is still running, so nothing was typed. Wait for it, answer it with keys, or stop it with [\"C-c\"]."
+            ),
+            Observation::NotDone { reason } => format!("Not done yet: {reason}"),
+        }
+    }
+}
+
+fn describe(kind: InterventionKind) -> &'static str {
+    match kind {
+        InterventionKind::Confirm => "a yes/no question",
+        InterventionKind::Password => "a password",
+        InterventionKind::Pager => "a pager: q quits",
+        InterventionKind::PressKey => "press a key",
+        _ => "input",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_are_recognised_by_their_last_line() {
+        assert!(looks_like_prompt("Python 3.11\n>>>"));
+        assert!(looks_like_prompt("sqlite>\n\n"));
+        assert!(looks_like_prompt("Your name:"));
+        assert!(!looks_like_prompt("compiling foo v0.1.0"));
+        assert!(!looks_like_prompt(""));
+    }
+
+    #[test]
+    fn a_quick_command_shows_its_output() {
+        let seen = Observation::Finished {
+            command: "echo TOKEN".into(),
+            exit_code: 0,
+            output: "TOKEN\n".into(),
+            continued: false,
+        };
+        assert_eq!(seen.render(100), "`echo TOKEN` finished with exit code 0. Its output:\n<output>\nTOKEN\n</output>");
+    }
+
+    #[test]
+    fn long_output_says_it_was_cut() {
+        let text: String = (0..500).map(|i| format!("row {i}\n")).collect();
+        let seen = Observation::Finished { command: "seq".into(), exit_code: 0, output: text, continued: false };
+        let rendered = seen.render(300);
+        assert!(rendered.contains("characters) cut …]") && rendered.contains("row 499"), "{rendered}");
+    }
+}

@@ -1,0 +1,574 @@
+//! The interactive runner: the observe/act loop. Each turn the model sees what changed since its last action and
+//! answers with one action; the runner types it (through the gate), watches the pane, and reports back.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
+use tmux_habitat::{Error as HabitatError, Key};
+use tokio::time::Instant;
+
+use crate::action::{Action, KeyInput, action_schema, parse_action};
+use crate::agent::{Agent, Shared};
+use crate::claims::{check_files, claimed_files};
+use crate::config::ReplyFormat;
+use crate::gate::{GatedPane, TypeError};
+use crate::model::{CallShape, Caller};
+use crate::observe::{
+    Command, Observation, Patience, Seen, Watch, command_view, prompt_count, watch_command, watch_screen,
+};
+use crate::prompt::{INTERACTIVE_SYSTEM, Prompt, Step, TurnPrompt, interactive_turn};
+use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
+use crate::text::{bound, clean_screen, last_line, new_part, one_line};
+
+/// How long a turn waits for the screen after keys sent with no command running.
+const KEYS_SETTLE: Duration = Duration::from_secs(2);
+/// After keys to a running program: how long it must stay quiet after answering before the model looks.
+const ANSWER_QUIET: Duration = Duration::from_millis(700);
+/// After a command that has not ended: how long it must sit quiet at a prompt-like line before the model looks.
+const PROMPT_QUIET: Duration = Duration::from_millis(1500);
+/// The most characters of each command's output kept in the subtask's log.
+const LOG_OUTPUT_CHARS: usize = 4000;
+
+/// Runs `interactive` subtasks: a model reads the pane and types, turn by turn, towards the subtask's goal.
+#[derive(Debug, Clone)]
+pub struct InteractiveRunner {
+    agent: Agent,
+}
+
+impl InteractiveRunner {
+    /// A runner over `agent`'s model and panes.
+    pub fn new(agent: Agent) -> InteractiveRunner {
+        InteractiveRunner { agent }
+    }
+}
+
+#[async_trait]
+impl Runner for InteractiveRunner {
+    async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        run_interactive(&self.agent.shared, &request, None).await
+    }
+}
+
+/// The loop, also used by the script runner's fallback (`note` says what the scripts did).
+pub(crate) async fn run_interactive(
+    shared: &Shared,
+    request: &RunRequest,
+    note: Option<String>,
+) -> Result<RunOutcome, DagError> {
+    let subtask = &request.subtask;
+    let deadline = Instant::now() + request.timeout;
+    shared.ledger.update(&subtask.id, |s| s.mode = Some(Mode::Interactive));
+    if shared.budget_spent() {
+        return Ok(budget_outcome(false, "before this subtask started"));
+    }
+    let pane = shared.gated_pane(&subtask.pane).await?;
+    let _lock = pane.pane().lock().await;
+    let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
+    // The run's directories, as the shell runner exports them.
+    let export = dag_sched::export_run_dirs(&request.context);
+    pane.pane().run(&export, Duration::from_secs(10)).await.map_err(|e| runner_error(e.to_string()))?;
+    let screen = clean_screen(&pane.pane().capture_text().await.map_err(|e| runner_error(e.to_string()))?);
+    let mut state = Loop {
+        shared,
+        request,
+        pane,
+        caller: shared.caller(&subtask.id, Some(&request.context)),
+        goal: match note {
+            Some(note) => format!("{}\n({note})", subtask.description.trim()),
+            None => subtask.description.trim().to_owned(),
+        },
+        cwd: String::new(),
+        deadline,
+        steps: Vec::new(),
+        observation: Observation::Start { screen: screen.clone() },
+        screen,
+        command: None,
+        last_exit: None,
+        bounced: false,
+        log: String::new(),
+        schema: action_schema(),
+    };
+    state.run().await
+}
+
+/// How a turn ended the subtask, if it did.
+enum Turn {
+    Next,
+    End(RunOutcome),
+}
+
+struct Loop<'a> {
+    shared: &'a Shared,
+    request: &'a RunRequest,
+    pane: GatedPane,
+    caller: Caller,
+    goal: String,
+    cwd: String,
+    deadline: Instant,
+    steps: Vec<Step>,
+    observation: Observation,
+    /// The clean screen as the model last saw it.
+    screen: String,
+    command: Option<Command>,
+    last_exit: Option<i32>,
+    /// Whether a claim of success was already sent back once.
+    bounced: bool,
+    /// Commands and their outputs, for the subtask's output file.
+    log: String,
+    schema: serde_json::Value,
+}
+
+impl Loop<'_> {
+    async fn run(&mut self) -> Result<RunOutcome, DagError> {
+        let max_turns = self.shared.config.max_turns;
+        for turn in 1..=max_turns {
+            self.shared.ledger.update(&self.request.subtask.id, |s| s.turns = turn);
+            if let Some(outcome) = self.stopped(turn > 1).await {
+                return Ok(outcome);
+            }
+            self.cwd = pane_directory(self.pane.pane()).await.unwrap_or_else(|| "unknown".into());
+            progress(self.request, turn, self.caller.tokens_so_far(), "waiting for the model");
+            let prompt = self.prompt(turn);
+            let reply = tokio::select! {
+                reply = self.caller.call(&prompt, self.shape(turn)) => reply,
+                () = self.request.cancel.cancelled() => return Ok(self.cancelled().await),
+                () = tokio::time::sleep_until(self.deadline) => return Ok(self.timed_out().await),
+            };
+            let reply = match reply {
+                Ok(reply) => reply,
+                Err(error) if error.is_budget() => {
+                    let outcome = budget_outcome(turn > 1, &error.to_string());
+                    self.stop_command().await;
+                    return Ok(self.finish(outcome));
+                }
+                Err(error) => {
+                    self.stop_command().await;
+                    let mut outcome =
+                        RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}"));
+                    outcome.output = std::mem::take(&mut self.log);
+                    return Ok(outcome);
+                }
+            };
+            let action = match parse_action(&reply.text) {
+                Ok(action) => action,
+                Err(problem) => {
+                    self.shared.ledger.update(&self.request.subtask.id, |s| s.unreadable_replies += 1);
+                    self.step("unreadable reply".into(), "nothing typed".into());
+                    self.observation = Observation::Unreadable { problem: problem.to_string() };
+                    continue;
+                }
+            };
+            progress(self.request, turn, self.caller.tokens_so_far(), describe(&action));
+            if let Turn::End(outcome) = self.act(action).await? {
+                return Ok(self.finish(outcome));
+            }
+        }
+        self.stop_command().await;
+        let last = self.steps.last().map(|s| format!("; last: {} -> {}", s.action, s.outcome)).unwrap_or_default();
+        let mut outcome = RunOutcome::with_status(
+            SubtaskStatus::Failed,
+            format!("used all {max_turns} turns without reaching the goal{last}"),
+        );
+        outcome.exit_code = self.last_exit;
+        Ok(self.finish(outcome))
+    }
+
+    /// Stops before a turn when the run was cancelled, time is up or the budget is spent.
+    async fn stopped(&mut self, started: bool) -> Option<RunOutcome> {
+        if self.request.cancel.is_cancelled() {
+            return Some(self.cancelled().await);
+        }
+        if Instant::now() >= self.deadline {
+            return Some(self.timed_out().await);
+        }
+        if self.shared.budget_spent() {
+            self.stop_command().await;
+            return Some(budget_outcome(started, "another call was refused"));
+        }
+        None
+    }
+
+    fn prompt(&self, turn: u32) -> Prompt {
+        let profile = self.shared.profile(&self.request.subtask.pane);
+        let inputs = dependency_inputs(&self.request.context, false);
+        let observation = self.observation.render(self.shared.config.observation_chars);
+        let user = interactive_turn(&TurnPrompt {
+            goal: &self.goal,
+            pane: &self.request.subtask.pane,
+            profile: &profile,
+            cwd: &self.cwd,
+            inputs: &inputs,
+            steps: &self.steps,
+            observation: &observation,
+            turn,
+            max_turns: self.shared.config.max_turns,
+        });
+        Prompt { system: INTERACTIVE_SYSTEM.to_owned(), user }
+    }
+
+    fn shape(&self, turn: u32) -> CallShape<'_> {
+        let schema = match self.shared.config.reply_format {
+            ReplyFormat::Schema => Some(("action", &self.schema)),
+            ReplyFormat::Text => None,
+        };
+        let purpose: &'static str = if turn == 1 { "turn 1" } else { "turn" };
+        CallShape { purpose, max_tokens: self.shared.config.action_tokens, schema }
+    }
+
+    fn step(&mut self, action: String, outcome: String) {
+        self.steps.push(Step { action, outcome });
+    }
+
+    async fn act(&mut self, action: Action) -> Result<Turn, DagError> {
+        match action {
+            Action::Run { command } => self.run_command(command).await,
+            Action::Keys { keys } => {
+                // Text then Enter at a shell prompt is a command: run it, so its end and output are known.
+                if self.command.is_none()
+                    && let [KeyInput::Text(text), KeyInput::Key(Key::Enter)] = keys.as_slice()
+                    && !self.in_full_screen_program().await
+                {
+                    return self.run_command(text.trim().to_owned()).await;
+                }
+                self.press(keys).await
+            }
+            Action::Wait { seconds, pattern } => self.wait(seconds, pattern).await,
+            Action::Done { summary, files } => Ok(self.done(summary, files).await),
+            Action::Fail { reason } => {
+                self.stop_command().await;
+                let mut outcome =
+                    RunOutcome::with_status(SubtaskStatus::Failed, format!("the model gave up: {reason}"));
+                outcome.exit_code = self.last_exit;
+                Ok(Turn::End(outcome))
+            }
+        }
+    }
+
+    async fn in_full_screen_program(&self) -> bool {
+        self.pane.pane().info().await.is_ok_and(|info| info.alternate_screen)
+    }
+
+    async fn run_command(&mut self, command: String) -> Result<Turn, DagError> {
+        let label = one_line(&command, 120);
+        if let Some(running) = &self.command {
+            self.observation = Observation::Busy { command: running.label.clone() };
+            self.step(format!("run `{label}`"), "not typed: a command is still running".into());
+            return Ok(Turn::Next);
+        }
+        let started = match self.pane.start(&command).await {
+            Ok(started) => started,
+            Err(TypeError::Refused { reasons, .. }) => {
+                self.shared.ledger.update(&self.request.subtask.id, |s| s.refused_commands += 1);
+                self.observation = Observation::Refused { text: label.clone(), reasons };
+                self.step(format!("run `{label}`"), "refused by the safety gate".into());
+                return Ok(Turn::Next);
+            }
+            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
+        };
+        self.shared.ledger.update(&self.request.subtask.id, |s| s.last_command = Some(label.clone()));
+        let limit = self.deadline.saturating_duration_since(Instant::now());
+        let mut running = Command::new(&label, started, limit);
+        let wait_until = self.deadline.min(Instant::now() + self.shared.config.command_wait);
+        let watch = Watch {
+            baseline: "",
+            pattern: None,
+            patience: Patience::Prompt(PROMPT_QUIET),
+            cancel: &self.request.cancel,
+            prompt_floor: None,
+        };
+        let seen = watch_command(&self.pane, &mut running, watch, wait_until).await;
+        self.settle(running, seen, None).await
+    }
+
+    async fn press(&mut self, keys: Vec<KeyInput>) -> Result<Turn, DagError> {
+        let shown: Vec<String> = keys.iter().map(ToString::to_string).collect();
+        let label = format!("keys {}", shown.join(" "));
+        // What was there before the keys: only output after it can raise a new alarm.
+        let baseline = match &self.command {
+            Some(running) => command_view(&self.pane, running).await.map(|view| view.text).unwrap_or_default(),
+            None => self.current_screen().await,
+        };
+        let prompt_floor = prompt_count(&self.pane).await;
+        match self.pane.send(&keys).await {
+            Ok(()) => {}
+            Err(TypeError::Refused { reasons, .. }) => {
+                self.shared.ledger.update(&self.request.subtask.id, |s| s.refused_commands += 1);
+                self.observation = Observation::Refused { text: shown.join(" "), reasons };
+                self.step(label, "refused by the safety gate".into());
+                return Ok(Turn::Next);
+            }
+            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
+        }
+        match self.command.take() {
+            Some(mut running) => {
+                let wait_until = self.deadline.min(Instant::now() + self.shared.config.command_wait);
+                let watch = Watch {
+                    baseline: &baseline,
+                    pattern: None,
+                    patience: Patience::Quiet(ANSWER_QUIET),
+                    cancel: &self.request.cancel,
+                    prompt_floor,
+                };
+                let seen = watch_command(&self.pane, &mut running, watch, wait_until).await;
+                running.shown = baseline;
+                self.settle(running, seen, Some(label)).await
+            }
+            None => {
+                let until = self.deadline.min(Instant::now() + KEYS_SETTLE);
+                let seen = watch_screen(&self.pane, &baseline, None, until, &self.request.cancel).await;
+                if matches!(seen, Seen::Cancelled) {
+                    return Ok(Turn::End(self.cancelled().await));
+                }
+                self.show_screen(format!("You pressed {}.", shown.join(" ")), seen, label).await;
+                Ok(Turn::Next)
+            }
+        }
+    }
+
+    async fn wait(&mut self, seconds: f64, pattern: Option<String>) -> Result<Turn, DagError> {
+        let label = match &pattern {
+            Some(p) => format!("wait {seconds}s for \"{p}\""),
+            None => format!("wait {seconds}s"),
+        };
+        let until = self.deadline.min(Instant::now() + Duration::from_secs_f64(seconds));
+        match self.command.take() {
+            Some(mut running) => {
+                let baseline = running.shown.clone();
+                let watch = Watch {
+                    baseline: &baseline,
+                    pattern: pattern.as_deref(),
+                    patience: Patience::Deadline,
+                    cancel: &self.request.cancel,
+                    prompt_floor: prompt_count(&self.pane).await,
+                };
+                let seen = watch_command(&self.pane, &mut running, watch, until).await;
+                self.settle(running, seen, Some(label)).await
+            }
+            None => {
+                let before = self.screen.clone();
+                let seen = watch_screen(&self.pane, &before, pattern.as_deref(), until, &self.request.cancel).await;
+                if matches!(seen, Seen::Cancelled) {
+                    return Ok(Turn::End(self.cancelled().await));
+                }
+                self.show_screen(format!("You waited up to {seconds}s."), seen, label).await;
+                Ok(Turn::Next)
+            }
+        }
+    }
+
+    /// Turns what the watcher saw about a command into the next observation.
+    async fn settle(&mut self, mut running: Command, seen: Seen, label: Option<String>) -> Result<Turn, DagError> {
+        let label = label.unwrap_or_else(|| format!("run `{}`", running.label));
+        match seen {
+            Seen::Finished(output) => {
+                let elapsed = running.started.elapsed();
+                self.shared.ledger.update(&self.request.subtask.id, |s| s.command_ms += crate::model::millis(elapsed));
+                let fresh = new_part(&running.shown, &output.output).to_owned();
+                self.log.push_str(&format!(
+                    "$ {}\n{}[exit {}]\n",
+                    running.label,
+                    with_newline(&bound(&output.output, LOG_OUTPUT_CHARS)),
+                    output.exit_code
+                ));
+                let hint = last_line(&output.output, 60).map(|l| format!(": \"{l}\"")).unwrap_or_default();
+                self.step(label, format!("exit {}{hint}", output.exit_code));
+                self.last_exit = Some(output.exit_code);
+                self.observation = Observation::Finished {
+                    command: running.label.clone(),
+                    exit_code: output.exit_code,
+                    output: fresh,
+                    continued: !running.shown.is_empty(),
+                };
+                self.screen = self.current_screen().await;
+                Ok(Turn::Next)
+            }
+            Seen::Ended(status) => {
+                let view = command_view(&self.pane, &running).await.map(|v| v.text).unwrap_or_default();
+                let output = tmux_habitat::CommandOutput {
+                    exit_code: status,
+                    output: view,
+                    duration: running.started.elapsed(),
+                    truncated: false,
+                };
+                Box::pin(self.settle(running, Seen::Finished(output), Some(label))).await
+            }
+            Seen::NeedsInput(found) => {
+                let view = command_view(&self.pane, &running).await.map(|v| v.text).unwrap_or_default();
+                let fresh = new_part(&running.shown, &view).to_owned();
+                self.step(label, format!("waiting for input: \"{}\"", one_line(&found.prompt, 60)));
+                self.observation =
+                    Observation::NeedsInput { command: running.label.clone(), kind: found.kind, output: fresh };
+                running.shown = view;
+                self.command = Some(running);
+                Ok(Turn::Next)
+            }
+            Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged => {
+                let view = command_view(&self.pane, &running).await.map(|v| v.text).unwrap_or_default();
+                let fresh = new_part(&running.shown, &view).to_owned();
+                let appeared = matches!(seen, Seen::Appeared).then(|| label.clone());
+                self.step(label, "still running".into());
+                self.observation = Observation::StillRunning {
+                    command: running.label.clone(),
+                    seconds: running.started.elapsed().as_secs(),
+                    output: fresh,
+                    appeared,
+                };
+                running.shown = view;
+                self.command = Some(running);
+                Ok(Turn::Next)
+            }
+            Seen::Cancelled => {
+                self.command = Some(running);
+                Ok(Turn::End(self.cancelled().await))
+            }
+            Seen::Failed(error) => {
+                drop(running);
+                self.pane_failed(error).await
+            }
+        }
+    }
+
+    async fn show_screen(&mut self, after: String, seen: Seen, label: String) {
+        let screen = self.current_screen().await;
+        let changed = screen != self.screen;
+        self.step(
+            label,
+            if matches!(seen, Seen::Appeared) {
+                "text appeared".into()
+            } else if changed {
+                "screen changed".into()
+            } else {
+                "no change".into()
+            },
+        );
+        self.observation = Observation::Screen { after, screen: screen.clone(), changed };
+        self.screen = screen;
+    }
+
+    async fn current_screen(&self) -> String {
+        clean_screen(&self.pane.pane().capture_text().await.unwrap_or_default())
+    }
+
+    /// tmux failed or the pane died: the subtask ends.
+    async fn pane_failed(&mut self, error: HabitatError) -> Result<Turn, DagError> {
+        match error {
+            HabitatError::PaneDead { status, .. } => {
+                self.shared.forget_pane(&self.request.subtask.pane).await;
+                let mut outcome = RunOutcome::with_status(
+                    SubtaskStatus::Failed,
+                    format!(
+                        "the pane's shell exited (status {status:?}); the next subtask on `{}` gets a new pane",
+                        self.request.subtask.pane
+                    ),
+                );
+                outcome.exit_code = status;
+                Ok(Turn::End(outcome))
+            }
+            HabitatError::Timeout { .. } => Ok(Turn::End(self.timed_out().await)),
+            other => Err(DagError::Runner { subtask: self.request.subtask.id.clone(), message: other.to_string() }),
+        }
+    }
+
+    /// A claim of success, checked: the last command must have succeeded and the files it names must exist.
+    async fn done(&mut self, summary: String, files: Vec<String>) -> Turn {
+        let id = self.request.subtask.id.clone();
+        self.shared.ledger.update(&id, |s| s.claimed_success = true);
+        let claimed = claimed_files(&summary, &files);
+        let cwd = PathBuf::from(&self.cwd);
+        let (present, missing) = check_files(&claimed, &cwd);
+        let problem = match self.last_exit {
+            Some(code) if code != 0 => Some(format!(
+                "your last command failed (exit code {code}). Fix it, or run a command that shows the goal is reached, then say done."
+            )),
+            _ if !missing.is_empty() => Some(format!(
+                "these files do not exist in {}: {}. Write them, or say done without claiming them.",
+                self.cwd,
+                missing.join(", ")
+            )),
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            if !self.bounced {
+                self.bounced = true;
+                self.step(format!("done \"{}\"", one_line(&summary, 60)), "not accepted".into());
+                self.observation = Observation::NotDone { reason: problem };
+                return Turn::Next;
+            }
+            self.shared.ledger.update(&id, |s| s.false_completion = Some(problem.clone()));
+            let mut outcome = RunOutcome::with_status(
+                SubtaskStatus::Failed,
+                format!("the model said done, but {problem} (claim: {})", one_line(&summary, 200)),
+            );
+            outcome.exit_code = self.last_exit;
+            outcome.output = std::mem::take(&mut self.log);
+            return Turn::End(outcome);
+        }
+        self.shared.ledger.update(&id, |s| s.false_completion = None);
+        let mut outcome = RunOutcome::from_exit_code(0, String::new());
+        outcome.exit_code = self.last_exit;
+        outcome.summary = Some(summary);
+        outcome.files = present;
+        Turn::End(outcome)
+    }
+
+    /// The outcome with the log as its output (and the summary at its end).
+    fn finish(&mut self, mut outcome: RunOutcome) -> RunOutcome {
+        if outcome.output.is_empty() {
+            let mut output = std::mem::take(&mut self.log);
+            if let Some(summary) = &outcome.summary {
+                output.push_str(&format!("Done: {summary}\n"));
+            }
+            outcome.output = output;
+        }
+        outcome
+    }
+
+    async fn stop_command(&mut self) {
+        if self.command.take().is_some() {
+            let how = self.pane.interrupt().await;
+            tracing::debug!(subtask = %self.request.subtask.id, %how, "stopped the running command");
+        }
+    }
+
+    async fn cancelled(&mut self) -> RunOutcome {
+        let how = match self.command.take() {
+            Some(_) => self.pane.interrupt().await,
+            None => "nothing was running".to_owned(),
+        };
+        let mut outcome = RunOutcome::with_status(SubtaskStatus::Cancelled, format!("the run was cancelled; {how}"));
+        outcome.output = std::mem::take(&mut self.log);
+        outcome
+    }
+
+    async fn timed_out(&mut self) -> RunOutcome {
+        let how = match self.command.take() {
+            Some(_) => self.pane.interrupt().await,
+            None => "no command was running".to_owned(),
+        };
+        let mut outcome = RunOutcome::with_status(
+            SubtaskStatus::TimedOut,
+            format!("timed out after {:.1}s; {how}", self.request.timeout.as_secs_f64()),
+        );
+        outcome.output = std::mem::take(&mut self.log);
+        outcome
+    }
+}
+
+fn with_newline(text: &str) -> String {
+    if text.is_empty() || text.ends_with('\n') { text.to_owned() } else { format!("{text}\n") }
+}
+
+/// A few words for the progress display.
+fn describe(action: &Action) -> String {
+    match action {
+        Action::Run { command } => format!("run: {}", one_line(command, 60)),
+        Action::Keys { keys } => {
+            format!("keys: {}", keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
+        }
+        Action::Wait { seconds, .. } => format!("wait {seconds}s"),
+        Action::Done { .. } => "done".into(),
+        Action::Fail { .. } => "fail".into(),
+    }
+}

@@ -1,0 +1,77 @@
+//! The runners, one per mode, and what they share.
+
+mod interactive;
+mod script;
+mod text;
+
+pub use interactive::InteractiveRunner;
+pub use script::ScriptRunner;
+pub use text::{AnswerRunner, LlmRunner};
+
+use dag_sched::{Event, RunRequest, SubtaskContext, SubtaskStatus};
+use tmux_habitat::Pane;
+
+use crate::prompt::Input;
+use crate::text::bound;
+
+/// The most characters of a dependency's output file read into its input.
+const DEPENDENCY_OUTPUT_CHARS: usize = 4000;
+/// The most characters of each produced file read into an input (llm subtasks only).
+const FILE_CHARS: usize = 6000;
+
+/// The results of a subtask's dependencies, as inputs: summary, end of the output, and the files they made
+/// (their text too when `read_files`).
+pub(crate) fn dependency_inputs(context: &SubtaskContext, read_files: bool) -> Vec<crate::prompt::Input> {
+    let mut inputs = Vec::new();
+    for result in &context.dependencies {
+        let mut text = String::new();
+        if !result.summary.trim().is_empty() {
+            text.push_str(&format!("Summary: {}\n", result.summary.trim()));
+        }
+        if let Some(output) = result.output_file.as_ref().and_then(|p| std::fs::read_to_string(p).ok())
+            && !output.trim().is_empty()
+            && output.trim() != result.summary.trim()
+        {
+            text.push_str(&format!("Output:\n{}\n", bound(&output, DEPENDENCY_OUTPUT_CHARS).trim_end()));
+        }
+        if !result.files.is_empty() {
+            let names: Vec<String> = result.files.iter().map(|f| f.display().to_string()).collect();
+            text.push_str(&format!("Files: {}\n", names.join(", ")));
+        }
+        inputs.push(Input { from: result.id.clone(), text });
+        if read_files {
+            for file in &result.files {
+                if let Ok(content) = std::fs::read_to_string(file) {
+                    inputs.push(Input { from: file.display().to_string(), text: bound(&content, FILE_CHARS) });
+                }
+            }
+        }
+    }
+    inputs
+}
+
+/// The pane's current directory, as its shell sees it.
+pub(crate) async fn pane_directory(pane: &Pane) -> Option<String> {
+    let path =
+        pane.server().tmux(["display-message", "-p", "-t", pane.id().as_str(), "#{pane_current_path}"]).await.ok()?;
+    let path = path.trim();
+    (!path.is_empty()).then(|| path.to_owned())
+}
+
+/// Reports a runner's progress.
+pub(crate) fn progress(request: &RunRequest, turn: u32, tokens: u64, note: impl Into<String>) {
+    request.events.send(Event::Progress { id: request.subtask.id.clone(), turn, tokens, note: note.into() });
+}
+
+/// An outcome for a subtask that stopped because the token budget is spent: skipped when nothing was done yet,
+/// failed otherwise.
+pub(crate) fn budget_outcome(started: bool, detail: &str) -> dag_sched::RunOutcome {
+    if started {
+        dag_sched::RunOutcome::with_status(
+            SubtaskStatus::Failed,
+            format!("stopped: the token budget ran out ({detail})"),
+        )
+    } else {
+        dag_sched::RunOutcome::with_status(SubtaskStatus::Skipped, format!("the token budget is spent ({detail})"))
+    }
+}

@@ -1,0 +1,367 @@
+//! The script runner: one model call writes a whole script; the gate checks it as a whole; it is saved in the
+//! subtask's run directory and run in the pane with signalled completion. A failing script goes back to the model
+//! with its exit code and the end of its output, a bounded number of times.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
+use regex::Regex;
+use tokio::time::Instant;
+
+use crate::agent::{Agent, Shared};
+use crate::gate::{GatedPane, TypeError};
+use crate::model::CallShape;
+use crate::observe::{Command, Patience, Seen, Watch, watch_command};
+use crate::prompt::{FailedScript, ScriptPrompt, platform, script_request};
+use crate::runners::interactive::run_interactive;
+use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
+use crate::text::{bound, one_line};
+
+/// The most characters of a failed script's output kept for the repair prompt.
+const ERROR_TAIL_CHARS: usize = 1500;
+
+/// A script a model wrote, ready to save and run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The language.
+    pub language: Language,
+    /// The whole text, starting with its shebang.
+    pub text: String,
+}
+
+/// The languages scripts are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// bash.
+    Bash,
+    /// Python 3.
+    Python,
+}
+
+impl Language {
+    fn extension(self) -> &'static str {
+        match self {
+            Language::Bash => "sh",
+            Language::Python => "py",
+        }
+    }
+
+    fn interpreter(self) -> &'static str {
+        match self {
+            Language::Bash => "bash",
+            Language::Python => "python3",
+        }
+    }
+}
+
+/// The script in a reply: the first fenced block (bash, sh, python or untagged), or from a shebang to the end.
+/// A reply with neither is not a script (`None`): prose is never run.
+pub fn extract_script(reply: &str) -> Option<Script> {
+    let (tag, body) = first_fence(reply).or_else(|| {
+        let at = reply.find("#!")?;
+        Some(("", reply[at..].to_owned()))
+    })?;
+    let body = body.trim_matches('\n').to_owned();
+    if body.trim().is_empty() {
+        return None;
+    }
+    let first = body.lines().next().unwrap_or_default();
+    let language = if first.starts_with("#!") {
+        if first.contains("python") {
+            Language::Python
+        } else if first.contains("sh") {
+            Language::Bash
+        } else {
+            return None;
+        }
+    } else {
+        match tag {
+            "python" | "python3" | "py" => Language::Python,
+            "bash" | "sh" | "shell" | "" => Language::Bash,
+            _ => return None,
+        }
+    };
+    let text = if first.starts_with("#!") {
+        body
+    } else {
+        match language {
+            Language::Bash => format!("#!/bin/bash\n{body}"),
+            Language::Python => format!("#!/usr/bin/env python3\n{body}"),
+        }
+    };
+    Some(Script { language, text: format!("{}\n", text.trim_end()) })
+}
+
+/// The tag and body of the first fenced block.
+fn first_fence(text: &str) -> Option<(&str, String)> {
+    let start = text.find("```")?;
+    let rest = &text[start + 3..];
+    let (tag, body) = rest.split_once('\n')?;
+    let end = body.find("\n```").map_or(body.len(), |e| e + 1);
+    Some((tag.trim(), body[..end].to_owned()))
+}
+
+/// String literals of a Python script: the gate judges each as a command line, so `os.system("rm -rf ~")` is
+/// caught. (Python's own file operations are for the sandbox to contain.)
+static PY_STRINGS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r#""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"#).ok());
+
+/// Passes the whole script through the gate.
+fn gate_script(pane: &GatedPane, script: &Script) -> Result<(), TypeError> {
+    match script.language {
+        Language::Bash => pane.check(&script.text),
+        Language::Python => {
+            if let Some(re) = PY_STRINGS.as_ref() {
+                for literal in re.find_iter(&script.text) {
+                    let text = literal.as_str();
+                    pane.check(&text[1..text.len() - 1])?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Runs `script` subtasks: the model writes one script; it is gated, saved, run, and repaired on failure.
+#[derive(Debug, Clone)]
+pub struct ScriptRunner {
+    agent: Agent,
+}
+
+impl ScriptRunner {
+    /// A runner over `agent`'s model and panes.
+    pub fn new(agent: Agent) -> ScriptRunner {
+        ScriptRunner { agent }
+    }
+}
+
+#[async_trait]
+impl Runner for ScriptRunner {
+    async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        run_script(&self.agent.shared, &request).await
+    }
+}
+
+/// One failed attempt: what the next prompt tells the model.
+struct Failure {
+    script: String,
+    how: String,
+    output: String,
+}
+
+async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome, DagError> {
+    let subtask = &request.subtask;
+    let started = Instant::now();
+    let deadline = started + request.timeout;
+    let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
+    shared.ledger.update(&subtask.id, |s| s.mode = Some(Mode::Script));
+    if shared.budget_spent() {
+        return Ok(budget_outcome(false, "before this subtask started"));
+    }
+    let pane = shared.gated_pane(&subtask.pane).await?;
+    let records = request.context.runner_dir()?;
+    let caller = shared.caller(&subtask.id, Some(&request.context));
+    let profile = shared.profile(&subtask.pane);
+    let inputs = dependency_inputs(&request.context, false);
+    let platform = platform();
+    let mut failure: Option<Failure> = None;
+    let attempts = shared.config.script_attempts.max(1);
+    {
+        let _lock = pane.pane().lock().await;
+        let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
+        for attempt in 1..=attempts {
+            shared.ledger.update(&subtask.id, |s| s.turns = attempt);
+            if request.cancel.is_cancelled() {
+                return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
+            }
+            if Instant::now() >= deadline {
+                return Ok(timed_out(request));
+            }
+            if shared.budget_spent() {
+                return Ok(budget_outcome(attempt > 1, "another call was refused"));
+            }
+            progress(request, attempt, caller.tokens_so_far(), format!("writing script {attempt}"));
+            let prompt = script_request(&ScriptPrompt {
+                goal: subtask.description.trim(),
+                pane: &subtask.pane,
+                profile: &profile,
+                cwd: &cwd,
+                platform: &platform,
+                inputs: &inputs,
+                failed: failure.as_ref().map(|f| FailedScript {
+                    script: &f.script,
+                    failure: &f.how,
+                    output: &f.output,
+                }),
+            });
+            let shape = CallShape { purpose: "script", max_tokens: shared.config.script_tokens, schema: None };
+            let reply = tokio::select! {
+                reply = caller.call(&prompt, shape) => reply,
+                () = request.cancel.cancelled() => return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled")),
+                () = tokio::time::sleep_until(deadline) => return Ok(timed_out(request)),
+            };
+            let reply = match reply {
+                Ok(reply) => reply,
+                Err(error) if error.is_budget() => return Ok(budget_outcome(attempt > 1, &error.to_string())),
+                Err(error) => {
+                    return Ok(RunOutcome::with_status(
+                        SubtaskStatus::Failed,
+                        format!("the model call failed: {error}"),
+                    ));
+                }
+            };
+            let Some(script) = extract_script(&reply.text) else {
+                shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
+                failure = Some(Failure {
+                    script: one_line(&reply.text, 300),
+                    how: "the reply had no script in a fenced code block, so nothing ran".into(),
+                    output: String::new(),
+                });
+                continue;
+            };
+            if let Err(refused) = gate_script(&pane, &script) {
+                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
+                continue;
+            }
+            let path = records.join(format!("script-{attempt}.{}", script.language.extension()));
+            std::fs::write(&path, &script.text)
+                .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+            let command = format!(
+                "{}\n{} {}",
+                dag_sched::export_run_dirs(&request.context),
+                script.language.interpreter(),
+                quote(&path.display().to_string())
+            );
+            progress(request, attempt, caller.tokens_so_far(), format!("running script {attempt}"));
+            shared.ledger.update(&subtask.id, |s| {
+                s.last_command = Some(format!("{} {}", script.language.interpreter(), path.display()))
+            });
+            let running = match pane.start(&command).await {
+                Ok(running) => running,
+                Err(error) => return Err(runner_error(error.to_string())),
+            };
+            let mut running =
+                Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
+            let watch = Watch {
+                baseline: "",
+                pattern: None,
+                patience: Patience::Deadline,
+                cancel: &request.cancel,
+                prompt_floor: None,
+            };
+            let seen = watch_command(&pane, &mut running, watch, deadline).await;
+            shared.ledger.update(&subtask.id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
+            match seen {
+                Seen::Finished(output) if output.exit_code == 0 => {
+                    drop(running);
+                    let mut outcome = RunOutcome::from_exit_code(0, output.output);
+                    if output.truncated {
+                        outcome.reason = Some("the start of the output scrolled out of the pane's history".into());
+                    }
+                    return Ok(outcome);
+                }
+                Seen::Finished(output) => {
+                    failure = Some(Failure {
+                        script: script.text,
+                        how: format!("exit code {}", output.exit_code),
+                        output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                    });
+                }
+                Seen::NeedsInput(found) => {
+                    let so_far =
+                        crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
+                    drop(running);
+                    pane.interrupt().await;
+                    failure = Some(Failure {
+                        script: script.text,
+                        how: format!(
+                            "it stopped at a prompt waiting for input (`{}`) and was interrupted",
+                            one_line(&found.prompt, 80)
+                        ),
+                        output: so_far,
+                    });
+                }
+                Seen::Cancelled => {
+                    drop(running);
+                    let how = pane.interrupt().await;
+                    return Ok(RunOutcome::with_status(
+                        SubtaskStatus::Cancelled,
+                        format!("the run was cancelled; {how}"),
+                    ));
+                }
+                Seen::Failed(tmux_habitat::Error::PaneDead { status, .. }) => {
+                    shared.forget_pane(&subtask.pane).await;
+                    let mut outcome =
+                        RunOutcome::with_status(SubtaskStatus::Failed, "the script ended the pane's shell");
+                    outcome.exit_code = status;
+                    return Ok(outcome);
+                }
+                Seen::Failed(error) => return Err(runner_error(error.to_string())),
+                Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged | Seen::Ended(_) => {
+                    drop(running);
+                    let how = pane.interrupt().await;
+                    let mut outcome = timed_out(request);
+                    outcome.reason = Some(format!("timed out after {:.1}s; {how}", request.timeout.as_secs_f64()));
+                    return Ok(outcome);
+                }
+            }
+        }
+    }
+    let last = failure
+        .map(|f| format!("{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300)))
+        .unwrap_or_default();
+    let left = deadline.saturating_duration_since(Instant::now());
+    if shared.config.script_fallback
+        && left > Duration::from_secs(1)
+        && !request.cancel.is_cancelled()
+        && !shared.budget_spent()
+    {
+        shared.ledger.update(&subtask.id, |s| s.fell_back = true);
+        progress(request, attempts, caller.tokens_so_far(), "falling back to interactive");
+        let mut fallback = request.clone();
+        fallback.timeout = left;
+        let note = format!("{attempts} scripts for this failed; the last: {last}");
+        return run_interactive(shared, &fallback, Some(note)).await;
+    }
+    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempts} scripts failed; the last: {last}")))
+}
+
+fn timed_out(request: &RunRequest) -> RunOutcome {
+    RunOutcome::with_status(SubtaskStatus::TimedOut, format!("timed out after {:.1}s", request.timeout.as_secs_f64()))
+}
+
+fn tail(text: &str, chars: usize) -> String {
+    let count = text.chars().count();
+    text.chars().skip(count.saturating_sub(chars)).collect()
+}
+
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_come_from_fences_or_shebangs() {
+        let script = extract_script("Here:\n```bash\nset -euo pipefail\nls\n```\nDone.").unwrap();
+        assert_eq!(script, Script { language: Language::Bash, text: "#!/bin/bash\nset -euo pipefail\nls\n".into() });
+        let script = extract_script("```\n#!/usr/bin/env python3\nprint(1)\n```").unwrap();
+        assert_eq!(script.language, Language::Python);
+        let script = extract_script("#!/bin/bash\necho hi").unwrap();
+        assert_eq!(script.text, "#!/bin/bash\necho hi\n");
+        let script = extract_script("```python\nprint(2)\n```").unwrap();
+        assert_eq!(script.text, "#!/usr/bin/env python3\nprint(2)\n");
+    }
+
+    #[test]
+    fn prose_and_other_languages_are_not_scripts() {
+        assert_eq!(extract_script("I would list the files with ls."), None);
+        assert_eq!(extract_script("```ruby\nputs 1\n```"), None);
+        assert_eq!(extract_script("```bash\n\n```"), None);
+    }
+}

@@ -1,0 +1,131 @@
+//! The runners without a pane: `llm` (text work over the dependencies' results and files, written to a file in
+//! the run directory) and `answer` (a direct reply to a question).
+
+use async_trait::async_trait;
+use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
+
+use crate::agent::{Agent, Shared};
+use crate::model::CallShape;
+use crate::prompt::{Prompt, answer_request, llm_request};
+use crate::runners::{budget_outcome, dependency_inputs, progress};
+
+/// The file an `llm` subtask writes its text to, in its subtask directory.
+pub const LLM_OUTPUT_FILE: &str = "result.md";
+
+/// Runs `llm` subtasks: one model call over the goal and the dependencies' results and files; the reply is
+/// written to `result.md` in the subtask directory.
+#[derive(Debug, Clone)]
+pub struct LlmRunner {
+    agent: Agent,
+}
+
+impl LlmRunner {
+    /// A runner over `agent`'s model.
+    pub fn new(agent: Agent) -> LlmRunner {
+        LlmRunner { agent }
+    }
+}
+
+#[async_trait]
+impl Runner for LlmRunner {
+    async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        let prompt = llm_request(request.subtask.description.trim(), &dependency_inputs(&request.context, true));
+        let mut outcome = one_call(&self.agent.shared, &request, Mode::Llm, &prompt).await?;
+        if outcome.status == SubtaskStatus::Succeeded {
+            let path = request.context.subtask_dir.join(LLM_OUTPUT_FILE);
+            std::fs::write(&path, &outcome.output).map_err(|source| DagError::RunDirectory { path, source })?;
+        }
+        outcome.summary = None;
+        Ok(outcome)
+    }
+}
+
+/// Runs `answer` subtasks: one model call answers the question in the subtask's description; no pane.
+#[derive(Debug, Clone)]
+pub struct AnswerRunner {
+    agent: Agent,
+}
+
+impl AnswerRunner {
+    /// A runner over `agent`'s model.
+    pub fn new(agent: Agent) -> AnswerRunner {
+        AnswerRunner { agent }
+    }
+}
+
+#[async_trait]
+impl Runner for AnswerRunner {
+    async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        let prompt = answer_request(request.subtask.description.trim(), &dependency_inputs(&request.context, false));
+        let mut outcome = one_call(&self.agent.shared, &request, Mode::Answer, &prompt).await?;
+        if outcome.status == SubtaskStatus::Succeeded {
+            outcome.summary = Some(outcome.output.trim().to_owned());
+        }
+        Ok(outcome)
+    }
+}
+
+/// One call; its text is the output.
+async fn one_call(shared: &Shared, request: &RunRequest, mode: Mode, prompt: &Prompt) -> Result<RunOutcome, DagError> {
+    let id = &request.subtask.id;
+    shared.ledger.update(id, |s| {
+        s.mode = Some(mode);
+        s.turns = 1;
+    });
+    if shared.budget_spent() {
+        return Ok(budget_outcome(false, "before this subtask started"));
+    }
+    let caller = shared.caller(id, Some(&request.context));
+    progress(request, 1, 0, "waiting for the model");
+    let shape = CallShape { purpose: mode.as_str(), max_tokens: shared.config.text_tokens, schema: None };
+    let reply = tokio::select! {
+        reply = caller.call(prompt, shape) => reply,
+        () = request.cancel.cancelled() => {
+            return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
+        }
+        () = tokio::time::sleep(request.timeout) => {
+            return Ok(RunOutcome::with_status(
+                SubtaskStatus::TimedOut,
+                format!("timed out after {:.1}s", request.timeout.as_secs_f64()),
+            ));
+        }
+    };
+    match reply {
+        Ok(reply) if reply.text.trim().is_empty() => {
+            Ok(RunOutcome::with_status(SubtaskStatus::Failed, "the model replied with nothing"))
+        }
+        Ok(reply) => {
+            shared.ledger.update(id, |s| s.claimed_success = true);
+            let text = strip_wrapping_fence(&reply.text);
+            let mut outcome = RunOutcome::from_exit_code(0, format!("{}\n", text.trim_end()));
+            outcome.exit_code = None;
+            Ok(outcome)
+        }
+        Err(error) if error.is_budget() => Ok(budget_outcome(false, &error.to_string())),
+        Err(error) => Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}"))),
+    }
+}
+
+/// A reply wrapped whole in one code fence, unwrapped (models like to fence text they were asked to write).
+fn strip_wrapping_fence(text: &str) -> &str {
+    let trimmed = text.trim();
+    if let Some(rest) = trimmed.strip_prefix("```")
+        && let Some(body) = rest.strip_suffix("```")
+        && !body.contains("```")
+    {
+        return body.split_once('\n').map_or(body, |(_, b)| b);
+    }
+    trimmed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wholly_fenced_reply_is_unwrapped() {
+        assert_eq!(strip_wrapping_fence("```markdown\n# Title\ntext\n```"), "# Title\ntext\n");
+        assert_eq!(strip_wrapping_fence(" plain "), "plain");
+        assert_eq!(strip_wrapping_fence("```a```b```"), "```a```b```");
+    }
+}
