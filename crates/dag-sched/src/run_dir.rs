@@ -24,7 +24,7 @@ pub struct RunDir {
 }
 
 /// File names the executor writes into a subtask directory and does not list as produced files.
-const BOOKKEEPING: &[&str] = &["context.json", "result.json"];
+const BOOKKEEPING: &[&str] = &["context.json", "result.json", "output.txt"];
 /// The directory in a subtask directory where a runner keeps its own records (see [`RunDir::runner_dir`]).
 const RUNNER_DIR: &str = ".runner";
 
@@ -128,6 +128,7 @@ mod tests {
         let run_dir = RunDir::create(root.path()).unwrap();
         let dir = run_dir.prepare_subtask("a").unwrap();
         std::fs::write(dir.join("result.json"), "{}").unwrap();
+        std::fs::write(dir.join("output.txt"), "printed").unwrap();
         std::fs::write(dir.join("report.txt"), "x").unwrap();
         std::fs::create_dir_all(dir.join("nested/.runner")).unwrap();
         std::fs::write(dir.join("nested/.runner/kept.txt"), "x").unwrap();

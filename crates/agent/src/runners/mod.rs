@@ -38,7 +38,9 @@ pub(crate) fn dependency_inputs(context: &SubtaskContext, read_files: bool) -> V
             let names: Vec<String> = result.files.iter().map(|f| f.display().to_string()).collect();
             text.push_str(&format!("Files: {}\n", names.join(", ")));
         }
-        inputs.push(Input { from: result.id.clone(), text });
+        if !text.is_empty() {
+            inputs.push(Input { from: result.id.clone(), text });
+        }
         if read_files {
             for file in &result.files {
                 if let Ok(content) = std::fs::read_to_string(file) {

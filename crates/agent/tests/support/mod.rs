@@ -45,6 +45,13 @@ impl World {
         }
     }
 
+    /// Queues model replies reporting the given usage.
+    pub fn replies_with_usage(&self, texts: &[&str], input: u64, output: u64) {
+        for text in texts {
+            self.model.push(Reply::json(200, wire::openai::completion(text, "stop", Tokens::new(input, output))));
+        }
+    }
+
     pub fn agent(&self) -> Agent {
         self.agent_with(AgentConfig::default(), None)
     }

@@ -1,0 +1,156 @@
+//! The script, llm and answer runners, the token budget, and a plan mixing modes on one pane; real tmux and the
+//! scripted fake model.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use agent::{AgentConfig, FINAL_ANSWER_ID};
+use dag_sched::{Mode, SubtaskStatus};
+use llm::TokenBudget;
+use support::{World, done, run};
+
+fn script_plan(goal: &str) -> String {
+    serde_json::json!({"version": 1, "subtasks": [{"id": "s", "pane": "shell", "mode": "script", "description": goal}]})
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_script_is_repaired_with_its_error_text() {
+    let world = World::new().await;
+    world.replies(&[
+        "```bash\nset -euo pipefail\ncat missing-input.txt\n```",
+        "Fixed:\n```bash\nset -euo pipefail\necho fixed > result.txt\ncat result.txt\n```",
+    ]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &script_plan("write result.txt")).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "fixed");
+    assert_eq!(world.read("result.txt"), "fixed\n");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2);
+    assert!(!prompts[0].contains("failed"), "{}", prompts[0]);
+    assert!(prompts[1].contains("Your last script failed (exit code 1)"), "{}", prompts[1]);
+    assert!(prompts[1].contains("missing-input.txt: No such file or directory"), "{}", prompts[1]);
+    assert!(
+        prompts[1].contains("<script>\n#!/bin/bash\nset -euo pipefail\ncat missing-input.txt\n</script>"),
+        "{}",
+        prompts[1]
+    );
+    // Both scripts are kept in the subtask's records, not listed as its files.
+    let records = world.run_dir.path().join("subtasks/s/.runner");
+    assert!(records.join("script-1.sh").exists() && records.join("script-2.sh").exists());
+    assert!(result.files.is_empty(), "{:?}", result.files);
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!((stats.mode, stats.turns, stats.model_calls), (Some(Mode::Script), 2, 2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_fall_back_to_interactive() {
+    let world = World::new().await;
+    world.replies(&[
+        "```bash\necho cleaning\nrm -rf ~\n```",
+        "```python\nimport os\nos.system(\"rm -rf /\")\n```",
+        "no script here, sorry",
+        &run("echo by hand > done.txt"),
+        &done("wrote done.txt"),
+    ]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &script_plan("write done.txt")).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    let prompts = world.prompts();
+    assert!(prompts[1].contains("refused by the safety gate: recursive removal of `~`"), "{}", prompts[1]);
+    assert!(prompts[2].contains("refused by the safety gate: recursive removal of `/`"), "{}", prompts[2]);
+    assert!(prompts[3].contains("the reply had no script in a fenced code block"), "{}", prompts[3]);
+    assert!(prompts[3].contains("3 scripts for this failed"), "the fallback says why: {}", prompts[3]);
+    let stats = agent.ledger().get("s").unwrap();
+    assert!(stats.fell_back && stats.mode == Some(Mode::Interactive), "{stats:?}");
+    assert_eq!(stats.refused_commands, 2);
+    assert!(!world.work.path().join("cleaning").exists());
+    let history = world.server.tmux(["capture-pane", "-p", "-S", "-200", "-t", "agent:shell"]).await.unwrap();
+    assert!(!history.contains("cleaning"), "a refused script ran: {history}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn script_and_interactive_subtasks_on_one_pane_share_its_shell() {
+    let world = World::new().await;
+    world.replies(&[
+        &run("export SHARED_STATE=kept; mkdir -p made && cd made"),
+        &done("prepared"),
+        "```bash\nset -euo pipefail\necho \"$SHARED_STATE $(basename \"$PWD\")\"\n```",
+    ]);
+    let plan = r#"{"version":1,"subtasks":[
+        {"id":"prepare","pane":"shell","mode":"interactive","description":"prepare the shell"},
+        {"id":"check","pane":"shell","mode":"script","description":"show the state","depends_on":["prepare"]}]}"#;
+    let agent = world.agent();
+    let summary = world.run(&agent, plan).await;
+    assert!(summary.all_succeeded(), "{summary:?}");
+    // The script runs in the pane's shell (as a child: its own `set -e` cannot end the shell) and sees the
+    // directory and variables the interactive subtask left there.
+    assert_eq!(summary.result("check").unwrap().summary, "kept made");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn llm_subtasks_write_their_text_from_the_dependencies_and_answers_need_no_pane() {
+    let world = World::new().await;
+    world.replies(&[
+        &run("printf 'alpha\\nbeta\\n' > words.txt; wc -l < words.txt"),
+        &done("2 words in words.txt; wrote words.txt"),
+        "```markdown\nTwo words: alpha, beta.\n```",
+        "Paris",
+    ]);
+    let plan = r#"{"version":1,"subtasks":[
+        {"id":"gather","pane":"shell","mode":"interactive","description":"write two words to words.txt"},
+        {"id":"report","pane":"writer","mode":"llm","description":"summarise the words","depends_on":["gather"]},
+        {"id":"capital","pane":"q","mode":"answer","description":"What is the capital of France?","depends_on":["report"]}]}"#;
+    let agent = world.agent();
+    let summary = world.run(&agent, plan).await;
+    assert!(summary.all_succeeded(), "{summary:?}");
+    let report = summary.result("report").unwrap();
+    let written = world.run_dir.path().join("subtasks/report/result.md");
+    assert_eq!(std::fs::read_to_string(&written).unwrap(), "Two words: alpha, beta.\n");
+    assert!(report.files.contains(&written), "{:?}", report.files);
+    let prompts = world.prompts();
+    // The llm subtask sees the dependency's summary and the file it wrote, fenced as data.
+    assert!(prompts[2].contains("<input from=\"gather\">\nSummary: 2 words in words.txt"), "{}", prompts[2]);
+    assert!(prompts[2].contains("words.txt\">\nalpha\nbeta\n</input>"), "{}", prompts[2]);
+    assert_eq!(summary.result("capital").unwrap().summary, "Paris");
+    // No pane was opened for the text modes.
+    let windows = world.server.tmux(["list-windows", "-t", "agent", "-F", "#{window_name}"]).await.unwrap();
+    assert!(!windows.contains("writer") && !windows.contains('q'), "{windows}");
+    // Several results: one summary call makes the final answer.
+    world.replies(&["Two words were written; the capital is Paris."]);
+    let answer = agent.final_answer("do three things", &summary).await;
+    assert_eq!(answer.text, "Two words were written; the capital is Paris.");
+    assert_eq!(agent.ledger().get(FINAL_ANSWER_ID).unwrap().model_calls, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_budget_stops_the_run_and_skips_what_is_pending() {
+    let world = World::new().await;
+    // Each call reports 500 tokens in and 10 out, and holds its estimated prompt plus 200 while in flight: three
+    // calls fit in 2000 tokens, the fourth does not.
+    world.replies_with_usage(&[&run("echo one"), &run("echo two"), &run("echo three")], 500, 10);
+    let config = AgentConfig { action_tokens: 200, ..AgentConfig::default() };
+    let budget = TokenBudget::new(2_000);
+    let agent = world.agent_with(config, Some(budget.clone()));
+    let plan = r#"{"version":1,"subtasks":[
+        {"id":"first","pane":"shell","mode":"interactive","description":"echo things"},
+        {"id":"next","pane":"shell","mode":"answer","description":"what is 2+2"},
+        {"id":"after","pane":"other","mode":"answer","description":"what is 3+3","depends_on":["first"]}]}"#;
+    let summary = world.run(&agent, plan).await;
+    let first = summary.result("first").unwrap();
+    assert_eq!(first.status, SubtaskStatus::Failed, "{first:?}");
+    assert!(first.reason.as_deref().unwrap().starts_with("stopped: the token budget ran out"), "{first:?}");
+    let next = summary.result("next").unwrap();
+    assert_eq!(next.status, SubtaskStatus::Skipped, "{next:?}");
+    assert!(next.reason.as_deref().unwrap().contains("the token budget is spent"), "{next:?}");
+    assert_eq!(summary.result("after").unwrap().status, SubtaskStatus::Skipped);
+    assert_eq!(world.model.requests().len(), 3, "a refused call reached the model");
+    let state = budget.state();
+    assert_eq!((state.spent, state.reserved, state.refused_calls), (1530, 0, 1));
+    assert!(budget.is_exhausted());
+    assert_eq!(agent.ledger().get("first").unwrap().model_calls, 3);
+}
