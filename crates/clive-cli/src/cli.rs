@@ -27,6 +27,9 @@ Environment:
   CLIVE_HOME          keep all state under this directory (default $XDG_STATE_HOME/clive)
   CLIVE_RETENTION     how long kept sessions stay (default 30m)
   CLIVE_TIMEOUT       how long a command may run (default 10m)
+  CLIVE_MAX_TOKENS    the model token budget of one task (default 50000)
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST, OPENAI_BASE_URL
+                      the model provider, for tasks that are not shell commands (docs/llm.md)
   RUST_LOG            log filter (overrides -v); logs go to stderr";
 
 /// Runs tasks in tmux: `clive "<task>"` routes the task, runs it in a fresh detached session on clive's own
@@ -75,6 +78,19 @@ pub struct GlobalArgs {
     /// Run the task in this directory instead of the current one.
     #[arg(short = 'C', long, global = true, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// The most model tokens a task may spend: every call's input and output, calls in flight and failed ones
+    /// included. When it is spent, running subtasks stop and pending ones are skipped (exit code 4).
+    #[arg(long, global = true, env = "CLIVE_MAX_TOKENS", default_value_t = 50_000, value_name = "N")]
+    pub max_tokens: u64,
+    /// The most turns (model calls) of one interactive subtask.
+    #[arg(long, global = true, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub max_turns: u32,
+    /// Print the answer on one line.
+    #[arg(long, global = true)]
+    pub oneline: bool,
+    /// The task is a yes/no question: print YES or NO and exit 0 or 1 (3 when there is no answer).
+    #[arg(long = "bool", global = true)]
+    pub yes_no: bool,
 }
 
 /// Management commands.
@@ -186,6 +202,15 @@ mod tests {
         assert!(cli.global.keep && cli.global.allow_destructive);
         assert_eq!(cli.global.retain, Duration::from_secs(2));
         assert_eq!(cli.global.timeout, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn model_options_parse() {
+        let cli = parse(&["--max-tokens", "900", "--max-turns", "3", "--bool", "--oneline", "is it up"]);
+        assert_eq!((cli.global.max_tokens, cli.global.max_turns), (900, 3));
+        assert!(cli.global.yes_no && cli.global.oneline);
+        assert_eq!(parse(&["x"]).global.max_tokens, 50_000);
+        assert!(Cli::try_parse_from(["clive", "--max-turns", "0", "x"]).is_err());
     }
 
     #[test]

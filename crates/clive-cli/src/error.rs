@@ -12,22 +12,17 @@ pub enum CliError {
     /// The task needs a model (tier 1 or 2) and no provider is configured.
     #[error(
         "this task needs a language model ({reason}), and no provider is configured; set one of \
-         ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or OLLAMA_HOST, or give a shell command \
+         ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST or OPENAI_BASE_URL (any \
+         OpenAI-compatible server), or give a shell command \
          (`clive run -- <command>`)"
     )]
     NoProvider {
         /// Why tier 0 declined the task.
         reason: String,
     },
-    /// The task needs a model; providers are configured but model tiers are not in this version.
-    #[error(
-        "this task needs a language model ({reason}); model tiers are not available in this version of \
-         clive yet; give a shell command instead"
-    )]
-    ModelTierUnavailable {
-        /// Why tier 0 declined the task.
-        reason: String,
-    },
+    /// The model provider is misconfigured, or could not be set up.
+    #[error("the language model: {0}")]
+    Model(#[from] llm::Error),
     /// The safety gate refused the command.
     #[error("{0}")]
     Refused(#[from] router::RouterError),
@@ -107,7 +102,7 @@ impl CliError {
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::NoProvider { .. }
-            | CliError::ModelTierUnavailable { .. }
+            | CliError::Model(_)
             | CliError::Invalid { .. }
             | CliError::InvalidPlan { .. } => exit_code::USAGE,
             CliError::Refused(_) => exit_code::REFUSED,

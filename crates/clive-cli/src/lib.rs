@@ -19,11 +19,14 @@
 pub mod archive;
 pub mod cli;
 pub mod duration_arg;
+pub mod engine;
 mod error;
 pub mod exit_code;
 mod logging;
 pub mod manage;
+pub mod model_task;
 pub mod plan_cmd;
+pub mod progress;
 pub mod provider;
 pub mod session_record;
 pub mod settings;
@@ -32,6 +35,7 @@ pub mod task_run;
 pub use cli::{Cli, Command, PlanCommand};
 pub use error::CliError;
 pub use logging::init_logging;
+pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan, run_model_task};
 pub use settings::Settings;
 pub use task_run::{TaskOptions, TaskReport, run_task};
 
@@ -67,29 +71,7 @@ pub async fn execute(cli: Cli) -> i32 {
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
     let json = cli.global.json;
     if let Some(task) = task {
-        let options = TaskOptions {
-            keep: cli.global.keep,
-            retention: cli.global.retain,
-            timeout: cli.global.timeout,
-            allow_destructive: cli.global.allow_destructive,
-            cwd: cli.global.cwd.clone(),
-        };
-        let report = run_task(settings, task, &options).await?;
-        if json {
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
-        } else {
-            print!("{}", report.output);
-        }
-        if report.kept {
-            let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
-            eprintln!(
-                "clive: exit code {}; session {} kept for {} (clive logs {id}, clive attach {id})",
-                report.exit_code,
-                report.session,
-                manage::human_age(cli.global.retain.as_secs())
-            );
-        }
-        return Ok(report.exit_code);
+        return run_any_task(cli, settings, task).await;
     }
     match &cli.command {
         Some(Command::Sessions) => {
@@ -136,6 +118,69 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
     }
 }
 
+/// A task: tier 0 runs it as a shell command; anything else goes to the model.
+async fn run_any_task(cli: &Cli, settings: &Settings, task: &str) -> Result<i32, CliError> {
+    let global = &cli.global;
+    let options = TaskOptions {
+        keep: global.keep,
+        retention: global.retain,
+        timeout: global.timeout,
+        allow_destructive: global.allow_destructive,
+        cwd: global.cwd.clone(),
+    };
+    let route = router::route(task);
+    if route.tier() == router::Tier::Direct {
+        let report = run_task(settings, task, &options).await?;
+        let code = if global.yes_no { i32::from(report.exit_code != 0) } else { report.exit_code };
+        if global.json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else if global.yes_no {
+            println!("{}", if report.exit_code == 0 { "YES" } else { "NO" });
+        } else if global.oneline {
+            println!("{}", agent::text::one_line(&report.output, usize::MAX));
+        } else {
+            print!("{}", report.output);
+        }
+        if report.kept {
+            say_kept(&report.session, &format!("exit code {}", report.exit_code), global.retain);
+        }
+        return Ok(code);
+    }
+    let model_options = ModelTaskOptions {
+        task: options,
+        model: engine::ModelOptions { max_tokens: global.max_tokens, max_turns: global.max_turns },
+        yes_no: global.yes_no,
+        quiet: false,
+    };
+    let report = run_model_task(settings, task, &route, &model_options).await?;
+    if global.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else if report.status == model_task::TaskStatus::Succeeded {
+        match (global.yes_no, report.verdict) {
+            (true, Some(yes)) => println!("{}", if yes { "YES" } else { "NO" }),
+            (true, None) => eprintln!("clive: the result says neither yes nor no: {}", report.answer.trim()),
+            (false, _) if global.oneline => println!("{}", agent::text::one_line(&report.answer, usize::MAX)),
+            (false, _) => println!("{}", report.answer.trim_end()),
+        }
+    } else {
+        let status = serde_json::to_value(report.status).ok().and_then(|v| v.as_str().map(str::to_owned));
+        eprintln!("clive: {}: {}", status.unwrap_or_default().replace('_', " "), report.answer.trim());
+    }
+    if let (true, Some(session)) = (report.kept, &report.session) {
+        say_kept(session, &format!("exit code {}", report.exit_code), global.retain);
+    }
+    Ok(report.exit_code)
+}
+
+/// Tells where a kept session is.
+fn say_kept(session: &str, how: &str, retention: std::time::Duration) {
+    let id = session.trim_start_matches(session_record::SESSION_PREFIX);
+    eprintln!(
+        "clive: {how}; session {session} kept for {} (clive logs {id}, clive attach {id})",
+        manage::human_age(retention.as_secs())
+    );
+}
+
 async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli) -> Result<i32, CliError> {
     let json = cli.global.json;
     match command {
@@ -159,8 +204,15 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) =
-                plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
+            let options = plan_cmd::PlanRunOptions {
+                retention: cli.global.retain,
+                quiet: json,
+                allow_destructive: cli.global.allow_destructive,
+                cwd: cli.global.cwd.clone(),
+                timeout: cli.global.timeout,
+                model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+            };
+            let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {
                 println!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {

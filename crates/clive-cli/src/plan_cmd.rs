@@ -1,18 +1,13 @@
 //! `clive plan run|check|show`: plan files through crates/dag-sched.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use dag_sched::{
-    CancelToken, Event, Executor, Mode, RunOptions, RunSummary, ShellRunner, SubtaskStatus, ValidatedPlan,
-};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use dag_sched::{Mode, RunSummary, SubtaskStatus, ValidatedPlan};
 use serde::Serialize;
-use tmux_habitat::SessionOptions;
 
+use crate::engine::{Engine, EngineOptions, ModelOptions, connect_model, task_directory};
 use crate::error::CliError;
-use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
 
 /// How much of each subtask's output `--json` carries (its end).
@@ -59,6 +54,14 @@ pub struct SubtaskReport {
     pub reason: Option<String>,
     /// The end of its output.
     pub output_excerpt: String,
+    /// How it ran (the last mode: `interactive` after a script fell back).
+    pub mode: Mode,
+    /// Interactive turns or script attempts (0 for `direct`).
+    pub turns: u32,
+    /// Model calls.
+    pub model_calls: u32,
+    /// Model tokens.
+    pub tokens: agent::Tokens,
 }
 
 /// `clive plan run --json`.
@@ -66,8 +69,8 @@ pub struct SubtaskReport {
 pub struct PlanReport {
     /// The plan file.
     pub plan: PathBuf,
-    /// The tmux session its panes live in.
-    pub session: String,
+    /// The tmux session its panes live in (none when no subtask needed a pane).
+    pub session: Option<String>,
     /// Where results and outputs were written.
     pub run_dir: PathBuf,
     /// Whether every subtask succeeded.
@@ -80,114 +83,95 @@ pub struct PlanReport {
     pub subtasks: Vec<SubtaskReport>,
 }
 
-/// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane), with live progress on
-/// stderr unless `quiet`. Ctrl-C cancels the run. The session is removed after a full success and kept
-/// for `retention` otherwise. A destructive command anywhere in the plan refuses the whole run, unless
-/// `allow_destructive`.
+/// How `clive plan run` runs a plan.
+#[derive(Debug, Clone)]
+pub struct PlanRunOptions {
+    /// How long a kept session stays.
+    pub retention: Duration,
+    /// No live progress on stderr.
+    pub quiet: bool,
+    /// Let the safety gate pass destructive commands.
+    pub allow_destructive: bool,
+    /// The directory panes start in (default: the current one).
+    pub cwd: Option<PathBuf>,
+    /// The time limit of subtasks without their own.
+    pub timeout: Duration,
+    /// Budget and turns of model-driven subtasks.
+    pub model: ModelOptions,
+}
+
+/// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane, in the task directory), with live
+/// progress on stderr unless `quiet`. Subtasks of every mode run: `direct` ones with the shell runner, the others
+/// with the configured model (a plan that needs one without a provider is refused before anything runs). Ctrl-C
+/// cancels the run. The session is removed after a full success and kept for `retention` otherwise. A
+/// destructive command anywhere in the plan refuses the whole run, unless `allow_destructive`.
 pub async fn run_plan(
     settings: &Settings,
     path: &Path,
-    retention: Duration,
-    quiet: bool,
-    allow_destructive: bool,
+    options: &PlanRunOptions,
 ) -> Result<(RunSummary, PlanReport), CliError> {
     let plan = load_plan(path)?;
+    let gate = router::safety::GatePolicy { allow_destructive: options.allow_destructive };
     // Every command passes the same safety gate as a task, before anything is started.
     for subtask in plan.subtasks() {
         if let Some(command) = &subtask.command {
-            router::safety::check(command, router::safety::GatePolicy { allow_destructive })?;
+            router::safety::check(command, gate)?;
         }
     }
-    let server = settings.server().await?;
-    let id = session_record::new_session_id();
-    let session_name = format!("{SESSION_PREFIX}{id}");
-    let session = server.new_session(SessionOptions::new(&session_name)).await?;
-    let task = format!("plan run {}", path.display());
-    session_record::record_start(&server, &session_name, &task, Duration::from_secs(24 * 3600) + retention).await?;
-
-    let run_dir = settings.state_dir.join("runs").join(&session_name);
-    let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
-    let cancel = CancelToken::new();
-    let executor = Executor::new().with_runner(Mode::Direct, Arc::new(ShellRunner::new(session.clone())));
-    let options = RunOptions::new(&run_dir).events(sender).cancel(cancel.clone());
-
-    let progress = progress_bar(plan.subtasks().len(), quiet);
-    let run = executor.run(&plan, options);
-    tokio::pin!(run);
-    let mut interrupted = false;
-    let summary = loop {
-        tokio::select! {
-            result = &mut run => break result.map_err(|e| CliError::PlanRun { message: e.to_string() })?,
-            Some(event) = events.recv() => show_event(&progress, &event),
-            _ = tokio::signal::ctrl_c(), if !interrupted => {
-                interrupted = true;
-                progress.println("clive: cancelling (Ctrl-C)…");
-                cancel.cancel();
-            }
-        }
-    };
-    while let Ok(event) = events.try_recv() {
-        show_event(&progress, &event);
-    }
-    progress.finish_and_clear();
-
-    if summary.all_succeeded() {
-        session.kill().await?;
+    let model_modes: Vec<String> =
+        plan.subtasks().iter().filter(|s| s.mode.needs_goal()).map(|s| format!("`{}` ({})", s.id, s.mode)).collect();
+    let model = if model_modes.is_empty() {
+        None
     } else {
-        session_record::record_end(&server, &session_name, Some(i32::from(!summary.all_succeeded())), retention)
-            .await?;
-    }
+        let setup = connect_model(options.model.max_tokens)?;
+        if setup.is_none() {
+            return Err(CliError::NoProvider { reason: format!("the plan's {} need one", model_modes.join(", ")) });
+        }
+        setup
+    };
+    let engine_options = EngineOptions {
+        cwd: task_directory(options.cwd.as_deref())?,
+        timeout: options.timeout,
+        retention: options.retention,
+        gate,
+        model: Some(options.model.clone()),
+        label: format!("plan run {}", path.display()),
+        quiet: options.quiet,
+    };
+    let engine = Engine::start(settings, &plan, &engine_options, model).await?;
+    let summary = engine.run(&plan).await?;
+    let succeeded = summary.all_succeeded();
+    engine.close(succeeded, i32::from(!succeeded), options.retention).await?;
+    let ledger = engine.agent.as_ref().map(|a| a.ledger().clone());
     let report = PlanReport {
         plan: path.to_owned(),
-        session: session_name,
+        session: engine.session().map(str::to_owned),
         run_dir: summary.run_dir.clone(),
-        succeeded: summary.all_succeeded(),
+        succeeded,
         cancelled: summary.cancelled,
         duration_ms: summary.duration_ms,
         subtasks: summary
             .results
             .iter()
-            .map(|r| SubtaskReport {
-                id: r.id.clone(),
-                status: r.status,
-                exit_code: r.exit_code,
-                duration_ms: r.duration_ms,
-                reason: r.reason.clone(),
-                output_excerpt: r.output_file.as_deref().map(excerpt).unwrap_or_else(|| r.summary.clone()),
+            .zip(plan.subtasks())
+            .map(|(r, subtask)| {
+                let stats = ledger.as_ref().and_then(|l| l.get(&r.id)).unwrap_or_default();
+                SubtaskReport {
+                    id: r.id.clone(),
+                    mode: stats.mode.unwrap_or(subtask.mode),
+                    status: r.status,
+                    exit_code: r.exit_code,
+                    duration_ms: r.duration_ms,
+                    reason: r.reason.clone(),
+                    output_excerpt: r.output_file.as_deref().map(excerpt).unwrap_or_else(|| r.summary.clone()),
+                    turns: stats.turns,
+                    model_calls: stats.model_calls,
+                    tokens: stats.tokens,
+                }
             })
             .collect(),
     };
     Ok((summary, report))
-}
-
-fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(
-        Some(len as u64),
-        if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() },
-    );
-    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed}] {pos}/{len} {wide_msg}") {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(120));
-    bar
-}
-
-fn show_event(bar: &ProgressBar, event: &Event) {
-    match event {
-        Event::Started { id, pane, .. } => bar.set_message(format!("{id} started in pane {pane}")),
-        Event::Finished { id, status, duration_ms, .. } => {
-            bar.inc(1);
-            bar.println(format!("{status:>9}  {id} ({:.2}s)", *duration_ms as f64 / 1000.0));
-        }
-        Event::Skipped { id, reason } | Event::Cancelled { id, reason } => {
-            bar.inc(1);
-            bar.println(format!(
-                "{:>9}  {id}: {reason}",
-                if matches!(event, Event::Skipped { .. }) { "skipped" } else { "cancelled" }
-            ));
-        }
-        _ => {}
-    }
 }
 
 /// The last [`EXCERPT_CHARS`] characters of a file (empty when it cannot be read).

@@ -4,7 +4,8 @@
 //! be used, and keeps `clive`'s tier-0 path free of the HTTP stack.
 
 /// The variables that configure a provider, in the order they are named in messages.
-pub const PROVIDER_VARIABLES: [&str; 4] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_HOST"];
+pub const PROVIDER_VARIABLES: [&str; 5] =
+    ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_HOST", "OPENAI_BASE_URL"];
 
 /// The first provider variable that is set and not empty.
 pub fn configured_provider(lookup: impl Fn(&str) -> Option<String>) -> Option<&'static str> {

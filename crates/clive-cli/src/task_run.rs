@@ -10,7 +10,6 @@ use tmux_habitat::{Key, Server, Session, SessionOptions};
 
 use crate::archive;
 use crate::error::CliError;
-use crate::provider;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
 
@@ -73,29 +72,26 @@ pub struct TaskReport {
     pub truncated: bool,
 }
 
-/// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
+/// Why tier 0 sent `route` to a model, in words.
+pub fn decline_reason(route: &Route) -> String {
+    match route {
+        Route::Classifier(escalation) | Route::Planner(escalation) => serde_json::to_value(&escalation.declined)
+            .ok()
+            .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
+            .map_or_else(|| "not a shell command".to_owned(), |r| format!("tier 0 declined: {}", r.replace('_', " "))),
+        other => format!("tier {}", other.tier().number()),
+    }
+}
+
+/// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux. A task that needs a
+/// model is [`CliError::NoProvider`] here; `clive` sends such tasks to [`crate::model_task`] instead.
 pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), CliError> {
     let route = router::route(task);
     let command = match &route {
         Route::Direct(direct) => direct.command.clone(),
         other => {
-            let reason = match other {
-                Route::Classifier(escalation) | Route::Planner(escalation) => {
-                    serde_json::to_value(&escalation.declined)
-                        .ok()
-                        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-                        .map_or_else(
-                            || "not a shell command".to_owned(),
-                            |r| format!("tier 0 declined: {}", r.replace('_', " ")),
-                        )
-                }
-                _ => format!("tier {}", other.tier().number()),
-            };
             debug_assert_ne!(other.tier(), Tier::Direct);
-            return Err(match provider::configured_provider(|name| std::env::var(name).ok()) {
-                None => CliError::NoProvider { reason },
-                Some(_) => CliError::ModelTierUnavailable { reason },
-            });
+            return Err(CliError::NoProvider { reason: decline_reason(other) });
         }
     };
     match safety::check(&command, GatePolicy { allow_destructive })? {
@@ -173,7 +169,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
 
 /// Creates the session. A server that is shutting down (another `clive` just removed the last session)
 /// can take the connection and then exit; the next attempt starts a fresh server.
-async fn new_session(server: &Server, options: SessionOptions) -> Result<Session, CliError> {
+pub(crate) async fn new_session(server: &Server, options: SessionOptions) -> Result<Session, CliError> {
     let mut attempt = 1;
     loop {
         match server.new_session(options.clone()).await {
@@ -200,7 +196,7 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
 
 /// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
 /// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
-fn inherited_environment(
+pub(crate) fn inherited_environment(
     vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
 ) -> Vec<(String, String)> {
     let mut vars: Vec<(String, String)> = vars
@@ -240,16 +236,15 @@ mod tests {
     }
 
     #[test]
-    fn english_needs_a_model_and_no_provider_names_the_variables() {
-        // The test process may have provider variables; judge the message shape only when none is set.
+    fn english_needs_a_model_and_the_error_names_the_provider_variables() {
         let err = plan_task("what is the largest file here", false).unwrap_err();
-        if let CliError::NoProvider { .. } = err {
-            let text = err.to_string();
-            for name in provider::PROVIDER_VARIABLES {
-                assert!(text.contains(name), "{text}");
-            }
-            assert_eq!(err.exit_code(), 2);
+        assert!(matches!(err, CliError::NoProvider { .. }), "{err:?}");
+        let text = err.to_string();
+        for name in crate::provider::PROVIDER_VARIABLES {
+            assert!(text.contains(name), "{text}");
         }
+        assert!(text.contains("tier 0 declined"), "{text}");
+        assert_eq!(err.exit_code(), 2);
     }
 
     #[test]

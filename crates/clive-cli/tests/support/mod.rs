@@ -7,6 +7,19 @@ use std::process::{Command, Output};
 
 use tmux_habitat::{Server, TransportKind};
 
+/// Every variable that configures a model provider: tests start with none of them.
+pub const PROVIDER_VARIABLES: [&str; 9] = [
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENROUTER_API_KEY",
+    "OLLAMA_HOST",
+    "CLIVE_MAX_TOKENS",
+    "OPENAI_MODEL",
+    "ANTHROPIC_MODEL",
+];
+
 /// One test's clive world: its own socket and `CLIVE_HOME`, the server killed on drop.
 pub struct World {
     /// Dropping it kills the test's tmux server. Declared first: fields drop in order, and the server must
@@ -54,7 +67,7 @@ impl World {
             .env_remove("RUST_LOG")
             .env_remove("CLIVE_RETENTION")
             .env_remove("CLIVE_TIMEOUT");
-        for name in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_HOST"] {
+        for name in PROVIDER_VARIABLES {
             command.env_remove(name);
         }
         command

@@ -1,0 +1,198 @@
+//! Running a plan for `clive "<task>"` and `clive plan run`: the session and its panes, the model and its budget,
+//! the runners, live progress, Ctrl-C, and what is kept afterwards.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent::{Agent, AgentConfig};
+use dag_sched::{CancelToken, Executor, Mode, PanePool, RunOptions, RunSummary, ShellRunner, ValidatedPlan};
+use llm::{Budgeted, ChatModel, ProviderKind, TokenBudget};
+use router::safety::GatePolicy;
+use tmux_habitat::{Server, Session, SessionOptions, TransportKind};
+
+use crate::error::CliError;
+use crate::progress::Progress;
+use crate::session_record::{self, SESSION_PREFIX};
+use crate::settings::Settings;
+use crate::task_run::{inherited_environment, new_session};
+
+/// The pane a task without a plan runs in (the session's first window).
+pub const TASK_PANE: &str = "shell";
+
+/// How a model-backed run is set up.
+#[derive(Debug, Clone)]
+pub struct ModelOptions {
+    /// The token budget of the whole run (`--max-tokens`).
+    pub max_tokens: u64,
+    /// The most turns of an interactive subtask (`--max-turns`).
+    pub max_turns: u32,
+}
+
+/// What a run needs besides its plan.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    /// The directory panes start in.
+    pub cwd: PathBuf,
+    /// The time limit of subtasks without their own.
+    pub timeout: Duration,
+    /// How long a kept session stays.
+    pub retention: Duration,
+    /// What the safety gate lets through.
+    pub gate: GatePolicy,
+    /// The model settings; `None` runs `direct` subtasks only.
+    pub model: Option<ModelOptions>,
+    /// The label recorded on the session (`clive sessions` shows it).
+    pub label: String,
+    /// No live progress on stderr.
+    pub quiet: bool,
+}
+
+/// The model a run uses, with its budget.
+pub struct ModelSetup {
+    /// The model, drawing from the budget.
+    pub model: Arc<dyn ChatModel>,
+    /// The run's budget.
+    pub budget: Arc<TokenBudget>,
+    /// The provider.
+    pub provider: ProviderKind,
+}
+
+/// Connects to the provider the environment configures, behind the run's budget. `Ok(None)` when none is.
+pub fn connect_model(max_tokens: u64) -> Result<Option<ModelSetup>, CliError> {
+    let config = match llm::ProviderConfig::detect_from_env() {
+        Ok(config) => config,
+        Err(llm::Error::NotConfigured) => return Ok(None),
+        Err(error) => return Err(CliError::Model(error)),
+    };
+    let provider = config.kind;
+    let budget = TokenBudget::new(max_tokens);
+    let model: Arc<dyn ChatModel> = Arc::new(Budgeted::new(llm::connect(config)?, budget.clone()));
+    Ok(Some(ModelSetup { model, budget, provider }))
+}
+
+/// A run in progress: its session (when the plan needs panes), run directory and runners.
+pub struct Engine {
+    server: Option<Server>,
+    session: Option<Session>,
+    /// The session's name (`clive-<id>`), also the run directory's name.
+    pub session_name: String,
+    /// Where results and records go.
+    pub run_dir: PathBuf,
+    /// The agent, when a model is configured.
+    pub agent: Option<Agent>,
+    executor: Executor,
+    quiet: bool,
+}
+
+impl Engine {
+    /// Opens what `plan` needs: a session in `options.cwd` when any subtask types into a pane (its first window
+    /// is the pane `shell`), and the model when any subtask needs one.
+    pub async fn start(
+        settings: &Settings,
+        plan: &ValidatedPlan,
+        options: &EngineOptions,
+        model: Option<ModelSetup>,
+    ) -> Result<Engine, CliError> {
+        let needs_panes = plan.subtasks().iter().any(|s| !matches!(s.mode, Mode::Llm | Mode::Answer));
+        let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
+        let run_dir = settings.state_dir.join("runs").join(&session_name);
+        let (server, session, pool) = if needs_panes {
+            let server = settings.server_with(model.is_some().then_some(TransportKind::Control)).await?;
+            let mut session_options = SessionOptions::new(&session_name).cwd(&options.cwd).window_name(TASK_PANE);
+            for (key, value) in inherited_environment(std::env::vars_os()) {
+                session_options = session_options.env(key, value);
+            }
+            let session = new_session(&server, session_options).await?;
+            let backstop = options.timeout + options.retention + Duration::from_secs(3600);
+            session_record::record_start(&server, &session_name, &options.label, backstop).await?;
+            let pool = Arc::new(PanePool::new(session.clone()));
+            let first = session.first_pane().clone();
+            first.wait_ready(Duration::from_secs(15)).await?;
+            pool.insert(TASK_PANE, first).await;
+            (Some(server), Some(session), Some(pool))
+        } else {
+            (None, None, None)
+        };
+        let agent = model.map(|setup| {
+            let local = matches!(
+                setup.provider,
+                ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative
+            );
+            let model_options = options.model.clone().unwrap_or(ModelOptions { max_tokens: 0, max_turns: 8 });
+            let config = AgentConfig {
+                max_turns: model_options.max_turns,
+                gate: options.gate,
+                // Local models are sampled greedily: their runs repeat.
+                temperature: local.then_some(0.0),
+                ..AgentConfig::default()
+            };
+            let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);
+            if let Some(pool) = &pool {
+                builder = builder.pool(pool.clone());
+            }
+            builder.build()
+        });
+        let executor = match (&agent, &pool) {
+            (Some(agent), _) => agent.executor(),
+            (None, Some(pool)) => {
+                Executor::new().with_runner(Mode::Direct, Arc::new(ShellRunner::with_pool(pool.clone())))
+            }
+            (None, None) => Executor::new(),
+        }
+        .with_default_timeout(options.timeout);
+        Ok(Engine { server, session, session_name, run_dir, agent, executor, quiet: options.quiet })
+    }
+
+    /// Runs `plan` with live progress on stderr; Ctrl-C cancels it (busy panes get C-c; the session stays).
+    pub async fn run(&self, plan: &ValidatedPlan) -> Result<RunSummary, CliError> {
+        let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = CancelToken::new();
+        let options = RunOptions::new(&self.run_dir).events(sender).cancel(cancel.clone());
+        let mut progress = Progress::new(plan, self.quiet);
+        let run = self.executor.run(plan, options);
+        tokio::pin!(run);
+        let mut interrupted = false;
+        let summary = loop {
+            tokio::select! {
+                result = &mut run => break result.map_err(|e| CliError::PlanRun { message: e.to_string() })?,
+                Some(event) = events.recv() => progress.show(&event),
+                _ = tokio::signal::ctrl_c(), if !interrupted => {
+                    interrupted = true;
+                    progress.note("clive: cancelling (Ctrl-C)…");
+                    cancel.cancel();
+                }
+            }
+        };
+        while let Ok(event) = events.try_recv() {
+            progress.show(&event);
+        }
+        progress.finish();
+        Ok(summary)
+    }
+
+    /// Removes the session after a success; keeps it for `retention` otherwise. Returns whether it was kept.
+    pub async fn close(&self, success: bool, exit_code: i32, retention: Duration) -> Result<bool, CliError> {
+        let (Some(server), Some(session)) = (&self.server, &self.session) else { return Ok(false) };
+        if success {
+            session.kill().await?;
+            Ok(false)
+        } else {
+            session_record::record_end(server, &self.session_name, Some(exit_code), retention).await?;
+            Ok(true)
+        }
+    }
+
+    /// The session's name, when the run has one.
+    pub fn session(&self) -> Option<&str> {
+        self.session.as_ref().map(|_| self.session_name.as_str())
+    }
+}
+
+/// The directory a task runs in: `-C DIR`, else the current one.
+pub fn task_directory(cwd: Option<&Path>) -> Result<PathBuf, CliError> {
+    match cwd {
+        Some(dir) => Ok(dir.to_owned()),
+        None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e)),
+    }
+}

@@ -1,0 +1,360 @@
+//! `clive "<task>"` for tasks that need a model: route → plan → runners → one answer, with a report that says
+//! what it cost.
+//!
+//! Until the routing tiers land, a task that is not a shell command runs as one `interactive` subtask on the pane
+//! `shell`; [`run_model_plan`] runs any plan a router gives.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use agent::{AnswerSource, FINAL_ANSWER_ID, SubtaskStats, Tokens};
+use dag_sched::{Mode, Plan, RunSummary, SubtaskStatus, ValidatedPlan};
+use router::Route;
+use serde::Serialize;
+
+use crate::engine::{Engine, EngineOptions, ModelOptions, ModelSetup, TASK_PANE, connect_model, task_directory};
+use crate::error::CliError;
+use crate::exit_code;
+use crate::settings::Settings;
+use crate::task_run::{TaskOptions, decline_reason};
+
+/// How a model task runs and answers.
+#[derive(Debug, Clone)]
+pub struct ModelTaskOptions {
+    /// Session, timeout, gate and directory, as for any task.
+    pub task: TaskOptions,
+    /// Budget and turns.
+    pub model: ModelOptions,
+    /// `--bool`: the answer is YES or NO (exit 0 or 1).
+    pub yes_no: bool,
+    /// No live progress on stderr.
+    pub quiet: bool,
+}
+
+/// How a model task ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    /// Every subtask succeeded.
+    Succeeded,
+    /// A subtask failed (or its claim of success did not hold).
+    Failed,
+    /// A subtask ran out of time.
+    TimedOut,
+    /// Ctrl-C.
+    Cancelled,
+    /// The token budget ran out first.
+    BudgetSpent,
+}
+
+/// Token counts, cost and times of a run or a subtask.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Totals {
+    /// Model calls (failed ones included).
+    pub model_calls: u32,
+    /// Tokens of completed calls.
+    pub tokens: Tokens,
+    /// Estimated cost in USD of the calls whose model has a price.
+    pub cost_usd: f64,
+    /// Calls on models without a price.
+    pub unpriced_calls: u32,
+    /// Wall time.
+    pub wall_ms: u64,
+    /// Time spent waiting for the model.
+    pub model_ms: u64,
+    /// Time spent waiting for commands.
+    pub command_ms: u64,
+    /// clive's own time: wall time minus model and command time.
+    pub overhead_ms: u64,
+}
+
+impl Totals {
+    fn from_stats(stats: &SubtaskStats, wall_ms: u64) -> Totals {
+        Totals {
+            model_calls: stats.model_calls,
+            tokens: stats.tokens,
+            cost_usd: stats.cost_usd,
+            unpriced_calls: stats.unpriced_calls,
+            wall_ms,
+            model_ms: stats.model_ms,
+            command_ms: stats.command_ms,
+            overhead_ms: wall_ms.saturating_sub(stats.model_ms + stats.command_ms),
+        }
+    }
+}
+
+/// One subtask in the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubtaskReport {
+    /// The subtask id.
+    pub id: String,
+    /// How it ran (the last mode: `interactive` after a script fell back).
+    pub mode: Mode,
+    /// Its pane.
+    pub pane: String,
+    /// How it ended.
+    pub status: SubtaskStatus,
+    /// The exit code of its last command, when it has one.
+    pub exit_code: Option<i32>,
+    /// Its summary.
+    pub summary: String,
+    /// Why it did not succeed.
+    pub reason: Option<String>,
+    /// Interactive turns or script attempts.
+    pub turns: u32,
+    /// Calls, tokens, cost and times.
+    #[serde(flatten)]
+    pub totals: Totals,
+    /// Commands the safety gate refused.
+    pub refused_commands: u32,
+    /// Replies that were not an action.
+    pub unreadable_replies: u32,
+    /// Whether it claimed success: the model said done (or the command or script exited 0).
+    pub claimed_success: bool,
+    /// Why a claim of success was not believed.
+    pub false_completion: Option<String>,
+    /// Whether a failing script fell back to interactive.
+    pub fell_back: bool,
+    /// Files it wrote.
+    pub files: Vec<PathBuf>,
+}
+
+/// The token budget in the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct BudgetReport {
+    /// `--max-tokens`.
+    pub max_tokens: u64,
+    /// Tokens spent (completed calls as reported, failed ones as estimated).
+    pub spent: u64,
+    /// Calls the budget refused.
+    pub refused_calls: u64,
+    /// Whether the budget stopped the run.
+    pub exhausted: bool,
+}
+
+/// What `clive --json "<task>"` prints for a task that needed a model.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelReport {
+    /// The task as given.
+    pub task: String,
+    /// The routing decision.
+    pub route: serde_json::Value,
+    /// The plan that ran.
+    pub plan: Plan,
+    /// How it ended.
+    pub status: TaskStatus,
+    /// The process exit code.
+    pub exit_code: i32,
+    /// The answer printed on stdout.
+    pub answer: String,
+    /// Where the answer came from.
+    pub answer_source: AnswerSource,
+    /// `--bool`: yes (true), no (false), or no answer (null).
+    pub verdict: Option<bool>,
+    /// Whether every subtask claimed success.
+    pub claimed_success: bool,
+    /// Every subtask, in plan order.
+    pub subtasks: Vec<SubtaskReport>,
+    /// The whole run, the final summary call included.
+    pub totals: Totals,
+    /// The token budget.
+    pub budget: BudgetReport,
+    /// Every file the subtasks wrote.
+    pub files: Vec<PathBuf>,
+    /// The tmux session (none when no subtask needed a pane).
+    pub session: Option<String>,
+    /// Whether the session was kept.
+    pub kept: bool,
+    /// Where results, scripts and transcripts were written.
+    pub run_dir: PathBuf,
+}
+
+/// The plan for a task no router has planned: one interactive subtask on the pane `shell`.
+pub fn single_subtask_plan(task: &str, yes_no: bool) -> Result<ValidatedPlan, CliError> {
+    let goal = if yes_no { agent::bool_goal(task) } else { task.trim().to_owned() };
+    let plan = Plan {
+        version: dag_sched::PLAN_VERSION,
+        panes: None,
+        subtasks: vec![dag_sched::Subtask {
+            id: "task".into(),
+            description: goal,
+            pane: TASK_PANE.into(),
+            mode: Mode::Interactive,
+            command: None,
+            depends_on: Vec::new(),
+            timeout: None,
+        }],
+    };
+    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun { message: e.to_string() })
+}
+
+/// Runs `task`, which tier 0 declined (`route`), with the configured model.
+pub async fn run_model_task(
+    settings: &Settings,
+    task: &str,
+    route: &Route,
+    options: &ModelTaskOptions,
+) -> Result<ModelReport, CliError> {
+    if task.trim().is_empty() {
+        return Err(CliError::Invalid {
+            what: "task",
+            value: task.to_owned(),
+            reason: "it is empty; say what to do, e.g. clive \"count the lines of README.md\"".into(),
+        });
+    }
+    let Some(setup) = connect_model(options.model.max_tokens)? else {
+        return Err(CliError::NoProvider { reason: decline_reason(route) });
+    };
+    let plan = single_subtask_plan(task, options.yes_no)?;
+    let route = serde_json::to_value(route).unwrap_or_default();
+    run_model_plan(settings, task, route, &plan, setup, options).await
+}
+
+/// Runs `plan` for `task` with `setup`'s model and makes the report: the final answer, `--bool`'s verdict, what
+/// every subtask cost, and the exit code.
+pub async fn run_model_plan(
+    settings: &Settings,
+    task: &str,
+    route: serde_json::Value,
+    plan: &ValidatedPlan,
+    setup: ModelSetup,
+    options: &ModelTaskOptions,
+) -> Result<ModelReport, CliError> {
+    let started = Instant::now();
+    let budget = setup.budget.clone();
+    let engine_options = EngineOptions {
+        cwd: task_directory(options.task.cwd.as_deref())?,
+        timeout: options.task.timeout,
+        retention: options.task.retention,
+        gate: router::safety::GatePolicy { allow_destructive: options.task.allow_destructive },
+        model: Some(options.model.clone()),
+        label: task.to_owned(),
+        quiet: options.quiet,
+    };
+    let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
+    let summary = engine.run(plan).await?;
+    let Some(agent) = engine.agent.clone() else {
+        return Err(CliError::PlanRun { message: "the model was not set up".into() });
+    };
+    let answer = agent.final_answer(task, &summary).await;
+    let succeeded = summary.all_succeeded();
+    let verdict = if options.yes_no && succeeded { agent.judge_yes_no(task, &answer.text).await } else { None };
+    let status = status_of(&summary, budget.is_exhausted());
+    let exit_code = exit_code_of(status, options.yes_no, verdict);
+    let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
+    let ledger = agent.ledger();
+    let subtasks: Vec<SubtaskReport> = summary
+        .results
+        .iter()
+        .zip(plan.subtasks())
+        .map(|(result, subtask)| {
+            let stats = ledger.get(&result.id).unwrap_or_default();
+            let claimed = match subtask.mode {
+                Mode::Direct => result.status == SubtaskStatus::Succeeded,
+                Mode::Script if stats.mode == Some(Mode::Script) => result.status == SubtaskStatus::Succeeded,
+                _ => stats.claimed_success,
+            };
+            SubtaskReport {
+                id: result.id.clone(),
+                mode: stats.mode.unwrap_or(subtask.mode),
+                pane: result.pane.clone(),
+                status: result.status,
+                exit_code: result.exit_code,
+                summary: result.summary.clone(),
+                reason: result.reason.clone(),
+                turns: stats.turns,
+                totals: Totals::from_stats(&stats, result.duration_ms.unwrap_or(0)),
+                refused_commands: stats.refused_commands,
+                unreadable_replies: stats.unreadable_replies,
+                claimed_success: claimed,
+                false_completion: stats.false_completion.clone(),
+                fell_back: stats.fell_back,
+                files: result.files.clone(),
+            }
+        })
+        .collect();
+    let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let state = budget.state();
+    let files = subtasks.iter().flat_map(|s| s.files.iter().cloned()).collect();
+    let report = ModelReport {
+        task: task.to_owned(),
+        route,
+        plan: plan.plan().clone(),
+        status,
+        exit_code,
+        answer: answer.text,
+        answer_source: answer.source,
+        verdict,
+        claimed_success: subtasks.iter().all(|s| s.claimed_success),
+        subtasks,
+        totals: Totals::from_stats(&ledger.totals(), wall_ms),
+        budget: BudgetReport {
+            max_tokens: budget.limit(),
+            spent: state.spent,
+            refused_calls: state.refused_calls,
+            exhausted: budget.is_exhausted(),
+        },
+        files,
+        session: engine.session().map(str::to_owned),
+        kept,
+        run_dir: summary.run_dir.clone(),
+    };
+    debug_assert!(ledger.get(FINAL_ANSWER_ID).is_none_or(|s| s.model_calls <= 2));
+    Ok(report)
+}
+
+fn status_of(summary: &RunSummary, budget_spent: bool) -> TaskStatus {
+    let any = |status| summary.results.iter().any(|r| r.status == status);
+    if summary.cancelled || any(SubtaskStatus::Cancelled) {
+        TaskStatus::Cancelled
+    } else if summary.all_succeeded() {
+        TaskStatus::Succeeded
+    } else if budget_spent {
+        TaskStatus::BudgetSpent
+    } else if any(SubtaskStatus::TimedOut) {
+        TaskStatus::TimedOut
+    } else {
+        TaskStatus::Failed
+    }
+}
+
+/// The exit code of a model task (see [`crate::exit_code`]).
+pub fn exit_code_of(status: TaskStatus, yes_no: bool, verdict: Option<bool>) -> i32 {
+    match (status, yes_no, verdict) {
+        (TaskStatus::Succeeded, false, _) => exit_code::SUCCESS,
+        (TaskStatus::Succeeded, true, Some(true)) => exit_code::SUCCESS,
+        (TaskStatus::Succeeded, true, Some(false)) => exit_code::TASK_FAILED,
+        (TaskStatus::Succeeded | TaskStatus::Failed, true, _) => exit_code::NO_ANSWER,
+        (TaskStatus::Failed, false, _) => exit_code::TASK_FAILED,
+        (TaskStatus::BudgetSpent, _, _) => exit_code::BUDGET_SPENT,
+        (TaskStatus::TimedOut, _, _) => exit_code::TIMED_OUT,
+        (TaskStatus::Cancelled, _, _) => exit_code::INTERRUPTED,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_keep_yes_and_no_apart_from_failures() {
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, false, None), 0);
+        assert_eq!(exit_code_of(TaskStatus::Failed, false, None), 1);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(true)), 0);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(false)), 1);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, None), 3);
+        assert_eq!(exit_code_of(TaskStatus::Failed, true, None), 3);
+        assert_eq!(exit_code_of(TaskStatus::BudgetSpent, true, None), 4);
+        assert_eq!(exit_code_of(TaskStatus::TimedOut, false, None), 124);
+        assert_eq!(exit_code_of(TaskStatus::Cancelled, true, None), 130);
+    }
+
+    #[test]
+    fn a_task_becomes_one_interactive_subtask() {
+        let plan = single_subtask_plan("count the lines of a.txt", true).unwrap();
+        let subtask = &plan.subtasks()[0];
+        assert_eq!((subtask.mode, subtask.pane.as_str()), (Mode::Interactive, TASK_PANE));
+        assert!(subtask.description.starts_with("count the lines of a.txt\n"), "{}", subtask.description);
+        assert!(subtask.description.contains("YES or NO"));
+    }
+}
