@@ -101,6 +101,92 @@ impl World {
     }
 }
 
+/// A scripted fake model server (OpenAI wire format) on a runtime of its own, so it answers while the test
+/// thread waits for `clive`.
+pub struct FakeModel {
+    pub server: llm::testing::FakeServer,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl FakeModel {
+    pub fn start() -> FakeModel {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let server = runtime.block_on(llm::testing::FakeServer::start()).unwrap();
+        FakeModel { server, _runtime: runtime }
+    }
+
+    /// Queues replies, each reporting 100 tokens in and 10 out.
+    pub fn replies(&self, texts: &[&str]) -> &Self {
+        use llm::testing::{Reply, Tokens, wire};
+        for text in texts {
+            self.server.push(Reply::json(200, wire::openai::completion(text, "stop", Tokens::new(100, 10))));
+        }
+        self
+    }
+
+    /// The last user message of every request.
+    pub fn prompts(&self) -> Vec<String> {
+        self.server
+            .requests()
+            .iter()
+            .map(|r| {
+                let messages = r.body["messages"].as_array().unwrap();
+                messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    }
+}
+
+impl World {
+    /// `clive args` in `dir` with `model` as the provider (an OpenAI-compatible server, no key).
+    pub fn run_with_model(&self, model: &FakeModel, dir: &Path, args: &[&str]) -> Output {
+        let base = format!("{}/v1", model.server.url());
+        self.command(args).current_dir(dir).env("OPENAI_BASE_URL", base).output().unwrap()
+    }
+
+    /// The tmux server of this world.
+    pub fn server(&self) -> &Server {
+        &self._server
+    }
+
+    /// Blocks on `future` in the world's runtime.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+}
+
+/// An action as a model writes it.
+pub fn run(command: &str) -> String {
+    serde_json::json!({"action": "run", "command": command}).to_string()
+}
+
+/// A `done` action.
+pub fn done(summary: &str) -> String {
+    serde_json::json!({"action": "done", "summary": summary}).to_string()
+}
+
+/// The report with what changes from run to run (times, ids, paths) replaced, for snapshots.
+pub fn stable(mut value: serde_json::Value) -> serde_json::Value {
+    fn walk(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    let volatile = key.ends_with("_ms") || matches!(key.as_str(), "session" | "run_dir" | "files");
+                    if volatile && !item.is_null() {
+                        *item = serde_json::Value::String(format!("[{key}]"));
+                    } else {
+                        walk(item);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut value);
+    value
+}
+
 /// Bytes as text, for assertions.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

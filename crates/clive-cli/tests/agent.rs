@@ -1,0 +1,197 @@
+//! End to end: the real `clive` binary, a real tmux server, and the scripted fake model as its provider.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::time::Duration;
+
+use support::{FakeModel, World, done, run, stable, text};
+
+fn report(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)))
+}
+
+#[test]
+fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("notes.txt"), "a\nb\nc\n").unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines")]);
+    let out = world.run_with_model(&model, work.path(), &["count the lines of notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "notes.txt has 3 lines\n");
+    // The model saw the command's output, and worked in the caller's directory.
+    let prompts = model.prompts();
+    assert!(prompts[1].contains("`wc -l < notes.txt` finished with exit code 0. Its output:\n<output>\n3\n"), "{}", prompts[1]);
+    // A success leaves no session behind; progress went to stderr.
+    assert!(world.tmux_sessions().iter().all(|s| !s.starts_with("clive-")), "{:?}", world.tmux_sessions());
+    assert!(text(&out.stderr).contains("task turn 1"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn json_reports_route_plan_costs_and_claims() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("echo 42 > answer.txt"), &done("wrote 42 to answer.txt")]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "write the answer to answer.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = report(&out);
+    let file = work.path().canonicalize().unwrap().join("answer.txt");
+    assert_eq!(report["files"][0].as_str().map(std::path::PathBuf::from), Some(file));
+    let totals = &report["totals"];
+    assert!(totals["wall_ms"].as_u64().unwrap() >= totals["overhead_ms"].as_u64().unwrap());
+    insta::assert_json_snapshot!("model_task_report", stable(report));
+}
+
+#[test]
+fn bool_prints_yes_or_no_and_exits_0_or_1() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("present.txt"), "").unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("test -e present.txt && echo present"), &done("YES, present.txt exists")]);
+    let out = world.run_with_model(&model, work.path(), &["--bool", "does present.txt exist"]);
+    assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("YES\n", Some(0)), "{}", text(&out.stderr));
+    assert!(model.prompts()[0].contains("start the summary with YES or NO"), "{}", model.prompts()[0]);
+
+    model.replies(&[&run("ls"), &done("No: there is no such file.")]);
+    let out = world.run_with_model(&model, work.path(), &["--bool", "does missing.txt exist"]);
+    assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("NO\n", Some(1)), "{}", text(&out.stderr));
+
+    // An answer that says neither is judged by one small call; "unknown" is no answer (exit 3).
+    model.replies(&[&run("ls"), &done("I looked around."), r#"{"answer":"unknown"}"#]);
+    let out = world.run_with_model(&model, work.path(), &["--bool", "--json", "is it sunny"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(report(&out)["verdict"], serde_json::Value::Null);
+    let judge = model.server.requests().last().unwrap().body.clone();
+    assert_eq!(judge["response_format"]["json_schema"]["name"], "verdict");
+}
+
+#[test]
+fn oneline_collapses_the_answer() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("ls -a"), &done("two entries:\n  .\n  ..")]);
+    let out = world.run_with_model(&model, work.path(), &["--oneline", "list this directory"]);
+    assert_eq!(text(&out.stdout), "two entries: . ..\n", "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_claim_that_does_not_hold_is_a_failure_and_the_session_is_kept() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("cat missing.txt"), &done("printed it"), &done("printed it, really")]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "print missing.txt"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report = report(&out);
+    assert_eq!(report["status"], "failed");
+    assert_eq!(report["claimed_success"], true);
+    let subtask = &report["subtasks"][0];
+    assert!(subtask["false_completion"].as_str().unwrap().contains("exit code 1"), "{subtask}");
+    assert_eq!(report["kept"], true);
+    assert!(world.tmux_sessions().iter().any(|s| s.starts_with("clive-")));
+}
+
+#[test]
+fn a_budget_too_small_for_one_call_stops_before_anything_runs() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    let out = world.run_with_model(&model, work.path(), &["--json", "--max-tokens", "300", "list the files"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let report = report(&out);
+    assert_eq!(report["status"], "budget_spent");
+    assert_eq!(report["budget"]["refused_calls"], 1);
+    assert!(report["subtasks"][0]["reason"].as_str().unwrap().contains("the token budget"), "{report}");
+    assert!(model.server.requests().is_empty(), "a call the budget refused reached the model");
+}
+
+#[test]
+fn a_budget_spent_mid_task_stops_it_with_that_reason() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    // Calls report 100 + 10 tokens, but each holds its estimated prompt plus `max_tokens` while in flight: the
+    // budget admits a few turns, then refuses.
+    model.replies(&[&run("echo 1"), &run("echo 2"), &run("echo 3"), &run("echo 4"), &run("echo 5")]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "--max-tokens", "1300", "count slowly"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let report = report(&out);
+    let reason = report["subtasks"][0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("stopped: the token budget ran out"), "{reason}");
+    let calls = report["totals"]["model_calls"].as_u64().unwrap();
+    assert!(calls >= 1 && calls < 5, "{report}");
+    assert_eq!(report["budget"]["refused_calls"], 1);
+    assert!(report["budget"]["spent"].as_u64().unwrap() <= 1300);
+}
+
+#[test]
+fn plan_run_runs_model_modes_next_to_commands() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("echo 7 > seven.txt"), &done("wrote seven.txt"), "Seven was written."]);
+    let plan = work.path().join("plan.json");
+    std::fs::write(
+        &plan,
+        r#"{"version":1,"subtasks":[
+          {"id":"make","pane":"shell","mode":"interactive","description":"write 7 to seven.txt"},
+          {"id":"check","pane":"shell","command":"cat seven.txt","depends_on":["make"]},
+          {"id":"tell","pane":"writer","mode":"llm","description":"say what happened","depends_on":["check"]}]}"#,
+    )
+    .unwrap();
+    let out = world.run_with_model(&model, work.path(), &["plan", "run", "--json", plan.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = report(&out);
+    let subtasks = report["subtasks"].as_array().unwrap();
+    let modes: Vec<&str> = subtasks.iter().map(|s| s["mode"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["interactive", "direct", "llm"]);
+    assert_eq!(subtasks[1]["output_excerpt"], "7\n");
+    assert_eq!(subtasks[0]["model_calls"], 2);
+}
+
+#[test]
+fn ctrl_c_interrupts_the_busy_pane_and_keeps_the_session() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    model.replies(&[&run("sleep 1000")]);
+    let base = format!("{}/v1", model.server.url());
+    let child = world
+        .command(&["--json", "wait for a long time"])
+        .current_dir(work.path())
+        .env("OPENAI_BASE_URL", base)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait (with a deadline) until the pane runs the command, then press Ctrl-C on clive.
+    let running = world.block_on(async {
+        let mut backoff = tmux_habitat::Backoff::new(Duration::from_secs(20));
+        loop {
+            let panes = world.server().tmux(["list-panes", "-a", "-F", "#{pane_current_command}"]).await;
+            if panes.is_ok_and(|p| p.lines().any(|l| l == "sleep")) {
+                return true;
+            }
+            if !backoff.wait().await {
+                return false;
+            }
+        }
+    });
+    assert!(running, "the command never started");
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let report = report(&out);
+    assert_eq!((report["status"].as_str(), report["kept"].as_bool()), (Some("cancelled"), Some(true)));
+    assert!(report["subtasks"][0]["reason"].as_str().unwrap().contains("interrupted with C-c"), "{report}");
+    // The pane is back at its shell, not running the command.
+    let panes = world.block_on(world.server().tmux(["list-panes", "-a", "-F", "#{pane_current_command}"])).unwrap();
+    assert!(!panes.lines().any(|l| l == "sleep"), "{panes}");
+}
