@@ -8,11 +8,11 @@
 //! |---|---|
 //! | route | `route` (a string, or an object's `decision`, `kind`, `mode`, `route` or `tier`) |
 //! | modes | `modes`, else each subtask's `mode` |
-//! | claimed success | `claimed_success`, `success`, `succeeded` (booleans), `status` (`succeeded`, `success`, `ok`, `done`, `completed` / anything else), else an `error` field means no, else exit code 0 |
+//! | claimed success | `claimed_success`, `success`, `succeeded` (booleans), `status` (`succeeded`, `success`, `ok`, `done`, `completed` / anything else), else an `error` field means no, else every subtask's `claimed_success`, else exit code 0 |
 //! | turns, model calls | `turns`; `model_calls`, `calls`; summed over subtasks |
 //! | tokens | `tokens.in`/`out`/`cached`, `tokens.input`/`output`, `tokens_in`/`tokens_out`/`tokens_cached`, `usage.input_tokens`/`output_tokens`/`cached_tokens`; summed over subtasks |
 //! | cost | `cost_usd`, `cost.usd`, `cost` (a number) |
-//! | times | `model_ms`, `timing.model_ms`; `command_ms`, `timing.command_ms` |
+//! | times | `model_ms`, `timing.model_ms`; `command_ms`, `timing.command_ms`; summed over subtasks |
 //! | files | `files_written` (strings, or objects with `path`) |
 //! | answer | `answer`, `result`, `output`, `text` (a string) |
 
@@ -90,15 +90,15 @@ impl AgentReport {
                     subtasks.iter().filter_map(|s| s.get("mode").and_then(Value::as_str)).map(str::to_owned).collect();
                 Some(modes).filter(|m| !m.is_empty())
             }),
-            claimed_success: claimed(&v, exit_code),
+            claimed_success: claimed(&v, &subtasks, exit_code),
             turns: number(&["turns"]),
             model_calls: number(&["model_calls", "calls"]),
             tokens_in: number(&["tokens.in", "tokens.input", "tokens_in", "usage.input_tokens"]),
             tokens_out: number(&["tokens.out", "tokens.output", "tokens_out", "usage.output_tokens"]),
             tokens_cached: number(&["tokens.cached", "tokens_cached", "usage.cached_tokens"]),
             cost_usd: ["cost_usd", "cost.usd", "cost"].iter().find_map(|p| lookup(&v, p).and_then(Value::as_f64)),
-            model_ms: first_u64(&v, &["model_ms", "timing.model_ms"]),
-            command_ms: first_u64(&v, &["command_ms", "timing.command_ms"]),
+            model_ms: number(&["model_ms", "timing.model_ms"]),
+            command_ms: number(&["command_ms", "timing.command_ms"]),
             files_written: v.get("files_written").and_then(Value::as_array).map(|files| {
                 files
                     .iter()
@@ -150,7 +150,7 @@ fn route(v: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn claimed(v: &Value, exit_code: Option<i32>) -> Option<bool> {
+fn claimed(v: &Value, subtasks: &[&Value], exit_code: Option<i32>) -> Option<bool> {
     if let Some(b) = ["claimed_success", "success", "succeeded"].iter().find_map(|k| v.get(*k).and_then(Value::as_bool))
     {
         return Some(b);
@@ -161,6 +161,11 @@ fn claimed(v: &Value, exit_code: Option<i32>) -> Option<bool> {
     }
     if v.get("error").is_some() {
         return Some(false);
+    }
+    let claims: Option<Vec<bool>> =
+        subtasks.iter().map(|s| s.get("claimed_success").and_then(Value::as_bool)).collect();
+    if let Some(claims) = claims.filter(|c| !c.is_empty()) {
+        return Some(claims.iter().all(|c| *c));
     }
     exit_code.map(|code| code == 0)
 }
@@ -214,6 +219,15 @@ mod tests {
         assert_eq!(report.figures.claimed_success, Some(true));
         assert_eq!(report.figures.cost_usd, Some(0.0012));
         assert_eq!(report.figures.files_written, Some(vec!["a.count".to_owned(), "b.count".to_owned()]));
+    }
+
+    #[test]
+    fn the_agent_crates_subtask_stats_are_summed() {
+        let out = r#"{"subtasks":[{"mode":"script","turns":1,"model_calls":1,"tokens":{"input":300,"output":40,"cached":0},"model_ms":20,"command_ms":5,"claimed_success":true},{"mode":"llm","turns":1,"model_calls":1,"tokens":{"input":200,"output":60,"cached":100},"model_ms":30,"command_ms":0,"claimed_success":false}]}"#;
+        let figures = AgentReport::parse(out, Some(0)).figures;
+        assert_eq!((figures.tokens_in, figures.tokens_out, figures.tokens_cached), (Some(500), Some(100), Some(100)));
+        assert_eq!((figures.model_ms, figures.command_ms), (Some(50), Some(5)));
+        assert_eq!(figures.claimed_success, Some(false));
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub struct RunArgs {
     /// Wall-time limit per run in seconds, instead of each task's own.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
-    /// Keep every run's directory (working directory, outputs, requests) under DIR/<task>/<repeat>/.
+    /// Keep every run's directory (working directory, outputs, requests) under DIR/TASK/REPEAT/.
     #[arg(long, value_name = "DIR")]
     pub artifacts: Option<PathBuf>,
     /// Also write the JSON report to FILE (to use later as a baseline).
