@@ -130,6 +130,16 @@ pub async fn run_suite(
     {
         return Err(Error::CliveNotFound { path: path.clone() });
     }
+    // Every path handed to a child must be absolute: children run in their own working directories.
+    let absolute =
+        |path: &Path| std::path::absolute(path).map_err(|source| Error::Io { path: path.to_owned(), source });
+    let mut options = options.clone();
+    if let Agent::Clive(path) = &options.agent {
+        options.agent = Agent::Clive(absolute(path)?);
+    }
+    options.artifacts = options.artifacts.as_deref().map(absolute).transpose()?;
+    options.scratch = options.scratch.as_deref().map(absolute).transpose()?;
+    let options = &options;
     let parent = options.scratch.clone().unwrap_or_else(std::env::temp_dir);
     let scratch = tempfile::Builder::new()
         .prefix("clive-eval")
