@@ -298,10 +298,8 @@ async fn run_in(
         (Agent::Nothing, _) | (_, None) => AgentReport::default(),
         (_, Some(ended)) => AgentReport::parse(&stdout, ended.code),
     };
-    let answer = match (&report.answer, report.json) {
-        (Some(answer), true) => answer.clone(),
-        _ => stdout,
-    };
+    // A JSON report without an answer field answered nothing (its error text is no answer).
+    let answer = if report.json { report.answer.clone().unwrap_or_default() } else { stdout };
     let answer_path = dir.join("answer.txt");
     std::fs::write(&answer_path, answer).map_err(io(&answer_path))?;
 
