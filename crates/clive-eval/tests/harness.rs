@@ -250,3 +250,26 @@ fn runs_in_parallel_within_the_job_limit() {
     let out = eval(&["run", "--suite", suite.to_str().unwrap(), "--agent", "reference", "--jobs", "2", "-q"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[tokio::test]
+async fn the_check_reads_the_reports_answer_and_an_error_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let question =
+        |name, solution| TaskFiles { name, toml: "task = \"17 * 23?\"\n", check: "answer_number_is 391\n", solution };
+    let suite = write_suite(
+        dir.path(),
+        &[
+            question(
+                "json-answer",
+                "echo '{\"route\":\"answer\",\"answer\":\"391\",\"tokens\":{\"in\":1,\"out\":1}}'\n",
+            ),
+            question("plain-answer", "echo 'It is 391.'\n"),
+            question("error-report", "echo '{\"error\":\"could not compute 391\",\"exit_code\":2}'\n"),
+        ],
+    );
+    let tasks = Suite::load(&suite).unwrap().tasks;
+    let report = run_suite(&tasks, &RunOptions::new(Agent::Reference), |_, _, _| {}).await.unwrap();
+    let status: Vec<(&str, Status)> = report.runs.iter().map(|r| (r.task.as_str(), r.status)).collect();
+    assert_eq!(status, [("error-report", Status::Fail), ("json-answer", Status::Pass), ("plain-answer", Status::Pass)]);
+    assert_eq!(report.runs[0].reported.claimed_success, Some(false));
+}
