@@ -69,6 +69,11 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// The figures of a command that ran `command_ms` without a model.
+    pub fn command_only(command_ms: u64, wall_ms: u64) -> Totals {
+        Totals { command_ms, wall_ms, overhead_ms: wall_ms.saturating_sub(command_ms), ..Totals::default() }
+    }
+
     fn from_stats(stats: &SubtaskStats, wall_ms: u64) -> Totals {
         Totals {
             model_calls: stats.model_calls,
@@ -153,14 +158,19 @@ pub struct ModelReport {
     pub verdict: Option<bool>,
     /// Whether every subtask claimed success.
     pub claimed_success: bool,
+    /// The modes that ran, in plan order, each once.
+    pub modes: Vec<Mode>,
+    /// Interactive turns and script attempts of all subtasks.
+    pub turns: u32,
+    /// The whole run's calls, tokens, cost and times, the final summary call included.
+    #[serde(flatten)]
+    pub totals: Totals,
     /// Every subtask, in plan order.
     pub subtasks: Vec<SubtaskReport>,
-    /// The whole run, the final summary call included.
-    pub totals: Totals,
     /// The token budget.
     pub budget: BudgetReport,
     /// Every file the subtasks wrote.
-    pub files: Vec<PathBuf>,
+    pub files_written: Vec<PathBuf>,
     /// The tmux session (none when no subtask needed a pane).
     pub session: Option<String>,
     /// Whether the session was kept.
@@ -275,7 +285,13 @@ pub async fn run_model_plan(
         .collect();
     let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let state = budget.state();
-    let files = subtasks.iter().flat_map(|s| s.files.iter().cloned()).collect();
+    let files_written = subtasks.iter().flat_map(|s| s.files.iter().cloned()).collect();
+    let mut modes: Vec<Mode> = Vec::new();
+    for subtask in &subtasks {
+        if !modes.contains(&subtask.mode) {
+            modes.push(subtask.mode);
+        }
+    }
     let report = ModelReport {
         task: task.to_owned(),
         route,
@@ -286,15 +302,17 @@ pub async fn run_model_plan(
         answer_source: answer.source,
         verdict,
         claimed_success: subtasks.iter().all(|s| s.claimed_success),
-        subtasks,
+        modes,
+        turns: subtasks.iter().map(|s| s.turns).sum(),
         totals: Totals::from_stats(&ledger.totals(), wall_ms),
+        subtasks,
         budget: BudgetReport {
             max_tokens: budget.limit(),
             spent: state.spent,
             refused_calls: state.refused_calls,
             exhausted: budget.is_exhausted(),
         },
-        files,
+        files_written,
         session: engine.session().map(str::to_owned),
         kept,
         run_dir: summary.run_dir.clone(),

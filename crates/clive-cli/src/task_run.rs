@@ -50,7 +50,7 @@ impl Default for TaskOptions {
 }
 
 /// What a task run produced: `--json` prints exactly this.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskReport {
     /// The task as given.
     pub task: String,
@@ -70,6 +70,13 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+    /// `direct`: tier 0 types the command itself.
+    pub modes: Vec<dag_sched::Mode>,
+    /// Whether the command succeeded (exit code 0).
+    pub claimed_success: bool,
+    /// No model calls or tokens; the command's time, the wall time and clive's own share of it.
+    #[serde(flatten)]
+    pub totals: crate::model_task::Totals,
 }
 
 /// Why tier 0 sent `route` to a model, in words.
@@ -109,6 +116,7 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
 /// in a fresh detached session `clive-<id>` in the caller's directory and environment, and removes the
 /// session after a success (keeps it after a failure or with `keep`).
 pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+    let started = std::time::Instant::now();
     let (route, command) = plan_task(task, options.allow_destructive)?;
     let server = settings.server().await?;
     sweep_if_running(settings, &server).await;
@@ -154,16 +162,21 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     } else {
         session.kill().await?;
     }
+    let duration_ms = u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX);
+    let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok(TaskReport {
         task: task.to_owned(),
         route,
         command,
         exit_code: output.exit_code,
         output: output.output,
-        duration_ms: u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX),
+        duration_ms,
         session: session_name,
         kept,
         truncated: output.truncated,
+        modes: vec![dag_sched::Mode::Direct],
+        claimed_success: output.exit_code == 0,
+        totals: crate::model_task::Totals::command_only(duration_ms, wall_ms),
     })
 }
 

@@ -24,7 +24,11 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
     assert_eq!(text(&out.stdout), "notes.txt has 3 lines\n");
     // The model saw the command's output, and worked in the caller's directory.
     let prompts = model.prompts();
-    assert!(prompts[1].contains("`wc -l < notes.txt` finished with exit code 0. Its output:\n<output>\n3\n"), "{}", prompts[1]);
+    assert!(
+        prompts[1].contains("`wc -l < notes.txt` finished with exit code 0. Its output:\n<output>\n3\n"),
+        "{}",
+        prompts[1]
+    );
     // A success leaves no session behind; progress went to stderr.
     assert!(world.tmux_sessions().iter().all(|s| !s.starts_with("clive-")), "{:?}", world.tmux_sessions());
     assert!(text(&out.stderr).contains("task turn 1"), "{}", text(&out.stderr));
@@ -40,9 +44,8 @@ fn json_reports_route_plan_costs_and_claims() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = report(&out);
     let file = work.path().canonicalize().unwrap().join("answer.txt");
-    assert_eq!(report["files"][0].as_str().map(std::path::PathBuf::from), Some(file));
-    let totals = &report["totals"];
-    assert!(totals["wall_ms"].as_u64().unwrap() >= totals["overhead_ms"].as_u64().unwrap());
+    assert_eq!(report["files_written"][0].as_str().map(std::path::PathBuf::from), Some(file));
+    assert!(report["wall_ms"].as_u64().unwrap() >= report["overhead_ms"].as_u64().unwrap());
     insta::assert_json_snapshot!("model_task_report", stable(report));
 }
 
@@ -124,7 +127,7 @@ fn a_budget_spent_mid_task_stops_it_with_that_reason() {
     let report = report(&out);
     let reason = report["subtasks"][0]["reason"].as_str().unwrap();
     assert!(reason.starts_with("stopped: the token budget ran out"), "{reason}");
-    let calls = report["totals"]["model_calls"].as_u64().unwrap();
+    let calls = report["model_calls"].as_u64().unwrap();
     assert!(calls >= 1 && calls < 5, "{report}");
     assert_eq!(report["budget"]["refused_calls"], 1);
     assert!(report["budget"]["spent"].as_u64().unwrap() <= 1300);

@@ -171,7 +171,8 @@ pub fn stable(mut value: serde_json::Value) -> serde_json::Value {
         match value {
             serde_json::Value::Object(map) => {
                 for (key, item) in map.iter_mut() {
-                    let volatile = key.ends_with("_ms") || matches!(key.as_str(), "session" | "run_dir" | "files");
+                    let volatile = key.ends_with("_ms")
+                        || matches!(key.as_str(), "session" | "run_dir" | "files" | "files_written");
                     if volatile && !item.is_null() {
                         *item = serde_json::Value::String(format!("[{key}]"));
                     } else {
