@@ -358,7 +358,7 @@ pub enum Observation {
     },
     /// The reply was not an action; nothing was typed.
     Unreadable {
-        /// What was wrong.
+        /// What was wrong beyond not being an action (empty when nothing more is known).
         problem: String,
     },
     /// `run` while a command still runs.
@@ -412,9 +412,12 @@ impl Observation {
             Observation::Refused { text, reasons } => format!(
                 "Refused by the safety gate, nothing was typed: `{text}` ({reasons}). Reach the goal another way."
             ),
-            Observation::Unreadable { problem } => format!(
-                "Your reply was not one JSON action ({problem}), so nothing was typed. Reply with JSON only, e.g. {{\"action\":\"run\",\"command\":\"ls\"}}."
-            ),
+            Observation::Unreadable { problem } => {
+                let problem = if problem.is_empty() { String::new() } else { format!(" ({problem})") };
+                format!(
+                    "Your reply was not one JSON action{problem}, so nothing was typed. Reply with JSON only, e.g. {{\"action\":\"run\",\"command\":\"ls\"}}."
+                )
+            }
             Observation::Busy { command } => format!(
                 "`{command}` is still running, so nothing was typed. Wait for it, answer it with keys, or stop it with [\"C-c\"]."
             ),

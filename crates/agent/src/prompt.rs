@@ -95,7 +95,7 @@ pub struct TurnPrompt<'a> {
     pub cwd: &'a str,
     /// Results of earlier subtasks.
     pub inputs: &'a [Input],
-    /// Earlier turns.
+    /// The turns so far; the last one is the one `observation` reports.
     pub steps: &'a [Step],
     /// What happened since the last action, already rendered ([`crate::observe::Observation::render`]).
     pub observation: &'a str,
@@ -107,12 +107,14 @@ pub struct TurnPrompt<'a> {
 
 /// The user message of one interactive turn.
 pub fn interactive_turn(turn: &TurnPrompt<'_>) -> String {
-    let steps = if turn.steps.is_empty() {
+    // The last step is what the observation shows in full: list only the ones before it.
+    let earlier = &turn.steps[..turn.steps.len().saturating_sub(1)];
+    let steps = if earlier.is_empty() {
         String::new()
     } else {
         let lines: Vec<String> =
-            turn.steps.iter().enumerate().map(|(i, s)| format!("{}. {} -> {}", i + 1, s.action, s.outcome)).collect();
-        format!("Steps so far:\n{}", lines.join("\n"))
+            earlier.iter().enumerate().map(|(i, s)| format!("{}. {} -> {}", i + 1, s.action, s.outcome)).collect();
+        format!("Earlier steps:\n{}", lines.join("\n"))
     };
     render(
         INTERACTIVE_TURN,

@@ -9,7 +9,7 @@ use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 use tmux_habitat::{Error as HabitatError, Key};
 use tokio::time::Instant;
 
-use crate::action::{Action, KeyInput, action_schema, parse_action};
+use crate::action::{Action, ActionError, KeyInput, action_schema, parse_action};
 use crate::agent::{Agent, Shared};
 use crate::claims::{check_files, claimed_files};
 use crate::config::ReplyFormat;
@@ -156,7 +156,8 @@ impl Loop<'_> {
                 Err(problem) => {
                     self.shared.ledger.update(&self.request.subtask.id, |s| s.unreadable_replies += 1);
                     self.step("unreadable reply".into(), "nothing typed".into());
-                    self.observation = Observation::Unreadable { problem: problem.to_string() };
+                    let problem = if problem == ActionError::NotAnAction { String::new() } else { problem.to_string() };
+                    self.observation = Observation::Unreadable { problem };
                     continue;
                 }
             };
