@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use llm::{ChatModel, ChatRequest, ChatResponse, Message};
+use llm::{ChatModel, ChatRequest, ChatResponse};
 use serde_json::json;
 
 use crate::config::AgentConfig;
@@ -66,7 +66,7 @@ impl Caller {
 
     /// Sends `prompt` and returns the reply, recording the call.
     pub(crate) async fn call(&self, prompt: &Prompt, shape: CallShape<'_>) -> Result<ChatResponse, CallError> {
-        let mut request = ChatRequest::from_messages(vec![Message::user(&prompt.user)])
+        let mut request = ChatRequest::from_messages(prompt.messages.clone())
             .system(&prompt.system)
             .tier(self.config.tier)
             .max_tokens(shape.max_tokens);
@@ -120,11 +120,11 @@ impl Caller {
         let entry = match reply {
             Ok(reply) => json!({
                 "purpose": purpose, "model": model, "ms": millis(elapsed), "system": prompt.system,
-                "user": prompt.user, "reply": reply.text, "usage": reply.usage,
+                "messages": prompt.messages, "reply": reply.text, "usage": reply.usage,
             }),
             Err(error) => json!({
                 "purpose": purpose, "model": model, "ms": millis(elapsed), "system": prompt.system,
-                "user": prompt.user, "error": error.to_string(),
+                "messages": prompt.messages, "error": error.to_string(),
             }),
         };
         let written = std::fs::OpenOptions::new()

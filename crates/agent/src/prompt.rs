@@ -4,11 +4,14 @@
 //! Templates hold `{{name}}` placeholders. A line that is only a placeholder disappears when its value is empty,
 //! so optional blocks (tool notes, inputs, steps) cost nothing when absent.
 
+use llm::Message;
+
 use crate::text::{bound, fence};
 
 /// The system prompt of the interactive runner.
 pub const INTERACTIVE_SYSTEM: &str = include_str!("../prompts/interactive_system.md");
 const INTERACTIVE_TURN: &str = include_str!("../prompts/interactive_turn.md");
+const INTERACTIVE_NEXT: &str = include_str!("../prompts/interactive_next.md");
 /// The system prompt of the script runner.
 pub const SCRIPT_SYSTEM: &str = include_str!("../prompts/script_system.md");
 const SCRIPT_TASK: &str = include_str!("../prompts/script_task.md");
@@ -64,7 +67,7 @@ pub struct Input {
     pub text: String,
 }
 
-/// One earlier turn of an interactive subtask, as one line: what was done and what came of it.
+/// One turn of an interactive subtask, as one line: what was done and what came of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
     /// The action, short (`run \`ls\``).
@@ -73,18 +76,39 @@ pub struct Step {
     pub outcome: String,
 }
 
-/// A rendered prompt: the system text and one user message.
+/// A rendered prompt: the system text and the conversation (one user message, or an interactive subtask's turns).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompt {
     /// The system prompt.
     pub system: String,
-    /// The user message.
-    pub user: String,
+    /// The messages, oldest first, ending with a user message.
+    pub messages: Vec<Message>,
 }
 
-/// Everything an interactive turn's message is made of.
+impl Prompt {
+    /// A system prompt and one user message.
+    pub fn single(system: impl Into<String>, user: impl Into<String>) -> Prompt {
+        Prompt { system: system.into(), messages: vec![Message::user(user)] }
+    }
+
+    /// The last user message.
+    pub fn last_user(&self) -> &str {
+        self.messages.iter().rev().find(|m| m.role == llm::Role::User).map_or("", |m| m.content.as_str())
+    }
+
+    /// The whole prompt as text, for snapshots and transcripts: `[system]`, `[user]`, `[assistant]` sections.
+    pub fn transcript(&self) -> String {
+        let mut out = format!("[system]\n{}", self.system.trim_end());
+        for message in &self.messages {
+            out.push_str(&format!("\n[{}]\n{}", message.role.as_str(), message.content.trim_end()));
+        }
+        out
+    }
+}
+
+/// What the first message of an interactive subtask is made of.
 #[derive(Debug, Clone)]
-pub struct TurnPrompt<'a> {
+pub struct FirstTurn<'a> {
     /// The goal.
     pub goal: &'a str,
     /// The pane's plan name.
@@ -95,42 +119,68 @@ pub struct TurnPrompt<'a> {
     pub cwd: &'a str,
     /// Results of earlier subtasks.
     pub inputs: &'a [Input],
-    /// The turns so far; the last one is the one `observation` reports.
-    pub steps: &'a [Step],
-    /// What happened since the last action, already rendered ([`crate::observe::Observation::render`]).
+    /// The screen as it is, already rendered ([`crate::observe::Observation::render`]).
     pub observation: &'a str,
-    /// This turn's number, from 1.
-    pub turn: u32,
     /// The most turns the subtask may take.
     pub max_turns: u32,
 }
 
-/// The user message of one interactive turn.
-pub fn interactive_turn(turn: &TurnPrompt<'_>) -> String {
-    // The last step is what the observation shows in full: list only the ones before it.
-    let earlier = &turn.steps[..turn.steps.len().saturating_sub(1)];
-    let steps = if earlier.is_empty() {
-        String::new()
-    } else {
-        let lines: Vec<String> =
-            earlier.iter().enumerate().map(|(i, s)| format!("{}. {} -> {}", i + 1, s.action, s.outcome)).collect();
-        format!("Earlier steps:\n{}", lines.join("\n"))
-    };
+/// One past turn of an interactive subtask: what the model answered and what came of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exchange {
+    /// The model's action, as JSON (or its raw reply when that was no action).
+    pub reply: String,
+    /// What came of it, rendered in full ([`crate::observe::Observation::render`]).
+    pub observation: String,
+    /// What came of it, in one line: stands in for `observation` once the turn is old.
+    pub step: Step,
+}
+
+/// How many of the latest observations an interactive conversation shows in full; older turns shrink to a line.
+pub const FULL_OBSERVATIONS: usize = 2;
+
+/// The first user message of an interactive subtask.
+pub fn interactive_first(first: &FirstTurn<'_>) -> String {
     render(
         INTERACTIVE_TURN,
         &[
-            ("goal", turn.goal),
-            ("pane", turn.pane),
-            ("kind", &turn.profile.kind),
-            ("cwd", turn.cwd),
-            ("notes", turn.profile.notes.trim()),
-            ("inputs", &render_inputs(turn.inputs, INPUT_CHARS)),
-            ("steps", &steps),
-            ("observation", turn.observation.trim_end()),
-            ("turn", &turn.turn.to_string()),
-            ("max_turns", &turn.max_turns.to_string()),
+            ("goal", first.goal),
+            ("pane", first.pane),
+            ("kind", &first.profile.kind),
+            ("cwd", first.cwd),
+            ("notes", first.profile.notes.trim()),
+            ("inputs", &render_inputs(first.inputs, INPUT_CHARS)),
+            ("observation", first.observation.trim_end()),
+            ("max_turns", &first.max_turns.to_string()),
         ],
     )
+}
+
+/// The conversation of an interactive subtask at turn `exchanges.len() + 1`: the first message, then each past
+/// turn as the model's action and what came of it. The latest [`FULL_OBSERVATIONS`] observations are shown in
+/// full; older ones as their one-line step, so a long subtask's prompt stays bounded.
+pub fn interactive_conversation(first: &str, exchanges: &[Exchange], max_turns: u32) -> Vec<Message> {
+    let mut messages = vec![Message::user(first)];
+    let full_from = exchanges.len().saturating_sub(FULL_OBSERVATIONS);
+    for (index, exchange) in exchanges.iter().enumerate() {
+        messages.push(Message::assistant(&exchange.reply));
+        let observation = if index >= full_from {
+            exchange.observation.clone()
+        } else {
+            // The action is the assistant message just before: the outcome is enough.
+            format!("Result: {}", exchange.step.outcome)
+        };
+        let turn = u32::try_from(index + 2).unwrap_or(u32::MAX);
+        messages.push(Message::user(render(
+            INTERACTIVE_NEXT,
+            &[
+                ("observation", observation.trim_end()),
+                ("turn", &turn.to_string()),
+                ("max_turns", &max_turns.to_string()),
+            ],
+        )));
+    }
+    messages
 }
 
 /// The most characters of each input shown in a prompt.
@@ -211,7 +261,7 @@ pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
             ("repair", repair.trim_end()),
         ],
     );
-    Prompt { system: SCRIPT_SYSTEM.to_owned(), user }
+    Prompt::single(SCRIPT_SYSTEM, user)
 }
 
 /// The most characters of each input of an llm subtask.
@@ -220,26 +270,26 @@ const LLM_INPUT_CHARS: usize = 6000;
 /// The llm runner's prompt.
 pub fn llm_request(goal: &str, inputs: &[Input]) -> Prompt {
     let user = render(LLM_TASK, &[("goal", goal), ("inputs", &render_inputs(inputs, LLM_INPUT_CHARS))]);
-    Prompt { system: LLM_SYSTEM.to_owned(), user }
+    Prompt::single(LLM_SYSTEM, user)
 }
 
 /// The answer runner's prompt.
 pub fn answer_request(question: &str, inputs: &[Input]) -> Prompt {
     let user = render(ANSWER_TASK, &[("question", question), ("inputs", &render_inputs(inputs, INPUT_CHARS))]);
-    Prompt { system: ANSWER_SYSTEM.to_owned(), user }
+    Prompt::single(ANSWER_SYSTEM, user)
 }
 
 /// The prompt of the one summary call over several results.
 pub fn summary_request(task: &str, results: &[Input]) -> Prompt {
     let user = render(SUMMARY_TASK, &[("task", task), ("results", &render_inputs(results, INPUT_CHARS))]);
-    Prompt { system: SUMMARY_SYSTEM.to_owned(), user }
+    Prompt::single(SUMMARY_SYSTEM, user)
 }
 
 /// The prompt of the yes/no judgement over a result.
 pub fn judge_request(question: &str, result: &str) -> Prompt {
     let user =
         render(JUDGE_TASK, &[("question", question), ("result", &fence("input", "", &bound(result, INPUT_CHARS)))]);
-    Prompt { system: JUDGE_SYSTEM.to_owned(), user }
+    Prompt::single(JUDGE_SYSTEM, user)
 }
 
 /// Fills `{{name}}` placeholders. A line holding only a placeholder whose value is empty is dropped.
@@ -284,17 +334,21 @@ mod tests {
     #[test]
     fn every_template_placeholder_is_filled() {
         let profile = PaneProfile::new("data", "jq is installed: `jq '.items[]' file.json`.");
-        let turn = interactive_turn(&TurnPrompt {
+        let first = interactive_first(&FirstTurn {
             goal: "count the lines of data.csv",
             pane: "shell",
             profile: &profile,
             cwd: "/work",
             inputs: &inputs(),
-            steps: &[Step { action: "run `wc -l data.csv`".into(), outcome: "exit 0: \"42 data.csv\"".into() }],
-            observation: "You ran `wc -l data.csv`.",
-            turn: 2,
+            observation: "The screen now:",
             max_turns: 8,
         });
+        let exchange = Exchange {
+            reply: "{}".into(),
+            observation: "done".into(),
+            step: Step { action: "run `ls`".into(), outcome: "exit 0".into() },
+        };
+        let turn = interactive_conversation(&first, &[exchange], 8).pop().unwrap().content;
         let script = script_request(&ScriptPrompt {
             goal: "g",
             pane: "p",
@@ -305,16 +359,32 @@ mod tests {
             failed: Some(FailedScript { script: "#!/bin/bash\nfalse", failure: "exit code 1", output: "boom" }),
         });
         let texts = [
+            first,
             turn,
-            script.user,
-            llm_request("g", &inputs()).user,
-            answer_request("q", &[]).user,
-            summary_request("t", &inputs()).user,
-            judge_request("q", "r").user,
+            script.last_user().to_owned(),
+            llm_request("g", &inputs()).last_user().to_owned(),
+            answer_request("q", &[]).last_user().to_owned(),
+            summary_request("t", &inputs()).last_user().to_owned(),
+            judge_request("q", "r").last_user().to_owned(),
         ];
         for text in texts {
             assert!(!text.contains("{{"), "{text}");
         }
+    }
+
+    #[test]
+    fn old_observations_shrink_to_their_step() {
+        let exchange = |n: usize| Exchange {
+            reply: format!("{{\"action\":\"run\",\"command\":\"echo {n}\"}}"),
+            observation: format!("full observation {n}"),
+            step: Step { action: format!("run `echo {n}`"), outcome: format!("exit 0: \"{n}\"") },
+        };
+        let messages = interactive_conversation("first", &[exchange(1), exchange(2), exchange(3)], 8);
+        assert_eq!(messages.len(), 7);
+        assert!(messages[2].content.starts_with("Result: exit 0: \"1\"\nTurn 2 of 8."), "{}", messages[2].content);
+        assert!(messages[4].content.starts_with("full observation 2\nTurn 3 of 8."), "{}", messages[4].content);
+        assert!(messages[6].content.starts_with("full observation 3\nTurn 4 of 8. Is the goal reached?"));
+        assert_eq!(messages[5].role, llm::Role::Assistant);
     }
 
     #[test]

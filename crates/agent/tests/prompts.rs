@@ -4,33 +4,41 @@
 
 use agent::observe::Observation;
 use agent::prompt::{
-    FailedScript, INTERACTIVE_SYSTEM, ScriptPrompt, Step, TurnPrompt, answer_request, interactive_turn, judge_request,
-    llm_request, script_request, summary_request,
+    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Prompt, ScriptPrompt, Step, answer_request,
+    interactive_conversation, interactive_first, judge_request, llm_request, script_request, summary_request,
 };
 use agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
 
-fn render(observation: &Observation, steps: &[Step], turn: u32) -> String {
+const GOAL: &str = "Count the lines in notes.txt and write just the number to lines.txt.";
+
+fn first() -> String {
     let profile = PaneProfile::shell();
-    let observation = observation.render(2000);
-    interactive_turn(&TurnPrompt {
-        goal: "Count the lines in notes.txt and write just the number to lines.txt.",
+    let observation = Observation::Start { screen: "$\n".into() }.render(2000);
+    interactive_first(&FirstTurn {
+        goal: GOAL,
         pane: "shell",
         profile: &profile,
         cwd: "/home/ana/work",
         inputs: &[],
-        steps,
         observation: &observation,
-        turn,
         max_turns: 8,
     })
 }
 
-fn steps() -> Vec<Step> {
-    vec![
-        Step { action: "run `ls`".into(), outcome: "exit 0: \"notes.txt\"".into() },
-        Step { action: "run `wc -l < notes.txt`".into(), outcome: "exit 0: \"12\"".into() },
-    ]
+fn exchange(command: &str, exit_code: i32, output: &str) -> Exchange {
+    let observation =
+        Observation::Finished { command: command.into(), exit_code, output: output.into(), continued: false };
+    Exchange {
+        reply: serde_json::json!({"action": "run", "command": command}).to_string(),
+        observation: observation.render(2000),
+        step: Step { action: format!("run `{command}`"), outcome: format!("exit {exit_code}: \"{}\"", output.trim()) },
+    }
+}
+
+fn conversation(exchanges: &[Exchange]) -> String {
+    Prompt { system: INTERACTIVE_SYSTEM.into(), messages: interactive_conversation(&first(), exchanges, 8) }
+        .transcript()
 }
 
 #[test]
@@ -40,18 +48,17 @@ fn interactive_system() {
 
 #[test]
 fn interactive_first_turn() {
-    insta::assert_snapshot!(render(&Observation::Start { screen: "$\n".into() }, &[], 1));
+    insta::assert_snapshot!(conversation(&[]));
 }
 
 #[test]
-fn interactive_after_a_command() {
-    let seen = Observation::Finished {
-        command: "wc -l < notes.txt".into(),
-        exit_code: 0,
-        output: "12\n".into(),
-        continued: false,
-    };
-    insta::assert_snapshot!(render(&seen, &steps(), 3));
+fn interactive_after_three_commands() {
+    // The oldest observation has shrunk to its step; the latest two are shown in full.
+    insta::assert_snapshot!(conversation(&[
+        exchange("ls", 0, "notes.txt\n"),
+        exchange("wc -l < notes.txt", 0, "12\n"),
+        exchange("echo 12 > lines.txt", 0, ""),
+    ]));
 }
 
 #[test]
@@ -86,15 +93,13 @@ fn interactive_with_tool_notes_and_inputs() {
     let profile = PaneProfile::new("data", "Tools: jq (JSON), mlr (CSV). `mlr --icsv --ojson cat f.csv` converts.");
     let inputs = [Input { from: "fetch".into(), text: "Summary: saved orders.csv (120 rows)\n".into() }];
     let observation = Observation::Start { screen: "$\n".into() }.render(2000);
-    insta::assert_snapshot!(interactive_turn(&TurnPrompt {
+    insta::assert_snapshot!(interactive_first(&FirstTurn {
         goal: "Sum the amount column of orders.csv.",
         pane: "data",
         profile: &profile,
         cwd: "/home/ana/work",
         inputs: &inputs,
-        steps: &[],
         observation: &observation,
-        turn: 1,
         max_turns: 8,
     }));
 }
@@ -127,7 +132,7 @@ fn script_first_and_repair() {
             failed: None,
         }
     });
-    insta::assert_snapshot!(format!("[system]\n{}\n[user]\n{}\n[repair]\n{}", first.system, first.user, repair.user));
+    insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
 }
 
 #[test]
@@ -138,11 +143,7 @@ fn text_prompts() {
     let summary = summary_request("Count errors and write a report", &inputs);
     let judge = judge_request("Is port 8080 in use?", "nothing listens on 8080");
     insta::assert_snapshot!(
-        [llm, answer, summary, judge]
-            .iter()
-            .map(|p| format!("[system]\n{}\n[user]\n{}", p.system, p.user))
-            .collect::<Vec<_>>()
-            .join("\n=====\n")
+        [llm, answer, summary, judge].iter().map(Prompt::transcript).collect::<Vec<_>>().join("\n=====\n")
     );
 }
 

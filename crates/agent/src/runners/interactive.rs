@@ -18,7 +18,9 @@ use crate::model::{CallShape, Caller};
 use crate::observe::{
     Command, Observation, Patience, Seen, Watch, command_view, prompt_count, watch_command, watch_screen,
 };
-use crate::prompt::{INTERACTIVE_SYSTEM, Prompt, Step, TurnPrompt, interactive_turn};
+use crate::prompt::{
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, interactive_conversation, interactive_first,
+};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, clean_screen, last_line, new_part, one_line};
 
@@ -81,6 +83,8 @@ pub(crate) async fn run_interactive(
         },
         cwd: String::new(),
         deadline,
+        first: String::new(),
+        exchanges: Vec::new(),
         steps: Vec::new(),
         observation: Observation::Start { screen: screen.clone() },
         screen,
@@ -107,6 +111,10 @@ struct Loop<'a> {
     goal: String,
     cwd: String,
     deadline: Instant,
+    /// The first user message (goal, pane, screen at the start).
+    first: String,
+    /// The turns so far, as the conversation shows them.
+    exchanges: Vec<Exchange>,
     steps: Vec<Step>,
     observation: Observation,
     /// The clean screen as the model last saw it.
@@ -128,9 +136,15 @@ impl Loop<'_> {
             if let Some(outcome) = self.stopped(turn > 1).await {
                 return Ok(outcome);
             }
-            self.cwd = pane_directory(self.pane.pane()).await.unwrap_or_else(|| "unknown".into());
+            if turn == 1 {
+                self.cwd = pane_directory(self.pane.pane()).await.unwrap_or_else(|| "unknown".into());
+                self.first = self.first_message();
+            }
             progress(self.request, turn, self.caller.tokens_so_far(), "waiting for the model");
-            let prompt = self.prompt(turn);
+            let prompt = Prompt {
+                system: INTERACTIVE_SYSTEM.to_owned(),
+                messages: interactive_conversation(&self.first, &self.exchanges, self.shared.config.max_turns),
+            };
             let reply = tokio::select! {
                 reply = self.caller.call(&prompt, self.shape(turn)) => reply,
                 () = self.request.cancel.cancelled() => return Ok(self.cancelled().await),
@@ -158,13 +172,17 @@ impl Loop<'_> {
                     self.step("unreadable reply".into(), "nothing typed".into());
                     let problem = if problem == ActionError::NotAnAction { String::new() } else { problem.to_string() };
                     self.observation = Observation::Unreadable { problem };
+                    self.remember(one_line(&reply.text, 200));
                     continue;
                 }
             };
             progress(self.request, turn, self.caller.tokens_so_far(), describe(&action));
+            // The conversation shows the action as parsed: clean JSON, whatever else the reply held.
+            let reply = serde_json::to_string(&action).unwrap_or_default();
             if let Turn::End(outcome) = self.act(action).await? {
                 return Ok(self.finish(outcome));
             }
+            self.remember(reply);
         }
         self.stop_command().await;
         let last = self.steps.last().map(|s| format!("; last: {} -> {}", s.action, s.outcome)).unwrap_or_default();
@@ -191,22 +209,26 @@ impl Loop<'_> {
         None
     }
 
-    fn prompt(&self, turn: u32) -> Prompt {
+    fn first_message(&self) -> String {
         let profile = self.shared.profile(&self.request.subtask.pane);
         let inputs = dependency_inputs(&self.request.context, false);
         let observation = self.observation.render(self.shared.config.observation_chars);
-        let user = interactive_turn(&TurnPrompt {
+        interactive_first(&FirstTurn {
             goal: &self.goal,
             pane: &self.request.subtask.pane,
             profile: &profile,
             cwd: &self.cwd,
             inputs: &inputs,
-            steps: &self.steps,
             observation: &observation,
-            turn,
             max_turns: self.shared.config.max_turns,
-        });
-        Prompt { system: INTERACTIVE_SYSTEM.to_owned(), user }
+        })
+    }
+
+    /// Adds the turn just taken to the conversation: the model's `reply`, the observation and step it led to.
+    fn remember(&mut self, reply: String) {
+        let step = self.steps.last().cloned().unwrap_or(Step { action: String::new(), outcome: String::new() });
+        let observation = self.observation.render(self.shared.config.observation_chars);
+        self.exchanges.push(Exchange { reply, observation, step });
     }
 
     fn shape(&self, turn: u32) -> CallShape<'_> {
@@ -477,6 +499,10 @@ impl Loop<'_> {
         let id = self.request.subtask.id.clone();
         self.shared.ledger.update(&id, |s| s.claimed_success = true);
         let claimed = claimed_files(&summary, &files);
+        // Where the shell is now: the model may have changed directory since the first turn.
+        if let Some(now) = pane_directory(self.pane.pane()).await {
+            self.cwd = now;
+        }
         let cwd = PathBuf::from(&self.cwd);
         let (present, missing) = check_files(&claimed, &cwd);
         let problem = match self.last_exit {
