@@ -45,6 +45,41 @@ fn cases() -> Vec<Case> {
             },
             check: |_, summary| summary.contains('2'),
         },
+        Case {
+            goal: "Run ./ask.sh and answer yes to its question.",
+            setup: |dir| {
+                let script = "#!/bin/bash\nread -p 'Delete the cache? [y/N] ' a\nprintf '%s' \"$a\" > answered.txt\n";
+                std::fs::write(dir.join("ask.sh"), script).unwrap();
+                std::process::Command::new("chmod").arg("+x").arg(dir.join("ask.sh")).status().unwrap();
+            },
+            check: |dir, _| std::fs::read_to_string(dir.join("answered.txt")).is_ok_and(|t| t == "y"),
+        },
+        Case {
+            goal: "Find the largest file in this directory and write its name to largest.txt.",
+            setup: |dir| {
+                for (name, size) in [("small.bin", 10), ("big.bin", 5000), ("mid.bin", 700)] {
+                    std::fs::write(dir.join(name), vec![b'x'; size]).unwrap();
+                }
+            },
+            check: |dir, _| {
+                std::fs::read_to_string(dir.join("largest.txt"))
+                    .is_ok_and(|t| t.trim().trim_start_matches("./") == "big.bin")
+            },
+        },
+        Case {
+            goal: "How many lines of app.log contain ERROR? Answer with the number.",
+            setup: |dir| {
+                let log =
+                    "INFO start\nERROR disk full\nINFO retry after error\nERROR timeout\nERROR disk full\nINFO done\n";
+                std::fs::write(dir.join("app.log"), log).unwrap();
+            },
+            check: |_, summary| summary.contains('3'),
+        },
+        Case {
+            goal: "Copy config.json to backup/config.json.",
+            setup: |dir| std::fs::write(dir.join("config.json"), "{\"a\": 1}\n").unwrap(),
+            check: |dir, _| std::fs::read_to_string(dir.join("backup/config.json")).is_ok_and(|t| t.contains("\"a\"")),
+        },
     ]
 }
 
@@ -63,8 +98,17 @@ async fn main() {
     let model = llm::connect(config).unwrap();
     println!("| format | task | passed | tokens (median) | turns (median) | seconds (median) |");
     println!("|---|---|---|---|---|---|");
-    for format in [ReplyFormat::Schema, ReplyFormat::Text] {
+    let only: Option<usize> = std::env::var("ONLY").ok().and_then(|n| n.parse().ok());
+    let formats: Vec<ReplyFormat> = match std::env::var("FORMAT").as_deref() {
+        Ok("text") => vec![ReplyFormat::Text],
+        Ok("schema") => vec![ReplyFormat::Schema],
+        _ => vec![ReplyFormat::Schema, ReplyFormat::Text],
+    };
+    for format in formats {
         for (index, case) in cases().iter().enumerate() {
+            if only.is_some_and(|n| n != index + 1) {
+                continue;
+            }
             let mut passed = 0;
             let mut tokens = Vec::new();
             let mut turns = Vec::new();
@@ -104,6 +148,28 @@ async fn run_case(model: &Arc<dyn llm::ChatModel>, format: ReplyFormat, case: &C
     let result = summary.result("t").unwrap();
     let stats = agent.ledger().get("t").unwrap_or_default();
     let ok = result.status == dag_sched::SubtaskStatus::Succeeded && (case.check)(work.path(), &result.summary);
+    if std::env::var_os("SHOW").is_some() {
+        // The model's replies and what each turn saw, for a person reading why a case failed.
+        let transcript =
+            std::fs::read_to_string(run_dir.path().join("subtasks/t/.runner/transcript.jsonl")).unwrap_or_default();
+        eprintln!(
+            "=== {} [{format:?}] {} — {:?} {}",
+            case.goal,
+            if ok { "PASS" } else { "FAIL" },
+            result.status,
+            result.summary
+        );
+        for line in transcript.lines() {
+            let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+            let last = entry["messages"]
+                .as_array()
+                .and_then(|m| m.last())
+                .map(|m| m["content"].as_str().unwrap_or("").to_owned())
+                .unwrap_or_default();
+            eprintln!("  saw: {}", last.lines().take(6).collect::<Vec<_>>().join(" | "));
+            eprintln!("  reply: {}", entry["reply"]);
+        }
+    }
     (ok, stats.tokens.total(), u64::from(stats.turns), started.elapsed().as_secs_f64())
 }
 

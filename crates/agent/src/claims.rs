@@ -38,6 +38,33 @@ pub fn claimed_files(summary: &str, listed: &[String]) -> Vec<String> {
     files
 }
 
+/// A destination the goal names: a path after "to"/"into" (`write the count to lines.txt`, `copy a to b/c.json`),
+/// or the name of a file or directory to make (`a directory named build`).
+static DESTINATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:(?:to|into)\s+(?:an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?|(?:file|directory|folder|dir)\s+(?:named|called)\s+)[`'\x22]?([\w.+~/-]+)")
+        .ok()
+});
+
+/// The files and directories a goal says to make, so a claim of success can be checked against the disk.
+/// Paths after "to"/"into" count only when they look like paths (a `/` or an extension); names after "a file
+/// named" always do.
+pub fn goal_destinations(goal: &str) -> Vec<String> {
+    let Some(re) = DESTINATION.as_ref() else { return Vec::new() };
+    let looks_like_path = PATH.as_ref();
+    let mut found: Vec<String> = Vec::new();
+    for capture in re.captures_iter(goal) {
+        let whole = capture.get(0).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        let Some(word) = capture.get(1).map(|m| m.as_str().trim_end_matches(['.', ',', ':', ';'])) else { continue };
+        let named = whole.contains("named") || whole.contains("called");
+        let pathy = looks_like_path
+            .is_some_and(|p| p.is_match(&format!(" {word}")) && (word.contains('/') || word.contains('.')));
+        if !word.is_empty() && (named || pathy) && !word.contains("://") && !found.iter().any(|f| f == word) {
+            found.push(word.to_owned());
+        }
+    }
+    found
+}
+
 /// `file` resolved against `cwd` (`~` is the home directory).
 pub fn resolve(file: &str, cwd: &Path) -> PathBuf {
     if let Some(rest) = file.strip_prefix("~/")
@@ -74,6 +101,21 @@ mod tests {
         assert!(claimed_files("There is no config.yaml here.", &[]).is_empty());
         assert!(claimed_files("Saved 3.5 MB, version 1.2; see https://example.com/a.html", &[]).is_empty());
         assert_eq!(claimed_files("42 lines", &["a.txt".into(), " ".into()]), ["a.txt"]);
+    }
+
+    #[test]
+    fn goals_name_what_they_make() {
+        assert_eq!(
+            goal_destinations("Count the lines in notes.txt and write just the number to lines.txt."),
+            ["lines.txt"]
+        );
+        assert_eq!(goal_destinations("Copy config.json to backup/config.json."), ["backup/config.json"]);
+        assert_eq!(goal_destinations("Create a directory named build."), ["build"]);
+        assert_eq!(goal_destinations("Write the word hello into a file named greeting.txt."), ["greeting.txt"]);
+        assert!(goal_destinations("Convert data.csv to JSON and send it to alice").is_empty());
+        assert!(goal_destinations("Rename every .txt file to .md").is_empty());
+        assert!(goal_destinations("How many .log files are here? Answer with the number.").is_empty());
+        assert!(goal_destinations("Post it to https://example.com/x.json").is_empty());
     }
 
     #[test]

@@ -134,7 +134,15 @@ pub struct Exchange {
     pub observation: String,
     /// What came of it, in one line: stands in for `observation` once the turn is old.
     pub step: Step,
+    /// Whether it failed (a command exited non-zero, the gate refused, the reply was no action): then the model
+    /// is asked to fix it rather than whether the goal is reached.
+    pub failed: bool,
 }
+
+/// The question after an observation.
+const ASK_DONE: &str = "Is the goal reached? Then reply done with the result; else the next action.";
+/// The question after a failure.
+const ASK_FIX: &str = "That did not work: reply the next action to fix it.";
 
 /// How many of the latest observations an interactive conversation shows in full; older turns shrink to a line.
 pub const FULL_OBSERVATIONS: usize = 2;
@@ -171,12 +179,14 @@ pub fn interactive_conversation(first: &str, exchanges: &[Exchange], max_turns: 
             format!("Result: {}", exchange.step.outcome)
         };
         let turn = u32::try_from(index + 2).unwrap_or(u32::MAX);
+        let question = if exchange.failed { ASK_FIX } else { ASK_DONE };
         messages.push(Message::user(render(
             INTERACTIVE_NEXT,
             &[
                 ("observation", observation.trim_end()),
                 ("turn", &turn.to_string()),
                 ("max_turns", &max_turns.to_string()),
+                ("question", question),
             ],
         )));
     }
@@ -347,6 +357,7 @@ mod tests {
             reply: "{}".into(),
             observation: "done".into(),
             step: Step { action: "run `ls`".into(), outcome: "exit 0".into() },
+            failed: false,
         };
         let turn = interactive_conversation(&first, &[exchange], 8).pop().unwrap().content;
         let script = script_request(&ScriptPrompt {
@@ -378,11 +389,15 @@ mod tests {
             reply: format!("{{\"action\":\"run\",\"command\":\"echo {n}\"}}"),
             observation: format!("full observation {n}"),
             step: Step { action: format!("run `echo {n}`"), outcome: format!("exit 0: \"{n}\"") },
+            failed: n == 2,
         };
         let messages = interactive_conversation("first", &[exchange(1), exchange(2), exchange(3)], 8);
         assert_eq!(messages.len(), 7);
         assert!(messages[2].content.starts_with("Result: exit 0: \"1\"\nTurn 2 of 8."), "{}", messages[2].content);
-        assert!(messages[4].content.starts_with("full observation 2\nTurn 3 of 8."), "{}", messages[4].content);
+        assert_eq!(
+            messages[4].content,
+            "full observation 2\nTurn 3 of 8. That did not work: reply the next action to fix it.\n"
+        );
         assert!(messages[6].content.starts_with("full observation 3\nTurn 4 of 8. Is the goal reached?"));
         assert_eq!(messages[5].role, llm::Role::Assistant);
     }

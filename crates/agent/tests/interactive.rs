@@ -130,7 +130,7 @@ async fn a_claim_after_a_failed_command_or_of_a_missing_file_is_not_a_success() 
     let summary = world.run(&agent, &World::interactive("write report.txt")).await;
     let result = summary.result("task").unwrap();
     assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
-    assert!(world.prompts()[1].contains("these files do not exist"), "{}", world.prompts()[1]);
+    assert!(world.prompts()[1].contains("report.txt does not exist in"), "{}", world.prompts()[1]);
     assert!(result.reason.as_deref().unwrap().contains("report.txt"), "{result:?}");
     assert!(agent.ledger().get(FINAL_ANSWER_ID).is_none());
 }

@@ -33,6 +33,7 @@ fn exchange(command: &str, exit_code: i32, output: &str) -> Exchange {
         reply: serde_json::json!({"action": "run", "command": command}).to_string(),
         observation: observation.render(2000),
         step: Step { action: format!("run `{command}`"), outcome: format!("exit {exit_code}: \"{}\"", output.trim()) },
+        failed: exit_code != 0,
     }
 }
 
@@ -52,10 +53,12 @@ fn interactive_first_turn() {
 }
 
 #[test]
-fn interactive_after_three_commands() {
-    // The oldest observation has shrunk to its step; the latest two are shown in full.
+fn interactive_after_four_commands() {
+    // The older observations have shrunk to their steps; the latest two are shown in full. After a failure the
+    // model is asked to fix it, after a success whether the goal is reached.
     insta::assert_snapshot!(conversation(&[
         exchange("ls", 0, "notes.txt\n"),
+        exchange("wc -l < notes.txt > lines.txt", 1, "bash: lines.txt: Permission denied\n"),
         exchange("wc -l < notes.txt", 0, "12\n"),
         exchange("echo 12 > lines.txt", 0, ""),
     ]));

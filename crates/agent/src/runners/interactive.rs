@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::action::{Action, ActionError, KeyInput, action_schema, parse_action};
 use crate::agent::{Agent, Shared};
-use crate::claims::{check_files, claimed_files};
+use crate::claims::{check_files, claimed_files, goal_destinations};
 use crate::config::ReplyFormat;
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
@@ -90,6 +90,7 @@ pub(crate) async fn run_interactive(
         screen,
         command: None,
         last_exit: None,
+        last_output: String::new(),
         bounced: false,
         log: String::new(),
         schema: action_schema(),
@@ -121,6 +122,8 @@ struct Loop<'a> {
     screen: String,
     command: Option<Command>,
     last_exit: Option<i32>,
+    /// The output of the last command that ended, for a summary that says nothing.
+    last_output: String,
     /// Whether a claim of success was already sent back once.
     bounced: bool,
     /// Commands and their outputs, for the subtask's output file.
@@ -228,7 +231,12 @@ impl Loop<'_> {
     fn remember(&mut self, reply: String) {
         let step = self.steps.last().cloned().unwrap_or(Step { action: String::new(), outcome: String::new() });
         let observation = self.observation.render(self.shared.config.observation_chars);
-        self.exchanges.push(Exchange { reply, observation, step });
+        let failed = match &self.observation {
+            Observation::Finished { exit_code, .. } => *exit_code != 0,
+            Observation::Refused { .. } | Observation::Unreadable { .. } | Observation::Busy { .. } => true,
+            _ => false,
+        };
+        self.exchanges.push(Exchange { reply, observation, step, failed });
     }
 
     fn shape(&self, turn: u32) -> CallShape<'_> {
@@ -398,6 +406,7 @@ impl Loop<'_> {
                 let hint = last_line(&output.output, 60).map(|l| format!(": \"{l}\"")).unwrap_or_default();
                 self.step(label, format!("exit {}{hint}", output.exit_code));
                 self.last_exit = Some(output.exit_code);
+                self.last_output = output.output.clone();
                 self.observation = Observation::Finished {
                     command: running.label.clone(),
                     exit_code: output.exit_code,
@@ -498,7 +507,9 @@ impl Loop<'_> {
     async fn done(&mut self, summary: String, files: Vec<String>) -> Turn {
         let id = self.request.subtask.id.clone();
         self.shared.ledger.update(&id, |s| s.claimed_success = true);
-        let claimed = claimed_files(&summary, &files);
+        let mut claimed = claimed_files(&summary, &files);
+        let destinations = goal_destinations(&self.request.subtask.description);
+        claimed.extend(destinations.iter().filter(|d| !claimed.contains(d)).cloned().collect::<Vec<_>>());
         // Where the shell is now: the model may have changed directory since the first turn.
         if let Some(now) = pane_directory(self.pane.pane()).await {
             self.cwd = now;
@@ -510,9 +521,13 @@ impl Loop<'_> {
                 "your last command failed (exit code {code}). Fix it, or run a command that shows the goal is reached, then say done."
             )),
             _ if !missing.is_empty() => Some(format!(
-                "these files do not exist in {}: {}. Write them, or say done without claiming them.",
+                "{} not exist in {}. Make {}, then say done.",
+                match missing.as_slice() {
+                    [one] => format!("{one} does"),
+                    many => format!("{} do", many.join(", ")),
+                },
                 self.cwd,
-                missing.join(", ")
+                if missing.len() == 1 { "it" } else { "them" }
             )),
             _ => None,
         };
@@ -533,6 +548,12 @@ impl Loop<'_> {
             return Turn::End(outcome);
         }
         self.shared.ledger.update(&id, |s| s.false_completion = None);
+        // Small models copy the prompt's example instead of an answer: then the last output is the answer.
+        let summary = if is_placeholder(&summary) && !self.last_output.trim().is_empty() {
+            bound(self.last_output.trim(), 1000)
+        } else {
+            summary
+        };
         let mut outcome = RunOutcome::from_exit_code(0, String::new());
         outcome.exit_code = self.last_exit;
         outcome.summary = Some(summary);
@@ -581,6 +602,21 @@ impl Loop<'_> {
         outcome.output = std::mem::take(&mut self.log);
         outcome
     }
+}
+
+/// A summary that says nothing: empty, `...`, or a copy of the prompt's wording.
+fn is_placeholder(summary: &str) -> bool {
+    let words: String =
+        summary.to_ascii_lowercase().chars().filter(|c| c.is_ascii_alphanumeric() || *c == ' ').collect();
+    matches!(
+        words.trim(),
+        "" | "the result"
+            | "result"
+            | "done"
+            | "the goal is reached"
+            | "goal reached"
+            | "the goal is reached the summary is the answer or what you made"
+    )
 }
 
 fn with_newline(text: &str) -> String {
