@@ -17,11 +17,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use agent::observe::Observation;
-use agent::prompt::{INTERACTIVE_SYSTEM, Step, TurnPrompt, interactive_turn};
+use agent::prompt::{
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, interactive_conversation, interactive_first,
+};
 use agent::{Agent, PaneProfile};
 use dag_sched::{PanePool, RunOptions, ValidatedPlan};
 use llm::testing::{FakeServer, Reply, Tokens, wire};
-use llm::{ChatModel, ChatRequest, ProviderKind};
+use llm::{ChatRequest, ProviderKind};
 use tmux_habitat::{Server, SessionOptions, TransportKind};
 
 const TURNS: usize = 20;
@@ -113,6 +115,16 @@ async fn main() {
 /// The prompt of a typical second turn: the model ran `wc -l` and sees its output.
 async fn tokens_of_a_typical_turn() {
     let profile = PaneProfile::shell();
+    let screen = Observation::Start { screen: "$\n".into() }.render(2000);
+    let first = interactive_first(&FirstTurn {
+        goal: "Count the lines in notes.txt and write just the number to lines.txt.",
+        pane: "shell",
+        profile: &profile,
+        cwd: "/home/ana/work",
+        inputs: &[],
+        observation: &screen,
+        max_turns: 8,
+    });
     let observation = Observation::Finished {
         command: "wc -l < notes.txt".into(),
         exit_code: 0,
@@ -120,24 +132,18 @@ async fn tokens_of_a_typical_turn() {
         continued: false,
     }
     .render(2000);
-    let steps = [Step { action: "run `wc -l < notes.txt`".into(), outcome: "exit 0: \"12\"".into() }];
-    let user = interactive_turn(&TurnPrompt {
-        goal: "Count the lines in notes.txt and write just the number to lines.txt.",
-        pane: "shell",
-        profile: &profile,
-        cwd: "/home/ana/work",
-        inputs: &[],
-        steps: &steps,
-        observation: &observation,
-        turn: 2,
-        max_turns: 8,
-    });
+    let exchange = Exchange {
+        reply: serde_json::json!({"action": "run", "command": "wc -l < notes.txt"}).to_string(),
+        observation,
+        step: Step { action: "run `wc -l < notes.txt`".into(), outcome: "exit 0: \"12\"".into() },
+        failed: false,
+    };
+    let prompt =
+        Prompt { system: INTERACTIVE_SYSTEM.into(), messages: interactive_conversation(&first, &[exchange], 8) };
+    let chars: usize = prompt.system.len() + prompt.messages.iter().map(|m| m.content.len()).sum::<usize>();
     let schema = agent::action_schema().to_string();
-    let chars = INTERACTIVE_SYSTEM.len() + user.len();
     println!(
-        "tokens of a typical turn (system {} chars, user {} chars, schema {} chars)",
-        INTERACTIVE_SYSTEM.len(),
-        user.len(),
+        "tokens of a typical second turn ({chars} characters of prompt; the schema adds {} characters where sent)",
         schema.len()
     );
     match std::env::var("LOCAL_LLM_URL").ok().filter(|u| !u.is_empty()) {
@@ -146,7 +152,10 @@ async fn tokens_of_a_typical_turn() {
                 .base_url(&format!("{}/v1", url.trim_end_matches('/')))
                 .expect("url");
             let model = llm::connect(config).expect("client");
-            let request = ChatRequest::new(user).system(INTERACTIVE_SYSTEM).max_tokens(1).temperature(0.0);
+            let request = ChatRequest::from_messages(prompt.messages.clone())
+                .system(prompt.system.clone())
+                .max_tokens(1)
+                .temperature(0.0);
             let reply = model.chat(&request).await.expect("local model");
             println!("  prompt tokens (Qwen2.5 tokenizer, chat template included): {}", reply.usage.input_tokens);
         }
