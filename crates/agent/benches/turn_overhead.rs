@@ -1,7 +1,7 @@
 //! clive's own time per model turn (`cargo bench -p agent`): everything but the model's reply and the command's
 //! runtime, with the fake model answering at once.
 //!
-//! One interactive subtask of 20 turns (19 × `run :`, then `done`) on a real tmux server (control mode), against
+//! One interactive subtask of 20 turns (19 × `run :`, then `done`) on a real tmux server (each transport), against
 //! baselines measured in the same run: one bare HTTP call to the fake server (what the model call costs at
 //! least), and one bare `Pane::run(":")` (what typing a command and seeing its signalled end costs at least).
 //! clive's own time per turn is the turn's median minus both.
@@ -42,9 +42,16 @@ fn ms(d: Duration) -> f64 {
 async fn main() {
     let quick = std::env::var_os("AGENT_BENCH_QUICK").is_some();
     let runs = if quick { 3 } else { 15 };
+    for transport in [TransportKind::Control, TransportKind::Subprocess] {
+        measure(transport, runs).await;
+    }
+    tokens_of_a_typical_turn().await;
+}
+
+async fn measure(transport: TransportKind, runs: usize) {
     let fake = FakeServer::start().await.expect("fake server");
     let model = llm::connect(fake.config(ProviderKind::OpenAiCompatible)).expect("client");
-    let server = Server::builder().transport(TransportKind::Control).start().await.expect("tmux");
+    let server = Server::builder().transport(transport).start().await.expect("tmux");
     let work = tempfile::tempdir().expect("tempdir");
     let session = server.new_session(SessionOptions::new("bench").cwd(work.path())).await.expect("session");
     let pane = session.first_pane().clone();
@@ -98,7 +105,7 @@ async fn main() {
     let turn90 = percentile(&mut turns, 0.9);
     let own50 = turn50.saturating_sub(call + command);
     let own90 = turn90.saturating_sub(call + command);
-    println!("turn overhead ({runs} subtasks of {TURNS} turns, fake model answering at once, control mode)");
+    println!("turn overhead ({runs} subtasks of {TURNS} turns, fake model answering at once, {transport:?} transport)");
     println!("  baseline: bare model call (HTTP to the fake)     p50 {:7.2} ms", ms(call));
     println!("  baseline: bare Pane::run(\":\") (typed, signalled) p50 {:7.2} ms", ms(command));
     println!("  one interactive turn (run `:`)                   p50 {:7.2} ms  p90 {:7.2} ms", ms(turn50), ms(turn90));
@@ -109,7 +116,6 @@ async fn main() {
         turn50.as_secs_f64() / (call + command).as_secs_f64()
     );
     drop(server);
-    tokens_of_a_typical_turn().await;
 }
 
 /// The prompt of a typical second turn: the model ran `wc -l` and sees its output.

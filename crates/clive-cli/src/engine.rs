@@ -9,7 +9,7 @@ use agent::{Agent, AgentConfig};
 use dag_sched::{CancelToken, Executor, Mode, PanePool, RunOptions, RunSummary, ShellRunner, ValidatedPlan};
 use llm::{Budgeted, ChatModel, ProviderKind, TokenBudget};
 use router::safety::GatePolicy;
-use tmux_habitat::{Server, Session, SessionOptions, TransportKind};
+use tmux_habitat::{Server, Session, SessionOptions};
 
 use crate::error::CliError;
 use crate::progress::Progress;
@@ -98,7 +98,10 @@ impl Engine {
         let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
         let run_dir = settings.state_dir.join("runs").join(&session_name);
         let (server, session, pool) = if needs_panes {
-            let server = settings.server_with(model.is_some().then_some(TransportKind::Control)).await?;
+            // One `tmux` process per call, as for tier 0: a control client attaching while another clive creates a
+            // session on the shared server can crash tmux 3.3a (docs/performance.md). The runners then wake on a
+            // backoff instead of on pane output; commands still signal their end.
+            let server = settings.server().await?;
             let mut session_options = SessionOptions::new(&session_name).cwd(&options.cwd).window_name(TASK_PANE);
             for (key, value) in inherited_environment(std::env::vars_os()) {
                 session_options = session_options.env(key, value);

@@ -74,12 +74,6 @@ impl Settings {
     /// A handle on clive's tmux server (it starts with the first session; it is left running on drop).
     /// Commands travel as one `tmux` process each unless `TMUX_HABITAT_TRANSPORT` says otherwise.
     pub async fn server(&self) -> Result<Server, CliError> {
-        self.server_with(None).await
-    }
-
-    /// [`Settings::server`] over `transport` when given (`TMUX_HABITAT_TRANSPORT` still wins): model-driven runs
-    /// use control mode, where pane output wakes the runners instead of polls.
-    pub async fn server_with(&self, transport: Option<TransportKind>) -> Result<Server, CliError> {
         let builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),
@@ -87,7 +81,7 @@ impl Settings {
         };
         // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
         // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
-        let transport = TransportKind::from_env().or(transport).unwrap_or(TransportKind::Subprocess);
+        let transport = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
         Ok(builder.transport(transport).start().await?)
     }
 
