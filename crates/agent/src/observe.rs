@@ -93,6 +93,7 @@ pub(crate) struct Wakeups {
 }
 
 impl Wakeups {
+    /// Starts following the pane; make it before the action whose effect it is to see.
     pub(crate) async fn new(pane: &GatedPane, deadline: Instant) -> Wakeups {
         let output = pane.pane().subscribe().await.ok();
         let left = deadline.saturating_duration_since(Instant::now());
@@ -154,16 +155,18 @@ pub(crate) async fn prompt_count(pane: &GatedPane) -> Option<u64> {
 pub(crate) async fn watch_command(
     pane: &GatedPane,
     command: &mut Command,
+    mut wakeups: Wakeups,
     watch: Watch<'_>,
     deadline: Instant,
 ) -> Seen {
-    let Watch { baseline, pattern, patience, cancel, prompt_floor } = watch;
-    let mut wakeups = Wakeups::new(pane, deadline).await;
+    let Watch { baseline, pattern, patience, cancel, prompt_floor, look_first } = watch;
     let mut quiet_since: Option<(Instant, String)> = None;
-    // Look once before waiting: the command may have printed (or ended) before the subscription began.
-    let mut look_now = true;
+    // `wakeups` was made before the action, so no output since is missed; look first only when asked (a `wait`
+    // on output that may have come before it). Each look costs tmux calls: a command that ends at once is seen
+    // ending without one.
+    let mut look_now = look_first;
     loop {
-        if look_now && command.finish.is_finished() {
+        if command.finish.is_finished() {
             return joined((&mut command.finish).await);
         }
         if !std::mem::take(&mut look_now) {
@@ -248,6 +251,8 @@ pub(crate) struct Watch<'a> {
     /// The shell's prompt count when the watch began (with the command running): a higher count means the
     /// command line is over even if its end marker never comes (C-c aborts the whole line).
     pub prompt_floor: Option<u64>,
+    /// Look at the command at once, before any new output.
+    pub look_first: bool,
 }
 
 /// Whether the last line of `view` looks like a program waiting for a typed line (`>>>`, `$`, `sqlite>`,
@@ -264,12 +269,12 @@ fn looks_like_prompt(view: &str) -> bool {
 /// `pattern` shows, or `deadline` passes.
 pub(crate) async fn watch_screen(
     pane: &GatedPane,
+    mut wakeups: Wakeups,
     before: &str,
     pattern: Option<&str>,
     deadline: Instant,
     cancel: &dag_sched::CancelToken,
 ) -> Seen {
-    let mut wakeups = Wakeups::new(pane, deadline).await;
     let mut changed_at: Option<Instant> = None;
     loop {
         let quiet_until = changed_at.map(|at| at + SETTLE_QUIET);

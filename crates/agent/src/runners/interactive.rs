@@ -16,7 +16,7 @@ use crate::config::ReplyFormat;
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{
-    Command, Observation, Patience, Seen, Watch, command_view, prompt_count, watch_command, watch_screen,
+    Command, Observation, Patience, Seen, Wakeups, Watch, command_view, prompt_count, watch_command, watch_screen,
 };
 use crate::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, interactive_conversation, interactive_first,
@@ -87,7 +87,7 @@ pub(crate) async fn run_interactive(
         exchanges: Vec::new(),
         steps: Vec::new(),
         observation: Observation::Start { screen: screen.clone() },
-        screen,
+        screen: Some(screen),
         command: None,
         last_exit: None,
         last_output: String::new(),
@@ -118,8 +118,8 @@ struct Loop<'a> {
     exchanges: Vec<Exchange>,
     steps: Vec<Step>,
     observation: Observation,
-    /// The clean screen as the model last saw it.
-    screen: String,
+    /// The clean screen as the model last saw it (`None` after a command: looked at only when needed).
+    screen: Option<String>,
     command: Option<Command>,
     last_exit: Option<i32>,
     /// The output of the last command that ended, for a summary that says nothing.
@@ -288,6 +288,7 @@ impl Loop<'_> {
             self.step(format!("run `{label}`"), "not typed: a command is still running".into());
             return Ok(Turn::Next);
         }
+        let wakeups = Wakeups::new(&self.pane, self.deadline).await;
         let started = match self.pane.start(&command).await {
             Ok(started) => started,
             Err(TypeError::Refused { reasons, .. }) => {
@@ -308,8 +309,9 @@ impl Loop<'_> {
             patience: Patience::Prompt(PROMPT_QUIET),
             cancel: &self.request.cancel,
             prompt_floor: None,
+            look_first: false,
         };
-        let seen = watch_command(&self.pane, &mut running, watch, wait_until).await;
+        let seen = watch_command(&self.pane, &mut running, wakeups, watch, wait_until).await;
         self.settle(running, seen, None).await
     }
 
@@ -322,6 +324,7 @@ impl Loop<'_> {
             None => self.current_screen().await,
         };
         let prompt_floor = prompt_count(&self.pane).await;
+        let wakeups = Wakeups::new(&self.pane, self.deadline).await;
         match self.pane.send(&keys).await {
             Ok(()) => {}
             Err(TypeError::Refused { reasons, .. }) => {
@@ -341,14 +344,15 @@ impl Loop<'_> {
                     patience: Patience::Quiet(ANSWER_QUIET),
                     cancel: &self.request.cancel,
                     prompt_floor,
+                    look_first: false,
                 };
-                let seen = watch_command(&self.pane, &mut running, watch, wait_until).await;
+                let seen = watch_command(&self.pane, &mut running, wakeups, watch, wait_until).await;
                 running.shown = baseline;
                 self.settle(running, seen, Some(label)).await
             }
             None => {
                 let until = self.deadline.min(Instant::now() + KEYS_SETTLE);
-                let seen = watch_screen(&self.pane, &baseline, None, until, &self.request.cancel).await;
+                let seen = watch_screen(&self.pane, wakeups, &baseline, None, until, &self.request.cancel).await;
                 if matches!(seen, Seen::Cancelled) {
                     return Ok(Turn::End(self.cancelled().await));
                 }
@@ -373,13 +377,20 @@ impl Loop<'_> {
                     patience: Patience::Deadline,
                     cancel: &self.request.cancel,
                     prompt_floor: prompt_count(&self.pane).await,
+                    look_first: true,
                 };
-                let seen = watch_command(&self.pane, &mut running, watch, until).await;
+                let wakeups = Wakeups::new(&self.pane, until).await;
+                let seen = watch_command(&self.pane, &mut running, wakeups, watch, until).await;
                 self.settle(running, seen, Some(label)).await
             }
             None => {
-                let before = self.screen.clone();
-                let seen = watch_screen(&self.pane, &before, pattern.as_deref(), until, &self.request.cancel).await;
+                let wakeups = Wakeups::new(&self.pane, until).await;
+                let before = match self.screen.clone() {
+                    Some(screen) => screen,
+                    None => self.current_screen().await,
+                };
+                let seen =
+                    watch_screen(&self.pane, wakeups, &before, pattern.as_deref(), until, &self.request.cancel).await;
                 if matches!(seen, Seen::Cancelled) {
                     return Ok(Turn::End(self.cancelled().await));
                 }
@@ -413,7 +424,7 @@ impl Loop<'_> {
                     output: fresh,
                     continued: !running.shown.is_empty(),
                 };
-                self.screen = self.current_screen().await;
+                self.screen = None;
                 Ok(Turn::Next)
             }
             Seen::Ended(status) => {
@@ -464,7 +475,7 @@ impl Loop<'_> {
 
     async fn show_screen(&mut self, after: String, seen: Seen, label: String) {
         let screen = self.current_screen().await;
-        let changed = screen != self.screen;
+        let changed = self.screen.as_ref() != Some(&screen);
         self.step(
             label,
             if matches!(seen, Seen::Appeared) {
@@ -476,7 +487,7 @@ impl Loop<'_> {
             },
         );
         self.observation = Observation::Screen { after, screen: screen.clone(), changed };
-        self.screen = screen;
+        self.screen = Some(screen);
     }
 
     async fn current_screen(&self) -> String {

@@ -239,6 +239,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             shared.ledger.update(&subtask.id, |s| {
                 s.last_command = Some(format!("{} {}", script.language.interpreter(), path.display()))
             });
+            let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
             let running = match pane.start(&command).await {
                 Ok(running) => running,
                 Err(error) => return Err(runner_error(error.to_string())),
@@ -251,8 +252,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 patience: Patience::Deadline,
                 cancel: &request.cancel,
                 prompt_floor: None,
+                look_first: false,
             };
-            let seen = watch_command(&pane, &mut running, watch, deadline).await;
+            let seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
             shared.ledger.update(&subtask.id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
             match seen {
                 Seen::Finished(output) if output.exit_code == 0 => {
