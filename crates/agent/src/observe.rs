@@ -21,6 +21,11 @@ const BURST_GAP: Duration = Duration::from_millis(10);
 const BURST_MAX: Duration = Duration::from_millis(100);
 /// After keys with no command running, how long the screen must stay quiet to count as settled.
 const SETTLE_QUIET: Duration = Duration::from_millis(150);
+/// After output, how long the command's end may take to be signalled before the watcher looks: output is often
+/// the command's last words, and a look costs tmux calls.
+const END_FIRST: Duration = Duration::from_millis(3);
+/// Without control mode, the first look after an action (then backing off to 250 ms).
+const FIRST_LOOK: Duration = Duration::from_millis(30);
 /// When the shell's prompt sign says a command line is over, how long its end marker may still take to arrive.
 const END_MARKER_GRACE: Duration = Duration::from_millis(300);
 
@@ -97,7 +102,7 @@ impl Wakeups {
     pub(crate) async fn new(pane: &GatedPane, deadline: Instant) -> Wakeups {
         let output = pane.pane().subscribe().await.ok();
         let left = deadline.saturating_duration_since(Instant::now());
-        Wakeups { output, backoff: Backoff::with(Duration::from_millis(10), Duration::from_millis(250), left) }
+        Wakeups { output, backoff: Backoff::with(FIRST_LOOK, Duration::from_millis(250), left) }
     }
 
     /// Resolves after the pane's next burst of output (or the next backoff step).
@@ -191,6 +196,9 @@ pub(crate) async fn watch_command(
                     continue;
                 }
                 () = wakeups.next() => {}
+            }
+            if let Ok(finished) = tokio::time::timeout(END_FIRST, &mut command.finish).await {
+                return joined(finished);
             }
         }
         let Ok(View { text: view, prompt }) = command_view(pane, command).await else { continue };
