@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session};
+use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session, shell_quote};
 
 use crate::error::DagError;
 use crate::result::SubtaskStatus;
@@ -57,11 +57,6 @@ impl ShellRunner {
     async fn forget(&self, name: &str) {
         self.panes.lock().await.remove(name);
     }
-}
-
-/// Quotes a word for a POSIX shell.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// Presses C-c and waits until the shell reads input again; says how that went.

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 /// Everything that can go wrong in lane-send, apart from a held delivery (which is an
 /// [`Outcome`](crate::Outcome), not an error).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A built-in frame table does not parse or compile.
     #[error("frame table {file} is invalid: {detail}; fix the table and add a fixture")]
@@ -59,7 +60,7 @@ pub enum Error {
     },
     /// A tmux call failed.
     #[error("tmux: {0}")]
-    Tmux(String),
+    Tmux(#[from] tmux_habitat::Error),
     /// Output could not be encoded.
     #[error("cannot encode {what}: {detail}")]
     Encode {

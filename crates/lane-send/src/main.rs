@@ -158,7 +158,7 @@ fn server_for(cli: &Cli) -> Result<Server, Error> {
         (None, Some(path)) => SocketSpec::Path(path.clone()),
         (None, None) => SocketSpec::Inherit,
     };
-    Server::existing(spec).map_err(|error| Error::Tmux(error.to_string()))
+    Ok(Server::existing(spec)?)
 }
 
 async fn run(cli: &Cli) -> Result<Report, Error> {

@@ -132,6 +132,4 @@ pub fn read_submissions(log: &Path) -> Vec<Submission> {
         .collect()
 }
 
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
-}
+pub use tmux_habitat::shell_quote;
