@@ -71,15 +71,15 @@ fn elapsed_ms(started: Instant) -> u64 {
 ///
 /// ```no_run
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-/// use lane_send::{DeliverOptions, paths::Dirs};
+/// use lane_send::{DeliverOptions, Dirs};
 /// use tmux_habitat::{Server, SocketSpec};
 ///
 /// let server = Server::existing(SocketSpec::Inherit)?;
 /// let options = DeliverOptions::new(Dirs::from_env()?);
 /// let outcome = lane_send::deliver(&server, "api", "web: the schema changed", &options).await?;
-/// match outcome.stage {
-///     None => println!("delivered (queued: {})", outcome.queued),
-///     Some(stage) => println!("held at {}: {}", stage.name(), outcome.reason),
+/// match &outcome {
+///     lane_send::Outcome::Delivered { queued, .. } => println!("delivered (queued: {queued})"),
+///     lane_send::Outcome::Held { stage, details } => println!("held at {}: {}", stage.name(), details.reason),
 /// }
 /// # Ok(()) }
 /// ```
@@ -156,7 +156,6 @@ async fn deliver_signed(
                 Event::Tick
             }
             Action::ClearLeftover { keys, rows, leftover } => {
-                let keys: Vec<Key> = keys.iter().filter_map(|name| Key::parse(name)).collect();
                 for _ in 0..rows {
                     if let Err(error) = pane.send_keys(&keys).await {
                         return typing_failed(&delivery, lane, &pane_id, error.into(), started);
@@ -196,13 +195,7 @@ fn typing_failed(
     if !delivery.has_pasted() {
         return Err(error);
     }
-    let verdict = Verdict {
-        held_at: Some(Stage::Pasted),
-        reason: format!("tmux failed after the paste ({error}); the text may be in the box"),
-        agent: None,
-        queued: false,
-        cleared_leftover: None,
-        enters: 0,
-    };
+    let verdict =
+        Verdict::held(Stage::Pasted, format!("tmux failed after the paste ({error}); the text may be in the box"));
     Ok(Outcome::from_verdict(lane, Some(pane_id.to_string()), verdict, elapsed_ms(started)))
 }

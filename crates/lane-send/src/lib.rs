@@ -26,24 +26,32 @@
 //! assert!(input.is_empty());
 //! ```
 
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "coordination")]
 pub mod commands;
-pub mod date;
+mod date;
 mod deliver;
 pub mod delivery;
-pub mod error;
+mod error;
 pub mod frame;
-pub mod journal;
+mod journal;
 pub mod lock;
+#[cfg(feature = "coordination")]
 pub mod mailbox;
-pub mod message;
+mod message;
+#[cfg(feature = "coordination")]
 pub mod notes;
-pub mod outcome;
-pub mod paths;
+mod outcome;
+mod paths;
+#[cfg(feature = "coordination")]
 pub mod registry;
 
 pub use deliver::{DEFAULT_TIMEOUT, DeliverOptions, deliver, inspect_lane, live_lanes};
-pub use error::Error;
-pub use outcome::{Outcome, OutcomeKind, Stage, Verdict};
+pub use error::{Error, FrameSpecProblem};
+pub use message::SignedMessage;
+pub use outcome::{Details, Ending, Outcome, Stage, Verdict};
+pub use paths::Dirs;
 pub use tmux_habitat::Screen;
 
 use serde::{Deserialize, Serialize};

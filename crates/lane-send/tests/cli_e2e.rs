@@ -105,7 +105,7 @@ async fn eight_concurrent_senders_submit_each_message_exactly_once() {
     let children: Vec<_> = messages
         .iter()
         .map(|message| {
-            lab.cli().args(["--timeout", "60", "api", message]).stdout(std::process::Stdio::piped()).spawn().unwrap()
+            lab.cli().args(["--timeout", "60s", "api", message]).stdout(std::process::Stdio::piped()).spawn().unwrap()
         })
         .collect();
     let mut outputs = Vec::new();

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use lane_send::Dirs;
 use lane_send::frame::Recognition;
-use lane_send::paths::Dirs;
 use lane_send::{DeliverOptions, Outcome};
 use tmux_habitat::{Backoff, Server, SessionOptions};
 
