@@ -11,9 +11,9 @@ use crate::exit_code;
 pub enum CliError {
     /// The task needs a model (tier 1 or 2) and no provider is configured.
     #[error(
-        "this task needs a language model ({reason}), and no provider is configured; set one of \
-         ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or OLLAMA_HOST, or give a shell command \
-         (`clive run -- <command>`)"
+        "this task needs a language model ({reason}), and no provider is configured; set one of {}, or give \
+         a shell command (`clive run -- <command>`)",
+        crate::provider::provider_variables_text()
     )]
     NoProvider {
         /// Why tier 0 declined the task.

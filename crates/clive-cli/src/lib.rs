@@ -18,10 +18,11 @@
 
 pub mod archive;
 pub mod cli;
-pub mod duration_arg;
 mod error;
 pub mod exit_code;
 mod logging;
+#[macro_use]
+mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
@@ -55,7 +56,7 @@ pub async fn execute(cli: Cli) -> i32 {
             eprintln!("clive: {error}");
             if json {
                 let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
-                println!("{object}");
+                outln!("{object}");
             }
             error.exit_code()
         }
@@ -76,9 +77,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         };
         let report = run_task(settings, task, &options).await?;
         if json {
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            outln!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else {
-            print!("{}", report.output);
+            out!("{}", report.output);
         }
         if report.kept {
             let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
@@ -95,9 +96,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         Some(Command::Sessions) => {
             let records = manage::sessions(settings).await?;
             if json {
-                println!("{}", serde_json::to_string(&records).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
-                print!("{}", manage::render_sessions(&records, session_record::unix_now()));
+                out!("{}", manage::render_sessions(&records, session_record::unix_now()));
             }
             Ok(exit_code::SUCCESS)
         }
@@ -109,19 +110,19 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                     LogSource::Live(session) => (true, session.clone()),
                     LogSource::Archived(path) => (false, path.display().to_string()),
                 };
-                println!("{}", json!({ "live": live, "source": from, "text": text }));
+                outln!("{}", json!({ "live": live, "source": from, "text": text }));
             } else {
-                print!("{text}");
+                out!("{text}");
             }
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
             let removed = manage::gc(settings, *all).await?;
             if json {
-                println!("{}", serde_json::to_string(&removed).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
                 for done in &removed {
-                    println!("removed {} (log: {})", done.session, done.log.display());
+                    outln!("removed {} (log: {})", done.session, done.log.display());
                 }
             }
             Ok(exit_code::SUCCESS)
@@ -142,9 +143,9 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         PlanCommand::Check { file } => {
             let plan = plan_cmd::load_plan(file)?;
             if json {
-                println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
+                outln!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
-                println!(
+                outln!(
                     "{}: valid plan, {} subtasks, panes: {}",
                     file.display(),
                     plan.subtasks().len(),
@@ -155,16 +156,21 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         }
         PlanCommand::Show { file, format } => {
             let plan = plan_cmd::load_plan(file)?;
-            print!("{}", plan_cmd::render(&plan, *format));
+            out!("{}", plan_cmd::render(&plan, *format));
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) =
-                plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
+            let options = plan_cmd::PlanRunOptions {
+                retention: cli.global.retain,
+                quiet: json,
+                allow_destructive: cli.global.allow_destructive,
+                cwd: cli.global.cwd.clone(),
+            };
+            let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
-                print!("{}", dag_sched::render_summary_table(&summary));
+                out!("{}", dag_sched::render_summary_table(&summary));
             }
             Ok(if report.cancelled {
                 exit_code::INTERRUPTED

@@ -75,6 +75,15 @@ pub struct TaskReport {
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
 pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), CliError> {
+    plan_task_in(task, allow_destructive, |name| std::env::var(name).ok())
+}
+
+/// [`plan_task`] with the environment given by `env`.
+fn plan_task_in(
+    task: &str,
+    allow_destructive: bool,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(Route, String), CliError> {
     let route = router::route(task);
     let command = match &route {
         Route::Direct(direct) => direct.command.clone(),
@@ -92,7 +101,7 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
                 _ => format!("tier {}", other.tier().number()),
             };
             debug_assert_ne!(other.tier(), Tier::Direct);
-            return Err(match provider::configured_provider(|name| std::env::var(name).ok()) {
+            return Err(match provider::configured_provider(env) {
                 None => CliError::NoProvider { reason },
                 Some(_) => CliError::ModelTierUnavailable { reason },
             });
@@ -241,15 +250,16 @@ mod tests {
 
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {
-        // The test process may have provider variables; judge the message shape only when none is set.
-        let err = plan_task("what is the largest file here", false).unwrap_err();
-        if let CliError::NoProvider { .. } = err {
-            let text = err.to_string();
-            for name in provider::PROVIDER_VARIABLES {
-                assert!(text.contains(name), "{text}");
-            }
-            assert_eq!(err.exit_code(), 2);
+        let err = plan_task_in("what is the largest file here", false, |_| None).unwrap_err();
+        assert!(matches!(err, CliError::NoProvider { .. }), "{err:?}");
+        let text = err.to_string();
+        for name in provider::provider_variables() {
+            assert!(text.contains(name), "{text}");
         }
+        assert_eq!(err.exit_code(), 2);
+        let with_key = |name: &str| (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:1/v1".to_owned());
+        let err = plan_task_in("what is the largest file here", false, with_key).unwrap_err();
+        assert!(matches!(err, CliError::ModelTierUnavailable { .. }), "{err:?}");
     }
 
     #[test]

@@ -237,22 +237,23 @@ impl Session {
         &self.first_pane
     }
 
-    /// Adds a detached window named `name` (remain-on-exit on) running the server's shell, and returns its pane.
+    /// Adds a detached window named `name` (remain-on-exit on) running the server's shell in the session's
+    /// directory (the one it was created with, [`SessionOptions::cwd`]), and returns its pane.
     pub async fn new_window(&self, name: &str) -> Result<Pane> {
         self.new_window_with(name, None).await
     }
 
     /// Like [`Session::new_window`], running `command` instead of the shell.
     pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
-        let cwd = std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?;
         let mut args: Vec<String> = vec![
             "-d".into(),
             "-t".into(),
             format!("={}:", self.name),
             "-n".into(),
             name.to_owned(),
+            // tmux expands the format when the window starts: the session's directory, not ours.
             "-c".into(),
-            cwd.display().to_string(),
+            "#{session_path}".into(),
             "-P".into(),
             "-F".into(),
             "#{pane_id}".into(),

