@@ -62,10 +62,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub keep: bool,
     /// How long a kept session stays before it is archived and removed (e.g. 90s, 30m, 2h).
-    #[arg(long, global = true, env = "CLIVE_RETENTION", default_value = "30m", value_parser = parse_duration)]
+    #[arg(long, global = true, env = "CLIVE_RETENTION", hide_env_values = true, default_value = "30m", value_parser = parse_duration)]
     pub retain: Duration,
     /// How long the command may run before clive gives up on it (its session is kept).
-    #[arg(long, global = true, env = "CLIVE_TIMEOUT", default_value = "10m", value_parser = parse_duration)]
+    #[arg(long, global = true, env = "CLIVE_TIMEOUT", hide_env_values = true, default_value = "10m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Let the safety gate pass destructive commands (`rm -rf ~`, `mkfs`, `curl … | sh`).
     #[arg(long, global = true)]
@@ -207,5 +207,6 @@ mod tests {
     fn help_names_the_exit_codes() {
         let help = <Cli as clap::CommandFactory>::command().render_long_help().to_string();
         assert!(help.contains("Exit codes:") && help.contains("77") && help.contains("clive run sessions"), "{help}");
+        insta::assert_snapshot!("clive_help", help);
     }
 }

@@ -55,14 +55,18 @@ pub async fn execute(cli: Cli) -> i32 {
         Err(error) => {
             eprintln!("clive: {error}");
             if json {
-                let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
-                outln!("{object}");
+                outln!("{}", error_report(task.as_deref(), &error));
             }
             error.exit_code()
         }
     };
     let _ = std::io::stdout().flush();
     code
+}
+
+/// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
+fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
+    json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() })
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -180,5 +184,18 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 exit_code::PLAN_FAILED
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_report_shape() {
+        let error = CliError::NoSuchSession { id: "zz".into() };
+        insta::assert_json_snapshot!(error_report(None, &error));
+        let refused = task_run::plan_task("rm -rf ~", false).unwrap_err();
+        insta::assert_json_snapshot!(error_report(Some("rm -rf ~"), &refused));
     }
 }
