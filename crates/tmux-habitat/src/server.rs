@@ -363,7 +363,8 @@ impl Server {
     }
 
     /// Creates a detached session (its view never jumps for a watcher) and waits for nothing: call
-    /// [`Pane::wait_ready`] on its first pane before typing into a shell.
+    /// [`Pane::wait_ready`] on its first pane before typing into a shell. A server that is exiting as the
+    /// session starts is replaced by a fresh one (a few attempts), not reported.
     pub async fn new_session(&self, options: SessionOptions) -> Result<Session> {
         Session::create(self, options).await
     }

@@ -112,6 +112,22 @@ impl SessionInfo {
     }
 }
 
+/// Runs `new-session`. A server that is exiting (killed, or its last session just went) can take the
+/// connection and then go away; the next attempt starts a fresh server. Repeating is safe: a session created on
+/// a server that then exited went with it.
+async fn create_through_exits(server: &Server, invocation: Invocation) -> Result<String> {
+    let mut attempt = 1;
+    loop {
+        match server.tmux(invocation.clone()).await {
+            Err(e @ Error::NoServer { .. }) if attempt < 5 => {
+                tracing::debug!(attempt, error = %e, "the tmux server went away while a session started; retrying");
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// User option names: `@` and then letters, digits, `-` or `_`.
 pub(crate) fn validate_user_option(name: &str) -> Result<()> {
     let valid = name
@@ -185,7 +201,7 @@ impl Session {
         // (new-session always travels by subprocess, where a chain shares the new session as its target.)
         let invocation = Invocation::new(Command::new("new-session").args(args))
             .then(Command::new("set-option").args(["-w", "remain-on-exit", "on"]));
-        let out = server.tmux(invocation).await?;
+        let out = create_through_exits(server, invocation).await?;
         let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::Protocol {
             command: "new-session".into(),
             detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
