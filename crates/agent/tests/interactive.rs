@@ -86,7 +86,7 @@ async fn prose_is_never_typed_and_a_destructive_command_is_refused_with_the_reas
         "{}",
         prompts[2]
     );
-    let history = world.server.tmux(["capture-pane", "-p", "-S", "-200", "-t", "agent:shell"]).await.unwrap();
+    let history = world.history("agent:shell").await;
     assert!(!history.contains("I will now") && !history.contains("rm -rf"), "{history}");
     let stats = agent.ledger().get("task").unwrap();
     assert_eq!((stats.refused_commands, stats.unreadable_replies), (1, 1));

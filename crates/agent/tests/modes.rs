@@ -69,7 +69,7 @@ async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_fal
     assert!(stats.fell_back && stats.mode == Some(Mode::Interactive), "{stats:?}");
     assert_eq!(stats.refused_commands, 2);
     assert!(!world.work.path().join("cleaning").exists());
-    let history = world.server.tmux(["capture-pane", "-p", "-S", "-200", "-t", "agent:shell"]).await.unwrap();
+    let history = world.history("agent:shell").await;
     assert!(!history.contains("cleaning"), "a refused script ran: {history}");
 }
 
@@ -118,7 +118,7 @@ async fn llm_subtasks_write_their_text_from_the_dependencies_and_answers_need_no
     assert!(prompts[2].contains("words.txt\">\nalpha\nbeta\n</input>"), "{}", prompts[2]);
     assert_eq!(summary.result("capital").unwrap().summary, "Paris");
     // No pane was opened for the text modes.
-    let windows = world.server.tmux(["list-windows", "-t", "agent", "-F", "#{window_name}"]).await.unwrap();
+    let windows = world.windows().await;
     assert!(!windows.contains("writer") && !windows.contains('q'), "{windows}");
     // Several results: one summary call makes the final answer.
     world.replies(&["Two words were written; the capital is Paris."]);

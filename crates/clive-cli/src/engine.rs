@@ -15,7 +15,7 @@ use crate::error::CliError;
 use crate::progress::Progress;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
-use crate::task_run::{inherited_environment, new_session};
+use crate::task_run::inherited_environment;
 
 /// The pane a task without a plan runs in (the session's first window).
 pub const TASK_PANE: &str = "shell";
@@ -106,7 +106,7 @@ impl Engine {
             for (key, value) in inherited_environment(std::env::vars_os()) {
                 session_options = session_options.env(key, value);
             }
-            let session = new_session(&server, session_options).await?;
+            let session = server.new_session(session_options).await?;
             let backstop = options.timeout + options.retention + Duration::from_secs(3600);
             session_record::record_start(&server, &session_name, &options.label, backstop).await?;
             let pool = Arc::new(PanePool::new(session.clone()));
@@ -158,7 +158,7 @@ impl Engine {
         let mut interrupted = false;
         let summary = loop {
             tokio::select! {
-                result = &mut run => break result.map_err(|e| CliError::PlanRun { message: e.to_string() })?,
+                result = &mut run => break result.map_err(|e| CliError::PlanRun(Box::new(e)))?,
                 Some(event) = events.recv() => progress.show(&event),
                 _ = tokio::signal::ctrl_c(), if !interrupted => {
                     interrupted = true;

@@ -18,11 +18,12 @@
 
 pub mod archive;
 pub mod cli;
-pub mod duration_arg;
 pub mod engine;
 mod error;
 pub mod exit_code;
 mod logging;
+#[macro_use]
+mod output;
 pub mod manage;
 pub mod model_task;
 pub mod plan_cmd;
@@ -58,14 +59,18 @@ pub async fn execute(cli: Cli) -> i32 {
         Err(error) => {
             eprintln!("clive: {error}");
             if json {
-                let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
-                println!("{object}");
+                outln!("{}", error_report(task.as_deref(), &error));
             }
             error.exit_code()
         }
     };
     let _ = std::io::stdout().flush();
     code
+}
+
+/// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
+fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
+    json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() })
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -77,9 +82,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         Some(Command::Sessions) => {
             let records = manage::sessions(settings).await?;
             if json {
-                println!("{}", serde_json::to_string(&records).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
-                print!("{}", manage::render_sessions(&records, session_record::unix_now()));
+                out!("{}", manage::render_sessions(&records, session_record::unix_now()));
             }
             Ok(exit_code::SUCCESS)
         }
@@ -91,19 +96,19 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                     LogSource::Live(session) => (true, session.clone()),
                     LogSource::Archived(path) => (false, path.display().to_string()),
                 };
-                println!("{}", json!({ "live": live, "source": from, "text": text }));
+                outln!("{}", json!({ "live": live, "source": from, "text": text }));
             } else {
-                print!("{text}");
+                out!("{text}");
             }
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
             let removed = manage::gc(settings, *all).await?;
             if json {
-                println!("{}", serde_json::to_string(&removed).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
                 for done in &removed {
-                    println!("removed {} (log: {})", done.session, done.log.display());
+                    outln!("removed {} (log: {})", done.session, done.log.display());
                 }
             }
             Ok(exit_code::SUCCESS)
@@ -133,13 +138,13 @@ async fn run_any_task(cli: &Cli, settings: &Settings, task: &str) -> Result<i32,
         let report = run_task(settings, task, &options).await?;
         let code = if global.yes_no { i32::from(report.exit_code != 0) } else { report.exit_code };
         if global.json {
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            outln!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else if global.yes_no {
-            println!("{}", if report.exit_code == 0 { "YES" } else { "NO" });
+            outln!("{}", if report.exit_code == 0 { "YES" } else { "NO" });
         } else if global.oneline {
-            println!("{}", agent::text::one_line(&report.output, usize::MAX));
+            outln!("{}", agent::text::one_line(&report.output, usize::MAX));
         } else {
-            print!("{}", report.output);
+            out!("{}", report.output);
         }
         if report.kept {
             say_kept(&report.session, &format!("exit code {}", report.exit_code), global.retain);
@@ -154,13 +159,13 @@ async fn run_any_task(cli: &Cli, settings: &Settings, task: &str) -> Result<i32,
     };
     let report = run_model_task(settings, task, &route, &model_options).await?;
     if global.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
     } else if report.status == model_task::TaskStatus::Succeeded {
         match (global.yes_no, report.verdict) {
-            (true, Some(yes)) => println!("{}", if yes { "YES" } else { "NO" }),
+            (true, Some(yes)) => outln!("{}", if yes { "YES" } else { "NO" }),
             (true, None) => eprintln!("clive: the result says neither yes nor no: {}", report.answer.trim()),
-            (false, _) if global.oneline => println!("{}", agent::text::one_line(&report.answer, usize::MAX)),
-            (false, _) => println!("{}", report.answer.trim_end()),
+            (false, _) if global.oneline => outln!("{}", agent::text::one_line(&report.answer, usize::MAX)),
+            (false, _) => outln!("{}", report.answer.trim_end()),
         }
     } else {
         let status = serde_json::to_value(report.status).ok().and_then(|v| v.as_str().map(str::to_owned));
@@ -187,9 +192,9 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         PlanCommand::Check { file } => {
             let plan = plan_cmd::load_plan(file)?;
             if json {
-                println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
+                outln!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
-                println!(
+                outln!(
                     "{}: valid plan, {} subtasks, panes: {}",
                     file.display(),
                     plan.subtasks().len(),
@@ -200,7 +205,7 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         }
         PlanCommand::Show { file, format } => {
             let plan = plan_cmd::load_plan(file)?;
-            print!("{}", plan_cmd::render(&plan, *format));
+            out!("{}", plan_cmd::render(&plan, *format));
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
@@ -214,9 +219,9 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             };
             let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
-                print!("{}", dag_sched::render_summary_table(&summary));
+                out!("{}", dag_sched::render_summary_table(&summary));
             }
             Ok(if report.cancelled {
                 exit_code::INTERRUPTED
@@ -226,5 +231,18 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 exit_code::PLAN_FAILED
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_report_shape() {
+        let error = CliError::NoSuchSession { id: "zz".into() };
+        insta::assert_json_snapshot!(error_report(None, &error));
+        let refused = task_run::plan_task("rm -rf ~", false).unwrap_err();
+        insta::assert_json_snapshot!(error_report(Some("rm -rf ~"), &refused));
     }
 }

@@ -195,7 +195,7 @@ pub fn single_subtask_plan(task: &str, yes_no: bool) -> Result<ValidatedPlan, Cl
             timeout: None,
         }],
     };
-    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun { message: e.to_string() })
+    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun(Box::new(e)))
 }
 
 /// Runs `task`, which tier 0 declined (`route`), with the configured model.
@@ -244,7 +244,8 @@ pub async fn run_model_plan(
     let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
     let summary = engine.run(plan).await?;
     let Some(agent) = engine.agent.clone() else {
-        return Err(CliError::PlanRun { message: "the model was not set up".into() });
+        // Engine::start builds the agent whenever it is given a model, as here.
+        return Err(CliError::Model(llm::Error::NotConfigured));
     };
     let answer = agent.final_answer(task, &summary).await;
     let succeeded = summary.all_succeeded();

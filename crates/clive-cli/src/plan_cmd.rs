@@ -15,11 +15,10 @@ const EXCERPT_CHARS: usize = 2000;
 
 /// Reads and validates a plan file.
 pub fn load_plan(path: &Path) -> Result<ValidatedPlan, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::InvalidPlan {
-        path: path.to_owned(),
-        message: format!("cannot read it ({e}); give the path of a plan JSON file"),
-    })?;
-    ValidatedPlan::from_json(&text).map_err(|e| CliError::InvalidPlan { path: path.to_owned(), message: e.to_string() })
+    let text =
+        std::fs::read_to_string(path).map_err(|source| CliError::UnreadablePlan { path: path.to_owned(), source })?;
+    ValidatedPlan::from_json(&text)
+        .map_err(|source| CliError::InvalidPlan { path: path.to_owned(), source: Box::new(source) })
 }
 
 /// The plan rendered as Graphviz `dot` or Mermaid.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use router::safety::{self, GateDecision, GatePolicy};
 use router::{Route, Tier};
 use serde::Serialize;
-use tmux_habitat::{Key, Server, Session, SessionOptions};
+use tmux_habitat::{Key, Server, SessionOptions};
 
 use crate::archive;
 use crate::error::CliError;
@@ -130,7 +130,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     for (key, value) in inherited_environment(std::env::vars_os()) {
         session_options = session_options.env(key, value);
     }
-    let session = new_session(&server, session_options).await?;
+    let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // If this process dies, the session still expires: after the timeout and a retention period.
     session_record::record_start(&server, &session_name, task, options.timeout + options.retention).await?;
@@ -178,21 +178,6 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
         claimed_success: output.exit_code == 0,
         totals: crate::model_task::Totals::command_only(duration_ms, wall_ms),
     })
-}
-
-/// Creates the session. A server that is shutting down (another `clive` just removed the last session)
-/// can take the connection and then exit; the next attempt starts a fresh server.
-pub(crate) async fn new_session(server: &Server, options: SessionOptions) -> Result<Session, CliError> {
-    let mut attempt = 1;
-    loop {
-        match server.new_session(options.clone()).await {
-            Err(e) if attempt < 5 && e.is_server_gone() => {
-                tracing::debug!(attempt, error = %e, "the server went away while starting a session; retrying");
-                attempt += 1;
-            }
-            other => return Ok(other?),
-        }
-    }
 }
 
 /// Every start sweeps expired sessions; a failed sweep never stops the task.
@@ -253,7 +238,7 @@ mod tests {
         let err = plan_task("what is the largest file here", false).unwrap_err();
         assert!(matches!(err, CliError::NoProvider { .. }), "{err:?}");
         let text = err.to_string();
-        for name in crate::provider::PROVIDER_VARIABLES {
+        for name in crate::provider::provider_variables() {
             assert!(text.contains(name), "{text}");
         }
         assert!(text.contains("tier 0 declined"), "{text}");

@@ -8,6 +8,11 @@ use std::time::Duration;
 
 use support::{FakeModel, World, done, run, stable, text};
 
+/// `list-panes` of every pane's foreground command.
+fn current_commands() -> tmux_habitat::Command {
+    tmux_habitat::Command::new("list-panes").args(["-a", "-F", "#{pane_current_command}"])
+}
+
 fn report(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)))
 }
@@ -177,7 +182,7 @@ fn ctrl_c_interrupts_the_busy_pane_and_keeps_the_session() {
     let running = world.block_on(async {
         let mut backoff = tmux_habitat::Backoff::new(Duration::from_secs(20));
         loop {
-            let panes = world.server().tmux(["list-panes", "-a", "-F", "#{pane_current_command}"]).await;
+            let panes = world.server().tmux(current_commands()).await;
             if panes.is_ok_and(|p| p.lines().any(|l| l == "sleep")) {
                 return true;
             }
@@ -195,6 +200,6 @@ fn ctrl_c_interrupts_the_busy_pane_and_keeps_the_session() {
     assert_eq!((report["status"].as_str(), report["kept"].as_bool()), (Some("cancelled"), Some(true)));
     assert!(report["subtasks"][0]["reason"].as_str().unwrap().contains("interrupted with C-c"), "{report}");
     // The pane is back at its shell, not running the command.
-    let panes = world.block_on(world.server().tmux(["list-panes", "-a", "-F", "#{pane_current_command}"])).unwrap();
+    let panes = world.block_on(world.server().tmux(current_commands())).unwrap();
     assert!(!panes.lines().any(|l| l == "sleep"), "{panes}");
 }

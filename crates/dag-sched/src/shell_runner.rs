@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session};
+use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session, shell_quote};
 
 use crate::error::DagError;
 use crate::pane_pool::PanePool;
@@ -51,11 +51,6 @@ impl ShellRunner {
     pub async fn pane(&self, name: &str) -> Result<Pane, DagError> {
         self.pool.pane(name).await
     }
-}
-
-/// Quotes a word for a POSIX shell.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The line that exports the run's directories into a pane's shell before a subtask's command, so the command
@@ -117,14 +112,13 @@ async fn report_output_while_running(
 impl Runner for ShellRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
         let subtask = &request.subtask;
-        let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
         let Some(command) = subtask.command.as_deref() else {
-            return Err(runner_error("a direct subtask needs a `command`".into()));
+            return Err(DagError::runner(&subtask.id, "a direct subtask needs a `command`"));
         };
-        let pane = self.pane(&subtask.pane).await.map_err(|e| runner_error(e.to_string()))?;
+        let pane = self.pane(&subtask.pane).await?;
         let _guard = pane.lock().await;
         let script = format!("{}\n{command}", export_run_dirs(&request.context));
-        let running = pane.start(&script).await.map_err(|e| runner_error(e.to_string()))?;
+        let running = pane.start(&script).await.map_err(|e| DagError::runner(&subtask.id, e))?;
         let reported = std::sync::Mutex::new(String::new());
         let live_output = report_output_while_running(&pane, &running, &request, &reported);
         let finished = tokio::select! {
@@ -170,7 +164,7 @@ impl Runner for ShellRunner {
                 outcome.exit_code = status;
                 Ok(outcome)
             }
-            Err(other) => Err(runner_error(other.to_string())),
+            Err(other) => Err(DagError::runner(&subtask.id, other)),
         }
     }
 }

@@ -51,7 +51,7 @@ pub mod testing;
 mod transport;
 
 pub use budget::{BudgetState, Budgeted, TokenBudget, estimate_prompt_tokens};
-pub use config::{ApiKey, ModelTier, ModelTiers, ProviderConfig, ProviderKind};
+pub use config::{ApiKey, ModelTier, ModelTiers, PROVIDER_VARIABLES, ProviderConfig, ProviderKind};
 pub use error::{Error, Result};
 pub use metered::{Metered, UsageLedger, UsageTotals};
 pub use model::{ChatModel, connect};

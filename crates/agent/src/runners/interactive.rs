@@ -67,11 +67,10 @@ pub(crate) async fn run_interactive(
     }
     let pane = shared.gated_pane(&subtask.pane).await?;
     let _lock = pane.pane().lock().await;
-    let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
     // The run's directories, as the shell runner exports them.
     let export = dag_sched::export_run_dirs(&request.context);
-    pane.pane().run(&export, Duration::from_secs(10)).await.map_err(|e| runner_error(e.to_string()))?;
-    let screen = clean_screen(&pane.pane().capture_text().await.map_err(|e| runner_error(e.to_string()))?);
+    pane.pane().run(&export, Duration::from_secs(10)).await.map_err(|e| DagError::runner(&subtask.id, e))?;
+    let screen = clean_screen(&pane.pane().capture_text().await.map_err(|e| DagError::runner(&subtask.id, e))?);
     let mut state = Loop {
         shared,
         request,
@@ -510,7 +509,7 @@ impl Loop<'_> {
                 Ok(Turn::End(outcome))
             }
             HabitatError::Timeout { .. } => Ok(Turn::End(self.timed_out().await)),
-            other => Err(DagError::Runner { subtask: self.request.subtask.id.clone(), message: other.to_string() }),
+            other => Err(DagError::runner(&self.request.subtask.id, other)),
         }
     }
 

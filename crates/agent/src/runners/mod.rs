@@ -54,10 +54,8 @@ pub(crate) fn dependency_inputs(context: &SubtaskContext, read_files: bool) -> V
 
 /// The pane's current directory, as its shell sees it.
 pub(crate) async fn pane_directory(pane: &Pane) -> Option<String> {
-    let path =
-        pane.server().tmux(["display-message", "-p", "-t", pane.id().as_str(), "#{pane_current_path}"]).await.ok()?;
-    let path = path.trim();
-    (!path.is_empty()).then(|| path.to_owned())
+    let path = pane.info().await.ok()?.current_path;
+    (!path.is_empty()).then_some(path)
 }
 
 /// Reports a runner's progress.

@@ -155,7 +155,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     let subtask = &request.subtask;
     let started = Instant::now();
     let deadline = started + request.timeout;
-    let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
     shared.ledger.update(&subtask.id, |s| s.mode = Some(Mode::Script));
     if shared.budget_spent() {
         return Ok(budget_outcome(false, "before this subtask started"));
@@ -242,7 +241,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
             let running = match pane.start(&command).await {
                 Ok(running) => running,
-                Err(error) => return Err(runner_error(error.to_string())),
+                Err(error) => return Err(DagError::runner(&subtask.id, error)),
             };
             let mut running =
                 Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
@@ -301,7 +300,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     outcome.exit_code = status;
                     return Ok(outcome);
                 }
-                Seen::Failed(error) => return Err(runner_error(error.to_string())),
+                Seen::Failed(error) => return Err(DagError::runner(&subtask.id, error)),
                 Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged | Seen::Ended(_) => {
                     drop(running);
                     let how = pane.interrupt().await;

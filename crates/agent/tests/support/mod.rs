@@ -89,6 +89,18 @@ impl World {
         self.model.requests().iter().map(user_message).collect()
     }
 
+    /// The pane's scrollback and screen (what was ever typed or printed there).
+    pub async fn history(&self, target: &str) -> String {
+        let capture = tmux_habitat::Command::new("capture-pane").args(["-p", "-S", "-200", "-t", target]);
+        self.server.tmux(capture).await.unwrap()
+    }
+
+    /// The names of the session's windows, one per line.
+    pub async fn windows(&self) -> String {
+        let list = tmux_habitat::Command::new("list-windows").args(["-t", "agent", "-F", "#{window_name}"]);
+        self.server.tmux(list).await.unwrap()
+    }
+
     /// The text of a file in the working directory.
     pub fn read(&self, name: &str) -> String {
         std::fs::read_to_string(self.work.path().join(name)).unwrap_or_else(|e| panic!("reading {name}: {e}"))
