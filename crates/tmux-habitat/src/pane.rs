@@ -503,8 +503,10 @@ mod tests {
     #[test]
     fn parses_pane_info() {
         let info =
-            PaneInfo::parse("%3\t200\t50\t1234\t1\t3\t0\t5\t0\t0\t12\t/dev/pts/4\tbash\ttitle\twith tab\n").unwrap();
+            PaneInfo::parse("%3\t200\t50\t1234\t1\t3\t0\t5\t0\t0\t12\t/dev/pts/4\tbash\t/home/ana\ttitle\twith tab\n")
+                .unwrap();
         assert_eq!(info.id.as_str(), "%3");
+        assert_eq!(info.current_path, "/home/ana");
         assert!(info.dead);
         assert_eq!(info.dead_status, Some(3));
         assert_eq!(info.title, "title\twith tab");
