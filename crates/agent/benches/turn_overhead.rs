@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use agent::observe::Observation;
 use agent::prompt::{
-    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, interactive_conversation, interactive_first,
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use agent::{Agent, PaneProfile};
 use dag_sched::{PanePool, RunOptions, ValidatedPlan};
@@ -122,15 +122,9 @@ async fn measure(transport: TransportKind, runs: usize) {
 async fn tokens_of_a_typical_turn() {
     let profile = PaneProfile::shell();
     let screen = Observation::Start { screen: "$\n".into() }.render(2000);
-    let first = interactive_first(&FirstTurn {
-        goal: "Count the lines in notes.txt and write just the number to lines.txt.",
-        pane: "shell",
-        profile: &profile,
-        cwd: "/home/ana/work",
-        inputs: &[],
-        observation: &screen,
-        max_turns: 8,
-    });
+    let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
+    let workplace = Workplace { goal, pane: "shell", profile: &profile, cwd: "/home/ana/work", inputs: &[] };
+    let first = interactive_first(&FirstTurn { workplace, observation: &screen, max_turns: 8 });
     let observation = Observation::Finished {
         command: "wc -l < notes.txt".into(),
         exit_code: 0,

@@ -106,9 +106,9 @@ impl Prompt {
     }
 }
 
-/// What the first message of an interactive subtask is made of.
-#[derive(Debug, Clone)]
-pub struct FirstTurn<'a> {
+/// Where a subtask works and towards what: what the interactive and script prompts both open with.
+#[derive(Debug, Clone, Copy)]
+pub struct Workplace<'a> {
     /// The goal.
     pub goal: &'a str,
     /// The pane's plan name.
@@ -119,6 +119,27 @@ pub struct FirstTurn<'a> {
     pub cwd: &'a str,
     /// Results of earlier subtasks.
     pub inputs: &'a [Input],
+}
+
+impl Workplace<'_> {
+    /// The template values the workplace fills: goal, pane, kind, cwd, notes and inputs.
+    fn values(&self) -> [(&'static str, String); 6] {
+        [
+            ("goal", self.goal.to_owned()),
+            ("pane", self.pane.to_owned()),
+            ("kind", self.profile.kind.clone()),
+            ("cwd", self.cwd.to_owned()),
+            ("notes", self.profile.notes.trim().to_owned()),
+            ("inputs", render_inputs(self.inputs, INPUT_CHARS)),
+        ]
+    }
+}
+
+/// What the first message of an interactive subtask is made of.
+#[derive(Debug, Clone)]
+pub struct FirstTurn<'a> {
+    /// The goal, the pane and what it starts from.
+    pub workplace: Workplace<'a>,
     /// The screen as it is, already rendered ([`crate::observe::Observation::render`]).
     pub observation: &'a str,
     /// The most turns the subtask may take.
@@ -149,19 +170,11 @@ pub const FULL_OBSERVATIONS: usize = 2;
 
 /// The first user message of an interactive subtask.
 pub fn interactive_first(first: &FirstTurn<'_>) -> String {
-    render(
-        INTERACTIVE_TURN,
-        &[
-            ("goal", first.goal),
-            ("pane", first.pane),
-            ("kind", &first.profile.kind),
-            ("cwd", first.cwd),
-            ("notes", first.profile.notes.trim()),
-            ("inputs", &render_inputs(first.inputs, INPUT_CHARS)),
-            ("observation", first.observation.trim_end()),
-            ("max_turns", &first.max_turns.to_string()),
-        ],
-    )
+    let max_turns = first.max_turns.to_string();
+    let mut values: Vec<(&str, String)> = first.workplace.values().into();
+    values.push(("observation", first.observation.trim_end().to_owned()));
+    values.push(("max_turns", max_turns));
+    render_owned(INTERACTIVE_TURN, &values)
 }
 
 /// The conversation of an interactive subtask at turn `exchanges.len() + 1`: the first message, then each past
@@ -224,18 +237,10 @@ pub struct FailedScript<'a> {
 /// Everything a script request is made of.
 #[derive(Debug, Clone)]
 pub struct ScriptPrompt<'a> {
-    /// The goal.
-    pub goal: &'a str,
-    /// The pane's plan name.
-    pub pane: &'a str,
-    /// The pane's kind and notes.
-    pub profile: &'a PaneProfile,
-    /// The pane's current directory.
-    pub cwd: &'a str,
+    /// The goal, the pane and what it starts from.
+    pub workplace: Workplace<'a>,
     /// Operating system and architecture (`linux x86_64`).
     pub platform: &'a str,
-    /// Results of earlier subtasks.
-    pub inputs: &'a [Input],
     /// The previous attempt, when this is a repair.
     pub failed: Option<FailedScript<'a>>,
 }
@@ -258,19 +263,10 @@ pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
             ],
         ),
     };
-    let user = render(
-        SCRIPT_TASK,
-        &[
-            ("goal", request.goal),
-            ("pane", request.pane),
-            ("kind", &request.profile.kind),
-            ("cwd", request.cwd),
-            ("platform", request.platform),
-            ("notes", request.profile.notes.trim()),
-            ("inputs", &render_inputs(request.inputs, INPUT_CHARS)),
-            ("repair", repair.trim_end()),
-        ],
-    );
+    let mut values: Vec<(&str, String)> = request.workplace.values().into();
+    values.push(("platform", request.platform.to_owned()));
+    values.push(("repair", repair.trim_end().to_owned()));
+    let user = render_owned(SCRIPT_TASK, &values);
     Prompt::single(SCRIPT_SYSTEM, user)
 }
 
@@ -300,6 +296,12 @@ pub fn judge_request(question: &str, result: &str) -> Prompt {
     let user =
         render(JUDGE_TASK, &[("question", question), ("result", &fence("input", "", &bound(result, INPUT_CHARS)))]);
     Prompt::single(JUDGE_SYSTEM, user)
+}
+
+/// [`render`] with owned values.
+fn render_owned(template: &str, values: &[(&str, String)]) -> String {
+    let borrowed: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    render(template, &borrowed)
 }
 
 /// Fills `{{name}}` placeholders. A line holding only a placeholder whose value is empty is dropped.
@@ -344,15 +346,15 @@ mod tests {
     #[test]
     fn every_template_placeholder_is_filled() {
         let profile = PaneProfile::new("data", "jq is installed: `jq '.items[]' file.json`.");
-        let first = interactive_first(&FirstTurn {
+        let given = inputs();
+        let workplace = Workplace {
             goal: "count the lines of data.csv",
             pane: "shell",
             profile: &profile,
             cwd: "/work",
-            inputs: &inputs(),
-            observation: "The screen now:",
-            max_turns: 8,
-        });
+            inputs: &given,
+        };
+        let first = interactive_first(&FirstTurn { workplace, observation: "The screen now:", max_turns: 8 });
         let exchange = Exchange {
             reply: "{}".into(),
             observation: "done".into(),
@@ -361,12 +363,8 @@ mod tests {
         };
         let turn = interactive_conversation(&first, &[exchange], 8).pop().unwrap().content;
         let script = script_request(&ScriptPrompt {
-            goal: "g",
-            pane: "p",
-            profile: &profile,
-            cwd: "/",
+            workplace,
             platform: "linux x86_64",
-            inputs: &inputs(),
             failed: Some(FailedScript { script: "#!/bin/bash\nfalse", failure: "exit code 1", output: "boom" }),
         });
         let texts = [

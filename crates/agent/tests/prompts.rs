@@ -4,7 +4,7 @@
 
 use agent::observe::Observation;
 use agent::prompt::{
-    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Prompt, ScriptPrompt, Step, answer_request,
+    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Prompt, ScriptPrompt, Step, Workplace, answer_request,
     interactive_conversation, interactive_first, judge_request, llm_request, script_request, summary_request,
 };
 use agent::{Input, PaneProfile};
@@ -15,15 +15,8 @@ const GOAL: &str = "Count the lines in notes.txt and write just the number to li
 fn first() -> String {
     let profile = PaneProfile::shell();
     let observation = Observation::Start { screen: "$\n".into() }.render(2000);
-    interactive_first(&FirstTurn {
-        goal: GOAL,
-        pane: "shell",
-        profile: &profile,
-        cwd: "/home/ana/work",
-        inputs: &[],
-        observation: &observation,
-        max_turns: 8,
-    })
+    let workplace = Workplace { goal: GOAL, pane: "shell", profile: &profile, cwd: "/home/ana/work", inputs: &[] };
+    interactive_first(&FirstTurn { workplace, observation: &observation, max_turns: 8 })
 }
 
 fn exchange(command: &str, exit_code: i32, output: &str) -> Exchange {
@@ -96,44 +89,35 @@ fn interactive_with_tool_notes_and_inputs() {
     let profile = PaneProfile::new("data", "Tools: jq (JSON), mlr (CSV). `mlr --icsv --ojson cat f.csv` converts.");
     let inputs = [Input { from: "fetch".into(), text: "Summary: saved orders.csv (120 rows)\n".into() }];
     let observation = Observation::Start { screen: "$\n".into() }.render(2000);
-    insta::assert_snapshot!(interactive_first(&FirstTurn {
+    let workplace = Workplace {
         goal: "Sum the amount column of orders.csv.",
         pane: "data",
         profile: &profile,
         cwd: "/home/ana/work",
         inputs: &inputs,
-        observation: &observation,
-        max_turns: 8,
-    }));
+    };
+    insta::assert_snapshot!(interactive_first(&FirstTurn { workplace, observation: &observation, max_turns: 8 }));
 }
 
 #[test]
 fn script_first_and_repair() {
     let profile = PaneProfile::shell();
-    let first = script_request(&ScriptPrompt {
+    let workplace = Workplace {
         goal: "Convert data.csv to data.json (an array of objects).",
         pane: "shell",
         profile: &profile,
         cwd: "/home/ana/work",
-        platform: "linux x86_64",
         inputs: &[],
-        failed: None,
-    });
+    };
+    let first = script_request(&ScriptPrompt { workplace, platform: "linux x86_64", failed: None });
     let repair = script_request(&ScriptPrompt {
+        workplace,
+        platform: "linux x86_64",
         failed: Some(FailedScript {
             script: "#!/bin/bash\nset -euo pipefail\njq -R . data.csv > data.json\n",
             failure: "exit code 127",
             output: "script-1.sh: line 3: jq: command not found\n",
         }),
-        ..ScriptPrompt {
-            goal: "Convert data.csv to data.json (an array of objects).",
-            pane: "shell",
-            profile: &profile,
-            cwd: "/home/ana/work",
-            platform: "linux x86_64",
-            inputs: &[],
-            failed: None,
-        }
     });
     insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
 }

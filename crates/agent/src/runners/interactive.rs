@@ -19,7 +19,7 @@ use crate::observe::{
     Command, Observation, Patience, Seen, Wakeups, Watch, command_view, prompt_count, watch_command, watch_screen,
 };
 use crate::prompt::{
-    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, interactive_conversation, interactive_first,
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, clean_screen, last_line, new_part, one_line};
@@ -215,15 +215,14 @@ impl Loop<'_> {
         let profile = self.shared.profile(&self.request.subtask.pane);
         let inputs = dependency_inputs(&self.request.context, false);
         let observation = self.observation.render(self.shared.config.observation_chars);
-        interactive_first(&FirstTurn {
+        let workplace = Workplace {
             goal: &self.goal,
             pane: &self.request.subtask.pane,
             profile: &profile,
             cwd: &self.cwd,
             inputs: &inputs,
-            observation: &observation,
-            max_turns: self.shared.config.max_turns,
-        })
+        };
+        interactive_first(&FirstTurn { workplace, observation: &observation, max_turns: self.shared.config.max_turns })
     }
 
     /// Adds the turn just taken to the conversation: the model's `reply`, the observation and step it led to.

@@ -14,7 +14,7 @@ use crate::agent::{Agent, Shared};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::CallShape;
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
-use crate::prompt::{FailedScript, ScriptPrompt, platform, script_request};
+use crate::prompt::{FailedScript, ScriptPrompt, Workplace, platform, script_request};
 use crate::runners::interactive::run_interactive;
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
@@ -182,13 +182,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 return Ok(budget_outcome(attempt > 1, "another call was refused"));
             }
             progress(request, attempt, caller.tokens_so_far(), format!("writing script {attempt}"));
-            let prompt = script_request(&ScriptPrompt {
+            let workplace = Workplace {
                 goal: subtask.description.trim(),
                 pane: &subtask.pane,
                 profile: &profile,
                 cwd: &cwd,
-                platform: &platform,
                 inputs: &inputs,
+            };
+            let prompt = script_request(&ScriptPrompt {
+                workplace,
+                platform: &platform,
                 failed: failure.as_ref().map(|f| FailedScript {
                     script: &f.script,
                     failure: &f.how,
