@@ -144,9 +144,16 @@ pub(crate) async fn command_view(pane: &GatedPane, command: &Command) -> tmux_ha
     let info = pane.pane().info().await?;
     let prompt = tmux_habitat::shell_prompt(&info.title);
     if info.alternate_screen {
-        return Ok(View { text: clean_screen(&pane.pane().capture_text().await?), prompt });
+        return Ok(View { text: screen_text(pane).await?, prompt });
     }
     Ok(View { text: command.running.output_so_far().await?, prompt })
+}
+
+/// The visible screen as the model sees it: wrapped lines joined (so each typed line is one line) and
+/// tmux-habitat's framing removed.
+pub(crate) async fn screen_text(pane: &GatedPane) -> tmux_habitat::Result<String> {
+    let captured = pane.pane().capture(tmux_habitat::CaptureOptions::visible().joined()).await?;
+    Ok(clean_screen(&captured))
 }
 
 /// The shell's prompt count now (see [`tmux_habitat::shell_prompt`]).
@@ -294,8 +301,7 @@ pub(crate) async fn watch_screen(
             () = sleep_until_opt(quiet_until) => return Seen::Settled,
             () = wakeups.next() => {}
         }
-        let Ok(screen) = pane.pane().capture_text().await else { continue };
-        let screen = clean_screen(&screen);
+        let Ok(screen) = screen_text(pane).await else { continue };
         if screen == before {
             continue;
         }

@@ -72,10 +72,12 @@ fn replace_case_insensitive(text: &str, needle: &str, replacement: &str) -> Stri
     out
 }
 
-/// The screen without tmux-habitat's framing: the typed marker lines (`printf … __HAB_S_ …`), the markers
-/// themselves, and trailing blank rows.
+/// The screen without tmux-habitat's framing — the typed marker lines (`printf … __HAB_S_ …`), the markers
+/// themselves, the readiness handshake (`… wait-for -S hab-ready-…`) — and without trailing blank rows. Give it
+/// a capture with wrapped lines joined, so a long typed line is one line.
 pub fn clean_screen(screen: &str) -> String {
-    let lines: Vec<&str> = screen.lines().map(str::trim_end).filter(|line| !line.contains("__HAB_")).collect();
+    let framing = |line: &str| line.contains("__HAB_") || line.contains("hab-ready-");
+    let lines: Vec<&str> = screen.lines().map(str::trim_end).filter(|line| !framing(line)).collect();
     let end = lines.iter().rposition(|line| !line.is_empty()).map_or(0, |i| i + 1);
     let mut out = lines[..end].join("\n");
     if !out.is_empty() {
@@ -152,6 +154,8 @@ mod tests {
         let screen =
             "$ printf '\\r\\n%s%s\\r\\n' __HAB_S_ 5f; . '/tmp/x'; printf …\n__HAB_S_5f\nhello\n__HAB_E_5f:0\n$\n\n\n";
         assert_eq!(clean_screen(screen), "hello\n$\n");
+        let subprocess = "$ 'tmux' -S '/tmp/s' wait-for -S hab-ready-3499d5aa\n$ ls\na.txt\n$";
+        assert_eq!(clean_screen(subprocess), "$ ls\na.txt\n$\n");
     }
 
     #[test]

@@ -16,13 +16,14 @@ use crate::config::ReplyFormat;
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{
-    Command, Observation, Patience, Seen, Wakeups, Watch, command_view, prompt_count, watch_command, watch_screen,
+    Command, Observation, Patience, Seen, Wakeups, Watch, command_view, prompt_count, screen_text, watch_command,
+    watch_screen,
 };
 use crate::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
-use crate::text::{bound, clean_screen, last_line, new_part, one_line};
+use crate::text::{bound, last_line, new_part, one_line};
 
 /// How long a turn waits for the screen after keys sent with no command running.
 const KEYS_SETTLE: Duration = Duration::from_secs(2);
@@ -70,7 +71,7 @@ pub(crate) async fn run_interactive(
     // The run's directories, as the shell runner exports them.
     let export = dag_sched::export_run_dirs(&request.context);
     pane.pane().run(&export, Duration::from_secs(10)).await.map_err(|e| DagError::runner(&subtask.id, e))?;
-    let screen = clean_screen(&pane.pane().capture_text().await.map_err(|e| DagError::runner(&subtask.id, e))?);
+    let screen = screen_text(&pane).await.map_err(|e| DagError::runner(&subtask.id, e))?;
     let mut state = Loop {
         shared,
         request,
@@ -228,7 +229,12 @@ impl Loop<'_> {
     /// Adds the turn just taken to the conversation: the model's `reply`, the observation and step it led to.
     fn remember(&mut self, reply: String) {
         let step = self.steps.last().cloned().unwrap_or(Step { action: String::new(), outcome: String::new() });
-        let observation = self.observation.render(self.shared.config.observation_chars);
+        let mut observation = self.observation.render(self.shared.config.observation_chars);
+        // Small models can loop on one action; say so once it is the third time in a row.
+        let repeats = self.exchanges.iter().rev().take_while(|e| e.reply == reply).count();
+        if repeats >= 2 {
+            observation.push_str(&format!("\nYou did exactly this {} times in a row: do something else.", repeats + 1));
+        }
         let failed = match &self.observation {
             Observation::Finished { exit_code, .. } => *exit_code != 0,
             Observation::Refused { .. } | Observation::Unreadable { .. } | Observation::Busy { .. } => true,
@@ -489,7 +495,7 @@ impl Loop<'_> {
     }
 
     async fn current_screen(&self) -> String {
-        clean_screen(&self.pane.pane().capture_text().await.unwrap_or_default())
+        screen_text(&self.pane).await.unwrap_or_default()
     }
 
     /// tmux failed or the pane died: the subtask ends.
