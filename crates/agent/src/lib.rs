@@ -53,7 +53,7 @@ pub use agent::{Agent, AgentBuilder};
 pub use answer::{AnswerSource, FINAL_ANSWER_ID, FinalAnswer, bool_goal, leading_yes_no};
 pub use claims::claimed_files;
 pub use config::{AgentConfig, ReplyFormat};
-pub use gate::{GatedPane, TypeError};
+pub use gate::{GatedPane, TypeError, endangered_workplace};
 pub use model::CallError;
 pub use prompt::{Input, PaneProfile};
 pub use runners::{AnswerRunner, InteractiveRunner, LlmRunner, ScriptRunner};

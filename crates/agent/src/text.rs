@@ -73,13 +73,14 @@ fn replace_case_insensitive(text: &str, needle: &str, replacement: &str) -> Stri
 }
 
 /// The screen without tmux-habitat's framing — the typed marker lines (`printf … __HAB_S_ …`), the markers
-/// themselves, the readiness handshake (`… wait-for -S hab-ready-…`) — and without trailing blank rows. Give it
+/// themselves, the readiness handshake (`… wait-for -S hab-ready-…`) — and without blank rows around it. Give it
 /// a capture with wrapped lines joined, so a long typed line is one line.
 pub fn clean_screen(screen: &str) -> String {
     let framing = |line: &str| line.contains("__HAB_") || line.contains("hab-ready-");
     let lines: Vec<&str> = screen.lines().map(str::trim_end).filter(|line| !framing(line)).collect();
-    let end = lines.iter().rposition(|line| !line.is_empty()).map_or(0, |i| i + 1);
-    let mut out = lines[..end].join("\n");
+    let start = lines.iter().position(|line| !line.is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|line| !line.is_empty()).map_or(start, |i| i + 1);
+    let mut out = lines[start..end].join("\n");
     if !out.is_empty() {
         out.push('\n');
     }

@@ -237,7 +237,10 @@ impl Loop<'_> {
         }
         let failed = match &self.observation {
             Observation::Finished { exit_code, .. } => *exit_code != 0,
-            Observation::Refused { .. } | Observation::Unreadable { .. } | Observation::Busy { .. } => true,
+            Observation::Refused { .. }
+            | Observation::Unreadable { .. }
+            | Observation::Busy { .. }
+            | Observation::NotDone { .. } => true,
             _ => false,
         };
         self.exchanges.push(Exchange { reply, observation, step, failed });
@@ -295,13 +298,14 @@ impl Loop<'_> {
         let wakeups = Wakeups::new(&self.pane, self.deadline).await;
         let started = match self.pane.start(&command).await {
             Ok(started) => started,
-            Err(TypeError::Refused { reasons, .. }) => {
+            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
+            Err(refused) => {
                 self.shared.ledger.update(&self.request.subtask.id, |s| s.refused_commands += 1);
+                let reasons = refused.refusal().unwrap_or_default().to_owned();
                 self.observation = Observation::Refused { text: label.clone(), reasons };
                 self.step(format!("run `{label}`"), "refused by the safety gate".into());
                 return Ok(Turn::Next);
             }
-            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
         };
         self.shared.ledger.update(&self.request.subtask.id, |s| s.last_command = Some(label.clone()));
         let limit = self.deadline.saturating_duration_since(Instant::now());
@@ -331,13 +335,14 @@ impl Loop<'_> {
         let wakeups = Wakeups::new(&self.pane, self.deadline).await;
         match self.pane.send(&keys).await {
             Ok(()) => {}
-            Err(TypeError::Refused { reasons, .. }) => {
+            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
+            Err(refused) => {
                 self.shared.ledger.update(&self.request.subtask.id, |s| s.refused_commands += 1);
+                let reasons = refused.refusal().unwrap_or_default().to_owned();
                 self.observation = Observation::Refused { text: shown.join(" "), reasons };
                 self.step(label, "refused by the safety gate".into());
                 return Ok(Turn::Next);
             }
-            Err(TypeError::Pane(error)) => return self.pane_failed(error).await,
         }
         match self.command.take() {
             Some(mut running) => {

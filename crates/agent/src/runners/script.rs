@@ -108,8 +108,11 @@ fn first_fence(text: &str) -> Option<(&str, String)> {
 static PY_STRINGS: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r#""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"#).ok());
 
-/// Passes the whole script through the gate.
-fn gate_script(pane: &GatedPane, script: &Script) -> Result<(), TypeError> {
+/// Passes the whole script through the gate, and refuses one that removes the directory it works in.
+fn gate_script(pane: &GatedPane, script: &Script, cwd: &str) -> Result<(), TypeError> {
+    if script.language == Language::Bash {
+        pane.guard_workplace_in(&script.text, cwd)?;
+    }
     match script.language {
         Language::Bash => pane.check(&script.text),
         Language::Python => {
@@ -223,7 +226,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 });
                 continue;
             };
-            if let Err(refused) = gate_script(&pane, &script) {
+            if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                 failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
                 continue;
