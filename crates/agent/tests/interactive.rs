@@ -155,6 +155,19 @@ async fn a_claim_after_a_failed_command_or_of_a_missing_file_is_not_a_success() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_the_goal_names_must_exist_and_hold_something() {
+    let world = World::new().await;
+    world.replies(&[&run("touch lines.txt"), &done("12"), &run("echo 12 > lines.txt"), &done("12")]);
+    let agent = world.agent();
+    let summary =
+        world.run(&agent, &World::interactive("Count the lines in notes.txt and write the number to lines.txt.")).await;
+    assert_eq!(summary.result("task").unwrap().status, SubtaskStatus::Succeeded);
+    let prompts = world.prompts();
+    assert!(prompts[2].contains("Not done yet: lines.txt is empty. Write the result into it"), "{}", prompts[2]);
+    assert_eq!(world.read("lines.txt"), "12\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_the_model_wrote_are_reported() {
     let world = World::new().await;
     world.replies(&[&run("echo 3 > count.txt"), &done("wrote the count to count.txt")]);

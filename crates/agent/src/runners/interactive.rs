@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::action::{Action, ActionError, KeyInput, action_schema, parse_action};
 use crate::agent::{Agent, Shared};
-use crate::claims::{check_files, claimed_files, goal_destinations};
+use crate::claims::{check_files, claimed_files, goal_destinations, resolve};
 use crate::config::ReplyFormat;
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
@@ -536,18 +536,34 @@ impl Loop<'_> {
         }
         let cwd = PathBuf::from(&self.cwd);
         let (present, missing) = check_files(&claimed, &cwd);
+        // A file the goal says to write holds something: `touch lines.txt` is not the count.
+        let empty: Vec<&String> = destinations
+            .iter()
+            .filter(|d| resolve(d, &cwd).metadata().is_ok_and(|m| m.is_file() && m.len() == 0))
+            .collect();
+        let list = |names: Vec<String>| names.join(", ");
         let problem = match self.last_exit {
             Some(code) if code != 0 => Some(format!(
                 "your last command failed (exit code {code}). Fix it, or run a command that shows the goal is reached, then say done."
             )),
             _ if !missing.is_empty() => Some(format!(
                 "{} not exist in {}. Make {}, then say done.",
-                match missing.as_slice() {
-                    [one] => format!("{one} does"),
-                    many => format!("{} do", many.join(", ")),
+                if missing.len() == 1 {
+                    format!("{} does", missing[0])
+                } else {
+                    format!("{} do", list(missing.clone()))
                 },
                 self.cwd,
                 if missing.len() == 1 { "it" } else { "them" }
+            )),
+            _ if !empty.is_empty() => Some(format!(
+                "{} empty. Write the result into {}, then say done.",
+                if empty.len() == 1 {
+                    format!("{} is", empty[0])
+                } else {
+                    format!("{} are", list(empty.iter().map(|e| (*e).clone()).collect()))
+                },
+                if empty.len() == 1 { "it" } else { "them" }
             )),
             _ => None,
         };
