@@ -172,7 +172,10 @@ pub(crate) async fn watch_command(
     deadline: Instant,
 ) -> Seen {
     let Watch { baseline, pattern, patience, cancel, prompt_floor, look_first } = watch;
-    let mut quiet_since: Option<(Instant, String)> = None;
+    // After keys the program is expected to answer at once: a program that stays silent is shown as it is
+    // after the same quiet time as one that answered.
+    let mut quiet_since: Option<(Instant, String)> =
+        matches!(patience, Patience::Quiet(_)).then(|| (Instant::now(), baseline.to_owned()));
     // `wakeups` was made before the action, so no output since is missed; look first only when asked (a `wait`
     // on output that may have come before it). Each look costs tmux calls: a command that ends at once is seen
     // ending without one.

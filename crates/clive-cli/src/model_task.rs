@@ -156,7 +156,9 @@ pub struct ModelReport {
     pub answer_source: AnswerSource,
     /// `--bool`: yes (true), no (false), or no answer (null).
     pub verdict: Option<bool>,
-    /// Whether every subtask claimed success.
+    /// Whether clive reports the task done (status `succeeded`, exit 0 or a `--bool` verdict): what a caller
+    /// believes, and what an eval's check can prove wrong. A model's own claims that clive did not believe are in
+    /// each subtask's `claimed_success` and `false_completion`.
     pub claimed_success: bool,
     /// The modes that ran, in plan order, each once.
     pub modes: Vec<Mode>,
@@ -302,7 +304,7 @@ pub async fn run_model_plan(
         answer: answer.text,
         answer_source: answer.source,
         verdict,
-        claimed_success: subtasks.iter().all(|s| s.claimed_success),
+        claimed_success: status == TaskStatus::Succeeded,
         modes,
         turns: subtasks.iter().map(|s| s.turns).sum(),
         totals: Totals::from_stats(&ledger.totals(), wall_ms),

@@ -98,8 +98,10 @@ fn a_claim_that_does_not_hold_is_a_failure_and_the_session_is_kept() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let report = report(&out);
     assert_eq!(report["status"], "failed");
-    assert_eq!(report["claimed_success"], true);
+    // clive does not claim it; the model did, and why that was not believed is reported.
+    assert_eq!(report["claimed_success"], false);
     let subtask = &report["subtasks"][0];
+    assert_eq!(subtask["claimed_success"], true);
     assert!(subtask["false_completion"].as_str().unwrap().contains("exit code 1"), "{subtask}");
     assert_eq!(report["kept"], true);
     assert!(world.tmux_sessions().iter().any(|s| s.starts_with("clive-")));
