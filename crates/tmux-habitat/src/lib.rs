@@ -72,7 +72,7 @@ pub use pane::{Pane, PaneGuard, PaneId, PaneInfo};
 pub use run::{CommandOutput, RunningCommand};
 pub use screen::{Cell, Color, Screen, Span, Style};
 pub use server::{Server, ServerBuilder};
-pub use session::{Session, SessionInfo, SessionOptions};
+pub use session::{Session, SessionInfo, SessionOptions, WindowOptions};
 pub use socket::{SocketSpec, socket_dir};
 pub use transport::{DEFAULT_COMMAND_DEADLINE, TransportKind};
 pub use wait::Backoff;

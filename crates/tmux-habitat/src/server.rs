@@ -308,7 +308,9 @@ impl Server {
         &self.inner.transport.subprocess().program
     }
 
-    pub(crate) fn runtime_dir(&self) -> &Path {
+    /// This handle's private directory (mode 0700): the panes' rc file, and the scripts and FIFOs of
+    /// running commands. A pane's shell reads it, so a sandbox around the shell must let it in.
+    pub fn runtime_dir(&self) -> &Path {
         &self.inner.runtime_dir
     }
 
@@ -379,7 +381,9 @@ impl Server {
         }
     }
 
-    pub(crate) fn shell(&self) -> Option<&str> {
+    /// The shell command line new panes run (see [`ServerBuilder::shell`]); `None` leaves it to tmux's
+    /// `default-shell`. A launcher that wraps the shell (a sandbox) runs this line inside its wrapper.
+    pub fn shell(&self) -> Option<&str> {
         self.inner.shell.as_deref()
     }
 

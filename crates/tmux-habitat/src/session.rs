@@ -54,6 +54,58 @@ impl SessionOptions {
     }
 }
 
+/// How to open a window with [`Session::open_window`].
+#[derive(Debug, Clone)]
+pub struct WindowOptions {
+    name: String,
+    cwd: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    command: Option<WindowCommand>,
+}
+
+#[derive(Debug, Clone)]
+enum WindowCommand {
+    Shell(String),
+    Program(Vec<String>),
+}
+
+impl WindowOptions {
+    /// A window named `name` running the server's shell in this process's directory.
+    pub fn new(name: impl Into<String>) -> Self {
+        WindowOptions { name: name.into(), cwd: None, env: Vec::new(), command: None }
+    }
+
+    /// Working directory of the window's pane (default: this process's).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// An environment variable for the pane (on top of the server's environment).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs this shell command line (through `sh -c`) instead of the server's shell.
+    pub fn shell_command(mut self, command: impl Into<String>) -> Self {
+        self.command = Some(WindowCommand::Shell(command.into()));
+        self
+    }
+
+    /// Runs this program with these arguments, as given (no shell reads them), instead of the server's
+    /// shell. An empty list keeps the server's shell.
+    pub fn program<I, S>(mut self, argv: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let argv: Vec<String> = argv.into_iter().map(Into::into).collect();
+        self.command = if argv.is_empty() { None } else { Some(WindowCommand::Program(argv)) };
+        self
+    }
+}
+
 /// What `list-sessions` tells about a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionInfo {
@@ -200,22 +252,43 @@ impl Session {
 
     /// Like [`Session::new_window`], running `command` instead of the shell.
     pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
-        let cwd = std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?;
+        let mut options = WindowOptions::new(name);
+        if let Some(command) = command {
+            options = options.shell_command(command);
+        }
+        self.open_window(options).await
+    }
+
+    /// Adds a detached window (remain-on-exit on) as `options` say, and returns its pane.
+    pub async fn open_window(&self, options: WindowOptions) -> Result<Pane> {
+        let cwd = match options.cwd {
+            Some(dir) => dir,
+            None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?,
+        };
         let mut args: Vec<String> = vec![
             "new-window".into(),
             "-d".into(),
             "-t".into(),
             format!("={}:", self.name),
             "-n".into(),
-            name.to_owned(),
+            options.name,
             "-c".into(),
             cwd.display().to_string(),
             "-P".into(),
             "-F".into(),
             "#{pane_id}".into(),
         ];
-        if let Some(command) = command.or(self.server.shell()) {
-            args.push(command.to_owned());
+        for (key, value) in &options.env {
+            args.extend(["-e".into(), format!("{key}={value}")]);
+        }
+        match options.command {
+            // tmux runs one argument through `sh -c` and several as a program with its arguments.
+            Some(WindowCommand::Shell(command)) => args.push(command),
+            Some(WindowCommand::Program(argv)) if argv.len() == 1 => {
+                args.push(format!("exec {}", crate::run::shell_quote(&argv[0])));
+            }
+            Some(WindowCommand::Program(argv)) => args.extend(argv),
+            None => args.extend(self.server.shell().map(str::to_owned)),
         }
         let out = self.server.tmux(args).await?;
         let pane = out.trim();
