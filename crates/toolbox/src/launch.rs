@@ -1,0 +1,136 @@
+//! Opening a pane: the window, its environment, and for panes a model types into, the sandbox.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tmux_habitat::{Pane, Server, Session, WindowOptions};
+
+use crate::environment::pane_environment;
+use crate::error::{Error, Result};
+use crate::sandbox::{Confinement, Sandbox};
+
+/// How long a new pane's shell may take to read input.
+pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Opens panes with the never-hang environment, and sandboxed when it holds a [`Sandbox`].
+///
+/// ```no_run
+/// # async fn demo(session: tmux_habitat::Session) -> Result<(), toolbox::Error> {
+/// use toolbox::{PaneLauncher, Sandbox, SandboxPolicy};
+///
+/// let sandbox = Sandbox::locate(SandboxPolicy::default()).await?; // fails clearly without bwrap
+/// let launcher = PaneLauncher::new(std::env::current_dir().unwrap()).sandbox(Some(sandbox));
+/// let pane = launcher.open(&session, "browser").await?; // a window named `browser`, shell ready
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct PaneLauncher {
+    cwd: PathBuf,
+    run_dir: Option<PathBuf>,
+    environment: Vec<(String, String)>,
+    sandbox: Option<Sandbox>,
+    home: Option<PathBuf>,
+    runtime_dir: Option<PathBuf>,
+}
+
+impl PaneLauncher {
+    /// Panes working in `cwd`, with this process's environment plus [`NEVER_HANG`](crate::NEVER_HANG), not
+    /// sandboxed.
+    pub fn new(cwd: impl Into<PathBuf>) -> PaneLauncher {
+        let confinement = Confinement::new(PathBuf::new());
+        PaneLauncher {
+            cwd: cwd.into(),
+            run_dir: None,
+            environment: pane_environment(std::env::vars_os()),
+            sandbox: None,
+            home: confinement.home,
+            runtime_dir: confinement.runtime_dir,
+        }
+    }
+
+    /// The caller's environment to start from (default: this process's); [`NEVER_HANG`](crate::NEVER_HANG)
+    /// still goes over it. `HOME` and `XDG_RUNTIME_DIR` are read from it too.
+    pub fn caller_environment(mut self, vars: impl IntoIterator<Item = (OsString, OsString)>) -> PaneLauncher {
+        self.environment = pane_environment(vars);
+        let get = |name: &str| {
+            self.environment.iter().find(|(k, v)| k == name && !v.is_empty()).map(|(_, v)| PathBuf::from(v))
+        };
+        (self.home, self.runtime_dir) = (get("HOME"), get("XDG_RUNTIME_DIR"));
+        self
+    }
+
+    /// The run directory: writable in the sandbox, and exported as `CLIVE_RUN_DIR`.
+    pub fn run_dir(mut self, dir: impl Into<PathBuf>) -> PaneLauncher {
+        self.run_dir = Some(dir.into());
+        self
+    }
+
+    /// Sandbox the panes (`None`: run them unconfined).
+    pub fn sandbox(mut self, sandbox: Option<Sandbox>) -> PaneLauncher {
+        self.sandbox = sandbox;
+        self
+    }
+
+    /// The sandbox, if panes are confined.
+    pub fn sandbox_in_use(&self) -> Option<&Sandbox> {
+        self.sandbox.as_ref()
+    }
+
+    /// The environment panes get (before the sandbox removes secrets).
+    pub fn environment(&self) -> Vec<(String, String)> {
+        let mut vars = self.environment.clone();
+        if let Some(dir) = &self.run_dir {
+            vars.retain(|(k, _)| k != "CLIVE_RUN_DIR");
+            vars.push(("CLIVE_RUN_DIR".into(), dir.display().to_string()));
+        }
+        vars
+    }
+
+    /// What a sandboxed pane on `server` is confined to.
+    pub fn confinement(&self, server: &Server) -> Confinement {
+        Confinement {
+            cwd: self.cwd.clone(),
+            run_dir: self.run_dir.clone(),
+            home: self.home.clone(),
+            runtime_dir: self.runtime_dir.clone(),
+            habitat_dir: Some(server.runtime_dir().to_path_buf()),
+            tmux_socket: Some(server.socket_path().to_path_buf()),
+        }
+    }
+
+    /// The window that launches pane `name` on `server`: its directory, its environment, and when sandboxed,
+    /// the server's shell wrapped in `bwrap`. This is what a pane pool's launch hook opens.
+    pub fn window(&self, server: &Server, name: &str) -> Result<WindowOptions> {
+        let mut window = WindowOptions::new(name).cwd(&self.cwd);
+        let environment = self.environment();
+        match &self.sandbox {
+            None => {
+                for (key, value) in environment {
+                    window = window.env(key, value);
+                }
+            }
+            Some(sandbox) => {
+                // The shell line as tmux would run it: through sh -c.
+                let shell = server.shell().map_or_else(|| "exec \"${SHELL:-/bin/sh}\"".to_owned(), str::to_owned);
+                let inner = ["/bin/sh".to_owned(), "-c".to_owned(), shell];
+                window = window.program(sandbox.command(&self.confinement(server), &environment, &inner)?);
+            }
+        }
+        Ok(window)
+    }
+
+    /// Opens pane `name` in `session` and waits until its shell reads input.
+    pub async fn open(&self, session: &Session, name: &str) -> Result<Pane> {
+        let window = self.window(session.server(), name)?;
+        let pane_error = |source| Error::Pane { pane: name.to_owned(), source };
+        let pane = session.open_window(window).await.map_err(pane_error)?;
+        pane.wait_ready(READY_TIMEOUT).await.map_err(pane_error)?;
+        Ok(pane)
+    }
+
+    /// A line for a model's prompt on what the pane may do (empty when not sandboxed).
+    pub fn describe(&self, server: &Server) -> String {
+        self.sandbox.as_ref().map(|s| s.describe(&self.confinement(server))).unwrap_or_default()
+    }
+}
