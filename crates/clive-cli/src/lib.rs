@@ -28,6 +28,7 @@ pub mod provider;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
+pub mod tools;
 
 pub use cli::{Cli, Command, PlanCommand};
 pub use error::CliError;
@@ -127,6 +128,15 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Tools) => {
+            let view = tools::tools(&cli.global).await?;
+            if json {
+                println!("{}", serde_json::to_string(&view).unwrap_or_default());
+            } else {
+                print!("{}", view.render());
+            }
+            Ok(exit_code::SUCCESS)
+        }
         Some(Command::Run { .. }) | None => {
             let help = <Cli as clap::CommandFactory>::command().render_help();
             eprintln!("{help}");

@@ -17,12 +17,6 @@ use crate::settings::Settings;
 /// How long a fresh shell may take to show it reads input.
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Variables not copied from the caller into the session: tmux and the pane's shell set their own.
-const NOT_INHERITED: [&str; 9] = ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
-
-/// tmux refuses a command message past about 16 KB; the environment gets at most this much of it.
-const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
-
 /// How to run a task.
 #[derive(Debug, Clone)]
 pub struct TaskOptions {
@@ -123,7 +117,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
     };
     let mut session_options = SessionOptions::new(&session_name).cwd(&cwd);
-    for (key, value) in inherited_environment(std::env::vars_os()) {
+    for (key, value) in toolbox::pane_environment(std::env::vars_os()) {
         session_options = session_options.env(key, value);
     }
     let session = new_session(&server, session_options).await?;
@@ -200,44 +194,9 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
 
 /// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
 /// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
-fn inherited_environment(
-    vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
-) -> Vec<(String, String)> {
-    let mut vars: Vec<(String, String)> = vars
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .filter(|(k, _)| !NOT_INHERITED.contains(&k.as_str()) && !k.starts_with("TERM_") && !k.contains('='))
-        .collect();
-    let size = |vars: &[(String, String)]| vars.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>();
-    while size(&vars) > ENVIRONMENT_BUDGET_BYTES {
-        let Some((largest, _)) = vars.iter().enumerate().max_by_key(|(_, (k, v))| k.len() + v.len()) else { break };
-        let (name, value) = vars.swap_remove(largest);
-        tracing::warn!(variable = %name, bytes = value.len(), "environment variable too large to pass to the session; left out");
-    }
-    vars
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsString;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Iterator<Item = (OsString, OsString)> {
-        pairs.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))).collect::<Vec<_>>().into_iter()
-    }
-
-    #[test]
-    fn tmux_and_terminal_variables_stay_behind() {
-        let vars =
-            inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
-        assert_eq!(vars, vec![("FOO".to_owned(), "bar".to_owned())]);
-    }
-
-    #[test]
-    fn oversized_environment_drops_the_largest() {
-        let big = "x".repeat(ENVIRONMENT_BUDGET_BYTES);
-        let vars = inherited_environment(env(&[("BIG", &big), ("SMALL", "1")]));
-        assert_eq!(vars, vec![("SMALL".to_owned(), "1".to_owned())]);
-    }
 
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use tmux_habitat::{Server, SessionOptions};
-use toolbox::{Confinement, PaneLauncher, Sandbox, SandboxPolicy};
+use toolbox::{Confinement, Launcher, Sandbox, SandboxPolicy};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
@@ -32,8 +32,8 @@ async fn main() {
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("work dir");
     let server = Server::isolated().await.expect("server");
     let session = server.new_session(SessionOptions::new("bench").cwd(work.path())).await.expect("session");
-    let plain = PaneLauncher::new(work.path());
-    let confined = PaneLauncher::new(work.path()).sandbox(Some(sandbox.clone()));
+    let plain = Launcher::new(work.path());
+    let confined = Launcher::new(work.path()).sandbox(Some(sandbox.clone()));
 
     let (mut plain_ms, mut confined_ms) = (Vec::new(), Vec::new());
     for i in 0..n + 2 {

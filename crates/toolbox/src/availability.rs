@@ -56,13 +56,19 @@ impl Default for ProbeOptions {
 }
 
 impl ProbeOptions {
-    /// The default cache file: `$XDG_CACHE_HOME/clive/tools.json`, else `~/.cache/clive/tools.json`.
+    /// The default cache file: `$CLIVE_HOME/cache/tools.json`, else `$XDG_CACHE_HOME/clive/tools.json`, else
+    /// `~/.cache/clive/tools.json`.
     pub fn default_cache_file() -> Option<PathBuf> {
-        let from = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        from("XDG_CACHE_HOME")
-            .map(|dir| dir.join("clive"))
-            .or_else(|| from("HOME").map(|home| home.join(".cache/clive")))
-            .map(|dir| dir.join("tools.json"))
+        ProbeOptions::cache_file_with(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// Like [`ProbeOptions::default_cache_file`], reading the environment through `lookup`.
+    pub fn cache_file_with(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+        let dir = lookup("CLIVE_HOME")
+            .map(|home| PathBuf::from(home).join("cache"))
+            .or_else(|| lookup("XDG_CACHE_HOME").map(|dir| PathBuf::from(dir).join("clive")))
+            .or_else(|| lookup("HOME").map(|home| PathBuf::from(home).join(".cache/clive")))?;
+        Some(dir.join("tools.json"))
     }
 }
 
@@ -242,6 +248,43 @@ mod tests {
             assert_eq!(parse_version(text).as_deref(), Some(expected), "{text:?}");
         }
         assert_eq!(parse_version("no version here\n"), None);
+    }
+
+    #[tokio::test]
+    async fn versions_are_asked_once_per_binary_and_again_when_it_changes() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let asked = dir.path().join("asked");
+        let tool = dir.path().join("faketool");
+        let write_tool = |version: &str| {
+            let script = format!("#!/bin/sh\necho x >> '{}'\necho 'faketool {version}'\n", asked.display());
+            std::fs::write(&tool, script).unwrap();
+            std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        write_tool("1.2.3");
+        let card = ToolCard::parse(
+            "faketool.md",
+            "---\ntool: faketool\npane: data\nsummary: s\nversion: --version\n---\nbody\n",
+        )
+        .unwrap();
+        let options = ProbeOptions {
+            path: dir.path().as_os_str().to_owned(),
+            cache_file: Some(dir.path().join("cache/tools.json")),
+            versions: true,
+        };
+        let times_asked = || std::fs::read_to_string(&asked).map(|t| t.lines().count()).unwrap_or(0);
+        for _ in 0..3 {
+            let found = Availability::probe([&card], &options).await;
+            assert_eq!(found.get("faketool").unwrap().version.as_deref(), Some("1.2.3"));
+        }
+        assert_eq!(times_asked(), 1, "asked once, then read from the cache");
+        write_tool("1.2.40");
+        let found = Availability::probe([&card], &options).await;
+        assert_eq!(found.get("faketool").unwrap().version.as_deref(), Some("1.2.40"));
+        assert_eq!(times_asked(), 2);
+        std::fs::remove_file(&tool).unwrap();
+        let found = Availability::probe([&card], &options).await;
+        assert!(!found.is_available("faketool"), "a removed tool is seen at once, cache or not");
     }
 
     #[test]

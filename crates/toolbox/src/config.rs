@@ -1,5 +1,6 @@
-//! The user's config file: `$XDG_CONFIG_HOME/clive/config.yaml` (default `~/.config/clive/config.yaml`, or the
-//! file `CLIVE_CONFIG` names).
+//! The user's config file: `$XDG_CONFIG_HOME/clive/config.yaml` (default `~/.config/clive/config.yaml`), or
+//! `$CLIVE_HOME/config.yaml` when `CLIVE_HOME` keeps everything of clive's in one directory, or the file
+//! `CLIVE_CONFIG` names.
 //!
 //! ```yaml
 //! tools: standard              # a profile or a list, as for --tools
@@ -143,10 +144,11 @@ impl UserConfig {
     }
 }
 
-/// `$XDG_CONFIG_HOME/clive`, else `~/.config/clive`.
+/// `$CLIVE_HOME`, else `$XDG_CONFIG_HOME/clive`, else `~/.config/clive`.
 fn config_dir(lookup: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    lookup("XDG_CONFIG_HOME")
-        .map(|dir| PathBuf::from(dir).join("clive"))
+    lookup("CLIVE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| lookup("XDG_CONFIG_HOME").map(|dir| PathBuf::from(dir).join("clive")))
         .or_else(|| lookup("HOME").map(|home| PathBuf::from(home).join(".config/clive")))
 }
 

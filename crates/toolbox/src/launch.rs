@@ -17,15 +17,15 @@ pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
 ///
 /// ```no_run
 /// # async fn demo(session: tmux_habitat::Session) -> Result<(), toolbox::Error> {
-/// use toolbox::{PaneLauncher, Sandbox, SandboxPolicy};
+/// use toolbox::{Launcher, Sandbox, SandboxPolicy};
 ///
 /// let sandbox = Sandbox::locate(SandboxPolicy::default()).await?; // fails clearly without bwrap
-/// let launcher = PaneLauncher::new(std::env::current_dir().unwrap()).sandbox(Some(sandbox));
+/// let launcher = Launcher::new(std::env::current_dir().unwrap()).sandbox(Some(sandbox));
 /// let pane = launcher.open(&session, "browser").await?; // a window named `browser`, shell ready
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
-pub struct PaneLauncher {
+pub struct Launcher {
     cwd: PathBuf,
     run_dir: Option<PathBuf>,
     environment: Vec<(String, String)>,
@@ -34,12 +34,12 @@ pub struct PaneLauncher {
     runtime_dir: Option<PathBuf>,
 }
 
-impl PaneLauncher {
+impl Launcher {
     /// Panes working in `cwd`, with this process's environment plus [`NEVER_HANG`](crate::NEVER_HANG), not
     /// sandboxed.
-    pub fn new(cwd: impl Into<PathBuf>) -> PaneLauncher {
+    pub fn new(cwd: impl Into<PathBuf>) -> Launcher {
         let confinement = Confinement::new(PathBuf::new());
-        PaneLauncher {
+        Launcher {
             cwd: cwd.into(),
             run_dir: None,
             environment: pane_environment(std::env::vars_os()),
@@ -51,7 +51,7 @@ impl PaneLauncher {
 
     /// The caller's environment to start from (default: this process's); [`NEVER_HANG`](crate::NEVER_HANG)
     /// still goes over it. `HOME` and `XDG_RUNTIME_DIR` are read from it too.
-    pub fn caller_environment(mut self, vars: impl IntoIterator<Item = (OsString, OsString)>) -> PaneLauncher {
+    pub fn caller_environment(mut self, vars: impl IntoIterator<Item = (OsString, OsString)>) -> Launcher {
         self.environment = pane_environment(vars);
         let get = |name: &str| {
             self.environment.iter().find(|(k, v)| k == name && !v.is_empty()).map(|(_, v)| PathBuf::from(v))
@@ -61,13 +61,13 @@ impl PaneLauncher {
     }
 
     /// The run directory: writable in the sandbox, and exported as `CLIVE_RUN_DIR`.
-    pub fn run_dir(mut self, dir: impl Into<PathBuf>) -> PaneLauncher {
+    pub fn run_dir(mut self, dir: impl Into<PathBuf>) -> Launcher {
         self.run_dir = Some(dir.into());
         self
     }
 
     /// Sandbox the panes (`None`: run them unconfined).
-    pub fn sandbox(mut self, sandbox: Option<Sandbox>) -> PaneLauncher {
+    pub fn sandbox(mut self, sandbox: Option<Sandbox>) -> Launcher {
         self.sandbox = sandbox;
         self
     }

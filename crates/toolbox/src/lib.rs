@@ -15,14 +15,14 @@
 //!   subtask's prompt carries.
 //! - [`pane_environment`]: the caller's environment plus [`NEVER_HANG`] (`PAGER=cat`, `GIT_PAGER=cat`, …).
 //! - [`find_full_screen`]: script mode refuses `vim`, `less`, `top` without `-b`, … with a reason.
-//! - [`Sandbox`]: `bwrap` with a [`SandboxPolicy`]; [`PaneLauncher`] opens a pane with the environment,
+//! - [`Sandbox`]: `bwrap` with a [`SandboxPolicy`]; [`Launcher`] opens a pane with the environment,
 //!   sandboxed or not: the launch hook of a pane pool.
 //! - [`UserConfig`]: `~/.config/clive/config.yaml` (`tools:`, `profiles:`, `sandbox:`).
 //!
 //! # Example
 //!
 //! ```no_run
-//! use toolbox::{Catalog, PaneLauncher, ProbeOptions, Sandbox, SandboxPolicy, Toolbox, Toolset, UserConfig};
+//! use toolbox::{Catalog, Launcher, ProbeOptions, Sandbox, SandboxPolicy, Toolbox, Toolset, UserConfig};
 //!
 //! # async fn demo(session: tmux_habitat::Session) -> Result<(), toolbox::Error> {
 //! let config = UserConfig::load()?;
@@ -33,7 +33,7 @@
 //! let notes = toolbox.notes_for_pane("browser"); // for the browser subtask's prompt
 //!
 //! let sandbox = Sandbox::locate(SandboxPolicy::default()).await?; // an error naming the package without bwrap
-//! let launcher = PaneLauncher::new("/work/project").sandbox(Some(sandbox));
+//! let launcher = Launcher::new("/work/project").sandbox(Some(sandbox));
 //! let pane = launcher.open(&session, "browser").await?;
 //! let page = pane.run("lynx -dump -nolist https://example.org | head -n 20", std::time::Duration::from_secs(30)).await;
 //! # let _ = (notes, page); Ok(()) }
@@ -58,7 +58,7 @@ pub use environment::{ENVIRONMENT_BUDGET_BYTES, NEVER_HANG, NOT_INHERITED, pane_
 pub use error::{Error, Result};
 pub use full_screen::{FullScreen, find_full_screen};
 pub use kind::PaneKind;
-pub use launch::{PaneLauncher, READY_TIMEOUT};
+pub use launch::{Launcher, READY_TIMEOUT};
 pub use sandbox::{
     Confinement, HIDDEN_IN_HOME, HIDDEN_SYSTEM, SANDBOX_TERM, Sandbox, SandboxError, SandboxPolicy, looks_secret,
 };

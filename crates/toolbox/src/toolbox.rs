@@ -175,16 +175,19 @@ impl Toolbox {
 }
 
 impl ToolsReport {
-    /// The report as a table for people.
+    /// The report as a table for people: a paragraph per pane kind, `+` before each tool offered.
     pub fn render(&self) -> String {
-        let mut out = format!("toolset: {}\n", self.toolset);
+        let mut out = String::new();
         for pane in &self.panes {
             let state = match (pane.selected, pane.offered) {
                 (true, true) => "offered",
                 (true, false) => "selected, but none of its tools is installed",
                 (false, _) => "not in the toolset",
             };
-            out.push_str(&format!("\n{} pane ({state})\n", pane.name));
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&format!("{} pane ({state})\n", pane.name));
             for tool in &pane.tools {
                 let place = match (&tool.status.path, &tool.status.version) {
                     (Some(path), Some(version)) => format!("{version:<12} {}", path.display()),

@@ -62,7 +62,7 @@ async fn check_pane(pane: &Pane) {
         eprintln!("skipped man ls: this machine has no man page for ls");
     }
 
-    if have_or_skip("systemctl") {
+    if support::present("systemctl") {
         // Present but maybe without systemd running (a container): either way it prints and returns.
         let out = pane.run("systemctl status --no-legend >/dev/null 2>&1; systemctl status | head -n 3", T).await;
         out.unwrap();

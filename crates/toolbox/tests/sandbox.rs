@@ -68,6 +68,9 @@ async fn destructive_commands_fail_inside_while_work_in_the_working_directory_su
 
 #[tokio::test]
 async fn the_network_is_on_by_default_and_off_on_request() {
+    if !support::have_or_skip("curl") {
+        return;
+    }
     let Some(with) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
     let Some(without) = sandbox_or_skip(SandboxPolicy { network: false, ..Default::default() }).await else {
         return;
@@ -92,7 +95,7 @@ async fn a_working_directory_as_broad_as_home_stays_read_only() {
     let Some(sandbox) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
     let dirs = Dirs::new();
     let (_server, session) = session(&dirs).await;
-    let launcher = toolbox::PaneLauncher::new(&dirs.home)
+    let launcher = toolbox::Launcher::new(&dirs.home)
         .caller_environment(dirs.environment(&[]))
         .run_dir(&dirs.run)
         .sandbox(Some(sandbox));

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tmux_habitat::{Server, Session, SessionOptions};
-use toolbox::{PaneLauncher, Sandbox, SandboxPolicy};
+use toolbox::{Launcher, Sandbox, SandboxPolicy};
 
 pub const T: Duration = Duration::from_secs(20);
 
@@ -72,8 +72,13 @@ pub async fn session(dirs: &Dirs) -> (Server, Session) {
     (server, session)
 }
 
-pub fn launcher(dirs: &Dirs, sandbox: Option<Sandbox>, extra_env: &[(&str, &str)]) -> PaneLauncher {
-    PaneLauncher::new(&dirs.work).caller_environment(dirs.environment(extra_env)).run_dir(&dirs.run).sandbox(sandbox)
+pub fn launcher(dirs: &Dirs, sandbox: Option<Sandbox>, extra_env: &[(&str, &str)]) -> Launcher {
+    Launcher::new(&dirs.work).caller_environment(dirs.environment(extra_env)).run_dir(&dirs.run).sandbox(sandbox)
+}
+
+/// Whether `tool` is on PATH, for tools a machine may lack by design (`systemctl` in a container).
+pub fn present(tool: &str) -> bool {
+    toolbox::find_on_path(tool, &std::env::var_os("PATH").unwrap_or_default()).is_some()
 }
 
 /// `python3 -m http.server` on a free loopback port, serving `dir`; killed on drop.
