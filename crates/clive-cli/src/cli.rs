@@ -25,6 +25,7 @@ Task or management command: a first word that is exactly `run`, `sessions`, `att
 
 Environment:
   CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
+  CLIVE_TMUX          the tmux binary (default `tmux` on PATH)
   CLIVE_HOME          keep all state under this directory (default $XDG_STATE_HOME/clive)
   CLIVE_RETENTION     how long kept sessions stay (default 30m)
   CLIVE_TIMEOUT       how long a command may run (default 10m)
