@@ -10,6 +10,29 @@ use crate::environment::pane_environment;
 use crate::error::{Error, Result};
 use crate::sandbox::{Confinement, Sandbox};
 
+/// The server's shell line as a program and its arguments: split into words when it is one plain command
+/// (so the sandbox starts it without a shell in between), else run through `sh -c` as tmux would.
+fn shell_argv(shell: Option<&str>) -> Vec<String> {
+    let Some(line) = shell else {
+        return ["/bin/sh", "-c", "exec \"${SHELL:-/bin/sh}\""].map(str::to_owned).to_vec();
+    };
+    let parsed = router::shell_syntax::parse(line);
+    let plain = match parsed.pipelines.as_slice() {
+        [pipeline] if !parsed.unterminated && !parsed.has_parentheses => match pipeline.commands.as_slice() {
+            [command] if command.assignments.is_empty() && command.redirections.is_empty() => Some(command),
+            _ => None,
+        },
+        _ => None,
+    };
+    let plain = plain.filter(|command| {
+        command.words.iter().all(|w| w.substitutions.is_empty() && !w.text.contains(['$', '*', '?', '[', '~']))
+    });
+    match plain {
+        Some(command) => command.words.iter().map(|w| w.text.clone()).collect(),
+        None => vec!["/bin/sh".to_owned(), "-c".to_owned(), line.to_owned()],
+    }
+}
+
 /// How long a new pane's shell may take to read input.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -111,9 +134,7 @@ impl Launcher {
                 }
             }
             Some(sandbox) => {
-                // The shell line as tmux would run it: through sh -c.
-                let shell = server.shell().map_or_else(|| "exec \"${SHELL:-/bin/sh}\"".to_owned(), str::to_owned);
-                let inner = ["/bin/sh".to_owned(), "-c".to_owned(), shell];
+                let inner = shell_argv(server.shell());
                 window = window.program(sandbox.command(&self.confinement(server), &environment, &inner)?);
             }
         }
@@ -129,8 +150,26 @@ impl Launcher {
         Ok(pane)
     }
 
-    /// A line for a model's prompt on what the pane may do (empty when not sandboxed).
+    /// One line for a model's prompt on what the pane may do (empty when not sandboxed).
     pub fn describe(&self, server: &Server) -> String {
         self.sandbox.as_ref().map(|s| s.describe(&self.confinement(server))).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_shell_line_becomes_its_words_and_anything_else_goes_through_sh() {
+        assert_eq!(
+            shell_argv(Some("/bin/bash --noprofile --rcfile '/tmp/a b/bashrc'")),
+            ["/bin/bash", "--noprofile", "--rcfile", "/tmp/a b/bashrc"]
+        );
+        // A `$` anywhere, even quoted, leaves the line to sh: the words do not say what was quoted.
+        for line in ["env PS1='$ ' /bin/sh", "exec $SHELL", "bash; echo x", "cd ~ && bash", "A=1 bash", "bash > log"] {
+            assert_eq!(shell_argv(Some(line)), ["/bin/sh", "-c", line], "{line}");
+        }
+        assert_eq!(shell_argv(None)[..2], ["/bin/sh", "-c"]);
     }
 }

@@ -113,7 +113,8 @@ async fn a_working_directory_as_broad_as_home_stays_read_only() {
 async fn a_sandboxed_pane_works_over_the_subprocess_transport_too() {
     let Some(sandbox) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
     let dirs = Dirs::new();
-    let server = tmux_habitat::Server::builder().transport(tmux_habitat::TransportKind::Subprocess).start().await.unwrap();
+    let server =
+        tmux_habitat::Server::builder().transport(tmux_habitat::TransportKind::Subprocess).start().await.unwrap();
     let session = server.new_session(tmux_habitat::SessionOptions::new("sub").cwd(&dirs.work)).await.unwrap();
     let pane = launcher(&dirs, Some(sandbox), &[]).open(&session, "shell").await.unwrap();
     let out = pane.run("echo inside", T).await.unwrap();
