@@ -5,8 +5,6 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::duration_arg::clap_duration;
-
 const EXAMPLES: &str = "\
 Examples:
   clive \"ls -la\"                  run a shell command in a fresh tmux session, print its output
@@ -18,10 +16,11 @@ Examples:
   clive attach 3fa2               watch a session (the view the agent has); detach with C-b d
   clive logs 3fa2                 its output: live, or the archived log once it is gone
   clive gc                        archive and remove expired sessions (--all: every session)
-  clive tools                     panes, tools, versions and the sandbox (--tools full: with every pane)
+  clive tools                     the panes and tools a model may use, their versions, and the sandbox
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan` or `tools` is the management command (also when quoted alone: `clive \"sessions\"`); anything else is a task.
+`plan` or `tools` is the management command (also when quoted alone: `clive \"sessions\"`); anything
+else is a task.
 
 Environment:
   CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
@@ -67,10 +66,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub keep: bool,
     /// How long a kept session stays before it is archived and removed (e.g. 90s, 30m, 2h).
-    #[arg(long, global = true, env = "CLIVE_RETENTION", default_value = "30m", value_parser = clap_duration)]
+    #[arg(long, global = true, env = "CLIVE_RETENTION", hide_env_values = true, default_value = "30m", value_parser = parse_duration)]
     pub retain: Duration,
     /// How long the command may run before clive gives up on it (its session is kept).
-    #[arg(long, global = true, env = "CLIVE_TIMEOUT", default_value = "10m", value_parser = clap_duration)]
+    #[arg(long, global = true, env = "CLIVE_TIMEOUT", hide_env_values = true, default_value = "10m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Let the safety gate pass destructive commands (`rm -rf ~`, `mkfs`, `curl … | sh`).
     #[arg(long, global = true)]
@@ -88,6 +87,12 @@ pub struct GlobalArgs {
     /// Cut sandboxed panes off the network.
     #[arg(long, global = true)]
     pub no_network: bool,
+}
+
+/// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,
+/// `30m`, `2h`, `1d`, `1h 30m`.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| format!("{e} (write a duration like 90s, 30m or 2h)"))
 }
 
 /// Management commands.
@@ -209,8 +214,20 @@ mod tests {
     }
 
     #[test]
+    fn durations_follow_the_one_grammar() {
+        assert_eq!(parse(&["--retain", "1h 30m", "true"]).global.retain, Duration::from_secs(5400));
+        assert_eq!(parse(&["--timeout", "500ms", "true"]).global.timeout, Duration::from_millis(500));
+        assert_eq!(parse(&["--retain", "1.5m", "true"]).global.retain, Duration::from_secs(90));
+        for bad in ["90", "-1s", "soon", "10 minutes ago"] {
+            let err = Cli::try_parse_from(["clive", "--retain", bad, "true"]).unwrap_err().to_string();
+            assert!(err.contains("duration like 90s"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
     fn help_names_the_exit_codes() {
         let help = <Cli as clap::CommandFactory>::command().render_long_help().to_string();
         assert!(help.contains("Exit codes:") && help.contains("77") && help.contains("clive run sessions"), "{help}");
+        insta::assert_snapshot!("clive_help", help);
     }
 }

@@ -18,10 +18,11 @@
 
 pub mod archive;
 pub mod cli;
-pub mod duration_arg;
 mod error;
 pub mod exit_code;
 mod logging;
+#[macro_use]
+mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
@@ -55,14 +56,18 @@ pub async fn execute(cli: Cli) -> i32 {
         Err(error) => {
             eprintln!("clive: {error}");
             if json {
-                let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
-                println!("{object}");
+                outln!("{}", error_report(task.as_deref(), &error));
             }
             error.exit_code()
         }
     };
     let _ = std::io::stdout().flush();
     code
+}
+
+/// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
+fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
+    json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() })
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -77,9 +82,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         };
         let report = run_task(settings, task, &options).await?;
         if json {
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            outln!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else {
-            print!("{}", report.output);
+            out!("{}", report.output);
         }
         if report.kept {
             let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
@@ -96,9 +101,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         Some(Command::Sessions) => {
             let records = manage::sessions(settings).await?;
             if json {
-                println!("{}", serde_json::to_string(&records).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
-                print!("{}", manage::render_sessions(&records, session_record::unix_now()));
+                out!("{}", manage::render_sessions(&records, session_record::unix_now()));
             }
             Ok(exit_code::SUCCESS)
         }
@@ -110,19 +115,19 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                     LogSource::Live(session) => (true, session.clone()),
                     LogSource::Archived(path) => (false, path.display().to_string()),
                 };
-                println!("{}", json!({ "live": live, "source": from, "text": text }));
+                outln!("{}", json!({ "live": live, "source": from, "text": text }));
             } else {
-                print!("{text}");
+                out!("{text}");
             }
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
             let removed = manage::gc(settings, *all).await?;
             if json {
-                println!("{}", serde_json::to_string(&removed).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
                 for done in &removed {
-                    println!("removed {} (log: {})", done.session, done.log.display());
+                    outln!("removed {} (log: {})", done.session, done.log.display());
                 }
             }
             Ok(exit_code::SUCCESS)
@@ -152,9 +157,9 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         PlanCommand::Check { file } => {
             let plan = plan_cmd::load_plan(file)?;
             if json {
-                println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
+                outln!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
-                println!(
+                outln!(
                     "{}: valid plan, {} subtasks, panes: {}",
                     file.display(),
                     plan.subtasks().len(),
@@ -165,16 +170,21 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         }
         PlanCommand::Show { file, format } => {
             let plan = plan_cmd::load_plan(file)?;
-            print!("{}", plan_cmd::render(&plan, *format));
+            out!("{}", plan_cmd::render(&plan, *format));
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) =
-                plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
+            let options = plan_cmd::PlanRunOptions {
+                retention: cli.global.retain,
+                quiet: json,
+                allow_destructive: cli.global.allow_destructive,
+                cwd: cli.global.cwd.clone(),
+            };
+            let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
-                print!("{}", dag_sched::render_summary_table(&summary));
+                out!("{}", dag_sched::render_summary_table(&summary));
             }
             Ok(if report.cancelled {
                 exit_code::INTERRUPTED
@@ -184,5 +194,18 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 exit_code::PLAN_FAILED
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_report_shape() {
+        let error = CliError::NoSuchSession { id: "zz".into() };
+        insta::assert_json_snapshot!(error_report(None, &error));
+        let refused = task_run::plan_task("rm -rf ~", false).unwrap_err();
+        insta::assert_json_snapshot!(error_report(Some("rm -rf ~"), &refused));
     }
 }
