@@ -291,8 +291,8 @@ impl Server {
         }
     }
 
-    /// The tmux binary every call runs; shells in our panes use it too, to signal us.
-    pub(crate) fn program(&self) -> &Path {
+    /// The tmux binary every call runs.
+    pub fn program(&self) -> &Path {
         &self.inner.transport.subprocess().program
     }
 
