@@ -67,6 +67,7 @@ mod session;
 mod socket;
 mod stream;
 mod transport;
+mod turn;
 mod wait;
 
 pub use capture::CaptureOptions;

@@ -271,6 +271,15 @@ impl Server {
         self.inner.transport.subprocess().command()
     }
 
+    /// Detaches this handle's control clients and waits until they have gone, taking turns with processes
+    /// that create sessions on the same server: tmux (3.3a and 3.5a) can crash when a control client
+    /// detaches or attaches while a session is being created. Call it before a process that shares a server
+    /// with others (two `clive`s on one socket) exits; dropping the handle detaches without waiting. The
+    /// handle stays usable: a later command attaches again.
+    pub async fn close(&self) {
+        self.inner.transport.close().await;
+    }
+
     /// Which transport this handle uses.
     pub fn transport_kind(&self) -> TransportKind {
         self.inner.transport.kind()
