@@ -76,9 +76,22 @@ impl Settings {
         self.socket.resolve()
     }
 
-    /// A handle on clive's tmux server (it starts with the first session; it is left running on drop).
-    /// Commands travel as one `tmux` process each unless `TMUX_HABITAT_TRANSPORT` says otherwise.
+    /// A handle on clive's tmux server for a management command (`sessions`, `logs`, `gc`, …): one `tmux`
+    /// process per call, which costs less than attaching a control client for a handful of calls.
+    /// `TMUX_HABITAT_TRANSPORT` overrides. The server starts with the first session and is left running.
     pub async fn server(&self) -> Result<Server, CliError> {
+        self.server_with(TransportKind::Subprocess).await
+    }
+
+    /// A handle on clive's tmux server for running a task or a plan: control mode (a command in a tenth of a
+    /// millisecond, output as a stream), unless `TMUX_HABITAT_TRANSPORT` says otherwise. Close it with
+    /// [`Server::close`] when the run ends, so its control client leaves in turn with other `clive`s creating
+    /// sessions on the same server (tmux crashes when the two overlap; tmux-habitat makes them take turns).
+    pub async fn run_server(&self) -> Result<Server, CliError> {
+        self.server_with(TransportKind::Control).await
+    }
+
+    async fn server_with(&self, default: TransportKind) -> Result<Server, CliError> {
         let mut builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),
@@ -87,9 +100,7 @@ impl Settings {
         if let Some(tmux) = &self.tmux {
             builder = builder.program(tmux);
         }
-        // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
-        // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
-        let transport = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
+        let transport = TransportKind::from_env().unwrap_or(default);
         Ok(builder.transport(transport).start().await?)
     }
 

@@ -117,7 +117,20 @@ fn plan_task_in(
 /// session after a success (keeps it after a failure or with `keep`).
 pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
     let (route, command) = plan_task(task, options.allow_destructive)?;
-    let server = settings.server().await?;
+    let server = settings.run_server().await?;
+    let report = run_on(settings, &server, task, (route, command), options).await;
+    server.close().await;
+    report
+}
+
+async fn run_on(
+    settings: &Settings,
+    server: &Server,
+    task: &str,
+    (route, command): (Route, String),
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    let server = server.clone();
     sweep_if_running(settings, &server).await;
 
     let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());

@@ -215,15 +215,21 @@ impl Control {
     /// process creates a session.
     async fn kill_session(&self, invocation: Invocation) -> Result<String> {
         let target = invocation.commands[0].arguments().windows(2).find(|w| w[0] == "-t").map(|w| w[1].clone());
-        let id = match target {
-            Some(target) => {
-                let shown =
-                    Invocation::new(Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]));
-                Box::pin(self.run(shown)).await.ok().map(|out| out.trim().to_owned())
-            }
-            None => None,
-        };
         let mut conns = self.connections.lock().await;
+        conns.retain(|_, c| !c.is_closed());
+        // Which of our connections is attached to the session, asked over one we have (none: nothing to detach).
+        let id = match (target, conns.values().next()) {
+            (Some(target), Some(conn)) => {
+                let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok();
+                match line {
+                    Some(line) => {
+                        conn.command(line.as_str()).await.ok().filter(|r| r.ok).map(|r| r.text().trim().to_owned())
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
         let _turn = crate::turn::take(&self.subprocess.socket_path, invocation.deadline).await?;
         if let Some(conn) = id.as_ref().and_then(|id| conns.remove(id)) {
             detach(&conn).await;
