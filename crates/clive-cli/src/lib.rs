@@ -134,7 +134,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
         Some(Command::Tools) => {
-            let view = tools::tools(&cli.global).await?;
+            let view = tools::tools(&cli.global, settings).await?;
             if json {
                 println!("{}", serde_json::to_string(&view).unwrap_or_default());
             } else {

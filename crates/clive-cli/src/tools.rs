@@ -10,6 +10,7 @@ use toolbox::{
 
 use crate::cli::GlobalArgs;
 use crate::error::CliError;
+use crate::settings::Settings;
 
 /// The toolset and sandbox this invocation uses: `--tools` over the config file over the default profile;
 /// the sandbox on unless `--no-sandbox` or the config file turns it off.
@@ -97,6 +98,19 @@ pub struct ToolsView {
     pub offered: Vec<String>,
     /// The sandbox for panes a model types into.
     pub sandbox: SandboxView,
+    /// The tmux clive runs.
+    pub tmux: TmuxView,
+}
+
+/// The tmux part of [`ToolsView`].
+#[derive(Debug, Clone, Serialize)]
+pub struct TmuxView {
+    /// The binary (`CLIVE_TMUX`, else `tmux` on `PATH`).
+    pub program: PathBuf,
+    /// Its version (`3.5a`), when it answered.
+    pub version: Option<String>,
+    /// Why it cannot be used, when it cannot.
+    pub problem: Option<String>,
 }
 
 /// The sandbox part of [`ToolsView`].
@@ -115,8 +129,19 @@ pub struct SandboxView {
 }
 
 /// Runs `clive tools`.
-pub async fn tools(args: &GlobalArgs) -> Result<ToolsView, CliError> {
+pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, CliError> {
     let choice = ToolsChoice::resolve(args)?;
+    let server = settings.server().await?;
+    let (version, problem) = match server.tmux_version().await {
+        Ok(v) if v.is_supported() => (Some(v.to_string()), None),
+        Ok(v) => {
+            let (major, minor) = tmux_habitat::TmuxVersion::MINIMUM;
+            let problem = format!("tmux {v} is too old: clive needs {major}.{minor} or newer (CLIVE_TMUX chooses another)");
+            (Some(v.to_string()), Some(problem))
+        }
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let tmux = TmuxView { program: server.program().to_path_buf(), version, problem };
     let toolbox = choice.toolbox().await;
     let sandbox = match &choice.sandbox {
         None => SandboxView {
@@ -150,6 +175,7 @@ pub async fn tools(args: &GlobalArgs) -> Result<ToolsView, CliError> {
         tools: toolbox.report(),
         offered,
         sandbox,
+        tmux,
     })
 }
 
@@ -166,8 +192,13 @@ impl ToolsView {
             (s, true) => format!("UNAVAILABLE: {}", s.problem.as_deref().unwrap_or("")),
             (s, false) => format!("off ({})", s.problem.as_deref().unwrap_or("")),
         };
+        let tmux = match (&self.tmux.version, &self.tmux.problem) {
+            (_, Some(problem)) => format!("UNUSABLE: {problem}"),
+            (Some(version), None) => format!("{version} ({})", self.tmux.program.display()),
+            (None, None) => self.tmux.program.display().to_string(),
+        };
         let mut out = format!(
-            "toolset: {} (from {})\nsandbox for panes a model types into: {sandbox}\n\n",
+            "toolset: {} (from {})\nsandbox for panes a model types into: {sandbox}\ntmux: {tmux}\n\n",
             self.tools.toolset, self.source
         );
         out.push_str(&self.tools.render());

@@ -75,6 +75,8 @@ fn the_config_file_chooses_and_flags_override() {
     assert_eq!(report["config"], config.display().to_string());
     assert_eq!(report["source"], config.display().to_string());
     assert_eq!(report["sandbox"]["network"], false);
+    assert!(report["tmux"]["version"].as_str().is_some_and(|v| v.starts_with('3')), "{}", report["tmux"]);
+    assert_eq!(report["tmux"]["problem"], Value::Null);
 
     let report = tools_json(&world, path, &["--tools", "minimal", "--no-sandbox"]);
     assert_eq!((report["toolset"].as_str(), report["source"].as_str()), (Some("shell"), Some("--tools")));

@@ -68,6 +68,7 @@ mod socket;
 mod stream;
 mod transport;
 mod turn;
+mod version;
 mod wait;
 
 pub use capture::CaptureOptions;
@@ -85,4 +86,5 @@ pub use session::{Session, SessionInfo, SessionOptions, WindowOptions};
 pub use socket::{SocketSpec, socket_dir};
 pub use tmux_control::Command;
 pub use transport::{DEFAULT_COMMAND_DEADLINE, Invocation, TransportKind};
+pub use version::TmuxVersion;
 pub use wait::Backoff;

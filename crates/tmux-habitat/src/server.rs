@@ -280,6 +280,11 @@ impl Server {
         self.inner.transport.close().await;
     }
 
+    /// The version of the tmux binary this handle runs (`tmux -V`, asked once per binary and process).
+    pub async fn tmux_version(&self) -> Result<crate::TmuxVersion> {
+        crate::version::detect(self.program()).await
+    }
+
     /// Which transport this handle uses.
     pub fn transport_kind(&self) -> TransportKind {
         self.inner.transport.kind()

@@ -1,10 +1,10 @@
-//! Creating a session and attaching a control client take turns, across processes.
+//! Creating a session and attaching or detaching a control client take turns, across processes.
 //!
 //! tmux crashes (SIGSEGV; seen as "server exited unexpectedly") when a session is created while a control
-//! client is attaching. 3.3a does so almost every time eight of each race; 3.5a, which was reported to fix it,
-//! still does about one time in three (`docs/tools.md`, "tmux versions"). Within a process the control
-//! transport makes the two take turns; processes sharing a server (two `clive`s on the `clive` socket) take
-//! turns through an advisory lock (`flock`) on a file beside the socket.
+//! client attaches or leaves. 3.3a does so almost every time eight of each race; 3.5a, which was reported to
+//! fix it, still does about one time in three (docs/clive.md, "tmux versions and control mode"). Within a
+//! process the control transport makes them take turns; processes sharing a server (two `clive`s on the
+//! `clive` socket) take turns through an advisory lock (`flock`) on a file beside the socket.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
