@@ -18,14 +18,14 @@ fn main() {
 
     let mut floor = Vec::new();
     let mut cold = Vec::new();
-    let mut cold_control = Vec::new();
+    let mut cold_subprocess = Vec::new();
     let mut warm = Vec::new();
     let warm_socket = dir.path().join("warm.sock");
     start_holder(&warm_socket, &config);
     for i in 0..runs {
         floor.push(bare_tmux(&dir.path().join(format!("floor{i}.sock")), &config));
         cold.push(clive(dir.path(), &dir.path().join(format!("cold{i}.sock")), None));
-        cold_control.push(clive(dir.path(), &dir.path().join(format!("ctl{i}.sock")), Some("control")));
+        cold_subprocess.push(clive(dir.path(), &dir.path().join(format!("sub{i}.sock")), Some("subprocess")));
         warm.push(clive(dir.path(), &warm_socket, None));
     }
     tmux(&warm_socket, &config, &["kill-server"]);
@@ -36,9 +36,9 @@ fn main() {
     println!("clive \"echo hi\" on {}, {runs} runs each, medians:", version.trim());
     println!("  floor (bare tmux: new-session, wait-for, capture-pane, kill-server) {:>7.1} ms", ms(floor_median));
     for (name, samples) in [
-        ("clive cold (no server running)", &mut cold),
-        ("clive cold, control-mode transport", &mut cold_control),
-        ("clive warm (server running)", &mut warm),
+        ("clive cold (no server running; control mode, clive's default)", &mut cold),
+        ("clive cold, TMUX_HABITAT_TRANSPORT=subprocess", &mut cold_subprocess),
+        ("clive warm (server running; control mode)", &mut warm),
     ] {
         let m = median(samples);
         println!("  {name:<66} {:>7.1} ms  {:.2}x floor", ms(m), m.as_secs_f64() / floor_median.as_secs_f64());
