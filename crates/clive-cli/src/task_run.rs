@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use router::safety::{self, GateDecision, GatePolicy};
-use router::{Route, Tier};
+use router::Route;
 use serde::Serialize;
 use tmux_habitat::{Key, Server, Session, SessionOptions};
 
@@ -51,7 +51,7 @@ impl Default for TaskOptions {
 }
 
 /// What a task run produced: `--json` prints exactly this.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskReport {
     /// The task as given.
     pub task: String,
@@ -80,18 +80,9 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
         Route::Direct(direct) => direct.command.clone(),
         other => {
             let reason = match other {
-                Route::Classifier(escalation) | Route::Planner(escalation) => {
-                    serde_json::to_value(&escalation.declined)
-                        .ok()
-                        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-                        .map_or_else(
-                            || "not a shell command".to_owned(),
-                            |r| format!("tier 0 declined: {}", r.replace('_', " ")),
-                        )
-                }
-                _ => format!("tier {}", other.tier().number()),
+                Route::NeedsModel(escalation) => format!("tier 0 declined: {}", escalation.declined),
+                _ => "not a shell command".to_owned(),
             };
-            debug_assert_ne!(other.tier(), Tier::Direct);
             return Err(match provider::configured_provider(|name| std::env::var(name).ok()) {
                 None => CliError::NoProvider { reason },
                 Some(_) => CliError::ModelTierUnavailable { reason },
