@@ -153,6 +153,10 @@ pub(crate) fn interpret(
     };
     match kind {
         Kind::Answer => match reply_json::string_field(&object, &["text", "answer"]) {
+            // A model cannot know this machine: such an answer is a guess, so a tier that runs commands decides.
+            Some(_) if let Some(word) = local_reference(task, context) => {
+                escalate(format!("the classifier answered a question about this machine (`{word}`) without looking"))
+            }
             Some(text) => Ok(Verdict::Decided(Route::Answer(Answer { text: text.to_owned() }))),
             None => escalate("the classifier chose to answer but gave no answer".to_owned()),
         },
@@ -196,6 +200,24 @@ pub(crate) fn interpret(
         }
         Kind::Plan => escalate("the classifier chose a plan".to_owned()),
     }
+}
+
+/// Words that make a question about this machine rather than about the world.
+const LOCAL_WORDS: [&str; 10] =
+    ["my", "mine", "here", "this", "these", "local", "installed", "running", "current", "our"];
+
+/// The first word of `task` that refers to this machine: a word of [`LOCAL_WORDS`], a path, or a name in the
+/// working directory's listing.
+fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str> {
+    let listed = |word: &str| {
+        context.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
+    };
+    task.split_whitespace().map(|word| word.trim_matches(|c: char| ",.;:!?()'\"`".contains(c))).find(|word| {
+        LOCAL_WORDS.contains(&word.to_ascii_lowercase().as_str())
+            || word.starts_with(['/', '~', '$'])
+            || word.starts_with("./")
+            || listed(word)
+    })
 }
 
 /// The command without the decoration models add: a code fence, backticks, a `$ ` prompt.
@@ -264,6 +286,32 @@ mod tests {
             verdict("```json\n{\"kind\":\"clarify\",\"question\":\"Which?\"}\n```"),
             Verdict::Decided(Route::Clarify(_))
         ));
+    }
+
+    #[test]
+    fn answers_about_this_machine_are_not_trusted() {
+        let context = RouteContext::new().workdir(crate::context::WorkDir {
+            name: "proj".into(),
+            entries: vec!["Cargo.toml".into(), "src/".into()],
+            more: 0,
+        });
+        let reply = r#"{"kind":"answer","text":"42"}"#;
+        for (task, word) in [
+            ("what is my hostname", "my"),
+            ("how many CPU cores does this machine have", "this"),
+            ("how big is /var/log", "/var/log"),
+            ("which version is in Cargo.toml?", "Cargo.toml"),
+            ("what is in src", "src"),
+        ] {
+            match interpret(reply, &StopReason::EndTurn, task, &context, GatePolicy::default()).unwrap() {
+                Verdict::Escalate(reason) => assert!(reason.contains(&format!("(`{word}`)")), "{task}: {reason}"),
+                other => panic!("{task}: {other:?}"),
+            }
+        }
+        for task in ["what is 2+2", "what does the -p flag of mkdir do", "who wrote Hamlet"] {
+            let verdict = interpret(reply, &StopReason::EndTurn, task, &context, GatePolicy::default()).unwrap();
+            assert!(matches!(verdict, Verdict::Decided(Route::Answer(_))), "{task}");
+        }
     }
 
     #[test]
