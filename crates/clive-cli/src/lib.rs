@@ -3,7 +3,8 @@
 //! `clive "ls -la"` routes the task with [`router`] (tier 0: it is a shell command, no model), passes it
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
-//! code. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
+//! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
+//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
 //! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
@@ -25,6 +26,7 @@ mod logging;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
+pub mod route_cmd;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
@@ -54,7 +56,12 @@ pub async fn execute(cli: Cli) -> i32 {
         Err(error) => {
             eprintln!("clive: {error}");
             if json {
-                let object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+                let mut object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+                if let CliError::Route(route_error) = &error
+                    && !route_error.steps().is_empty()
+                {
+                    object["routing"] = json!({ "steps": route_error.steps() });
+                }
                 println!("{object}");
             }
             error.exit_code()
@@ -74,22 +81,8 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             allow_destructive: cli.global.allow_destructive,
             cwd: cli.global.cwd.clone(),
         };
-        let report = run_task(settings, task, &options).await?;
-        if json {
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
-        } else {
-            print!("{}", report.output);
-        }
-        if report.kept {
-            let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
-            eprintln!(
-                "clive: exit code {}; session {} kept for {} (clive logs {id}, clive attach {id})",
-                report.exit_code,
-                report.session,
-                manage::human_age(cli.global.retain.as_secs())
-            );
-        }
-        return Ok(report.exit_code);
+        let output = route_cmd::Output { json, dry_run: cli.global.dry_run };
+        return route_cmd::run(settings, task, &options, output).await;
     }
     match &cli.command {
         Some(Command::Sessions) => {

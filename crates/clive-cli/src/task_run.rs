@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::time::Instant;
+
 use router::safety::{self, GateDecision, GatePolicy};
-use router::Route;
+use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
 use tmux_habitat::{Key, Server, Session, SessionOptions};
 
@@ -57,6 +59,8 @@ pub struct TaskReport {
     pub task: String,
     /// Where the router sent it.
     pub route: Route,
+    /// Which tier decided and what routing cost.
+    pub routing: RoutingReport,
     /// The command line typed into the pane.
     pub command: String,
     /// The command's exit code.
@@ -71,6 +75,34 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+}
+
+/// What routing a task cost, as `--json` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoutingReport {
+    /// The tier that decided.
+    pub tier: Tier,
+    /// Model calls made to route the task.
+    pub model_calls: u32,
+    /// Input tokens of those calls.
+    pub input_tokens: u64,
+    /// Output tokens of those calls.
+    pub output_tokens: u64,
+    /// Every tier that looked at the task: model, calls, tokens, latency, why it passed the task on.
+    pub steps: Vec<TierStep>,
+}
+
+impl From<&Routed> for RoutingReport {
+    fn from(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        RoutingReport {
+            tier: routed.tier,
+            model_calls: routed.model_calls(),
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            steps: routed.steps.clone(),
+        }
+    }
 }
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
@@ -89,7 +121,36 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
             });
         }
     };
-    match safety::check(&command, GatePolicy { allow_destructive })? {
+    gate(&command, allow_destructive)?;
+    Ok((route, command))
+}
+
+/// Runs `task` when it is a shell command (tier 0; a task in words is an error here, see
+/// [`crate::route_cmd`]): gates it, sweeps expired sessions, runs the command in a fresh detached session
+/// `clive-<id>` in the caller's directory and environment, and removes the session after a success (keeps it
+/// after a failure or with `keep`).
+pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+    let started = Instant::now();
+    let (route, command) = plan_task(task, options.allow_destructive)?;
+    let routed = Routed { route, tier: Tier::Direct, steps: vec![TierStep::new(Tier::Direct, started.elapsed())] };
+    run_gated(settings, task, &routed, &command, options).await
+}
+
+/// Runs one command a router chose for `task` (tier 0, or the classifier's command), like [`run_task`]; the
+/// command passes the safety gate first.
+pub async fn run_command(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    gate(command, options.allow_destructive)?;
+    run_gated(settings, task, routed, command, options).await
+}
+
+fn gate(command: &str, allow_destructive: bool) -> Result<(), CliError> {
+    match safety::check(command, GatePolicy { allow_destructive })? {
         GateDecision::Clear => {}
         GateDecision::Overridden(findings) => {
             for finding in findings {
@@ -97,14 +158,16 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
             }
         }
     }
-    Ok((route, command))
+    Ok(())
 }
 
-/// Runs `task`: routes it (tier 0 only in this version), gates it, sweeps expired sessions, runs the command
-/// in a fresh detached session `clive-<id>` in the caller's directory and environment, and removes the
-/// session after a success (keeps it after a failure or with `keep`).
-pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
-    let (route, command) = plan_task(task, options.allow_destructive)?;
+async fn run_gated(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
     let server = settings.server().await?;
     sweep_if_running(settings, &server).await;
 
@@ -125,7 +188,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     pane.wait_ready(SHELL_READY_TIMEOUT).await?;
 
     let outcome = tokio::select! {
-        outcome = pane.run(&command, options.timeout) => outcome,
+        outcome = pane.run(command, options.timeout) => outcome,
         _ = tokio::signal::ctrl_c() => {
             let _ = pane.send_keys(&[Key::CTRL_C]).await;
             let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
@@ -151,8 +214,9 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     }
     Ok(TaskReport {
         task: task.to_owned(),
-        route,
-        command,
+        route: routed.route.clone(),
+        routing: RoutingReport::from(routed),
+        command: command.to_owned(),
         exit_code: output.exit_code,
         output: output.output,
         duration_ms: u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX),

@@ -32,7 +32,8 @@ pub struct TierStep {
 }
 
 impl TierStep {
-    pub(crate) fn new(tier: Tier, latency: Duration) -> Self {
+    /// A record of `tier` that took `latency` and called no model (fill in the rest as needed).
+    pub fn new(tier: Tier, latency: Duration) -> Self {
         TierStep {
             tier,
             model: None,
