@@ -16,7 +16,7 @@ use crate::exit_code;
 use crate::manage;
 use crate::session_record;
 use crate::settings::Settings;
-use crate::task_run::{self, RoutingReport, TaskOptions};
+use crate::task_run::{self, RoutingReport, TaskOptions, TokenCount};
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -167,7 +167,14 @@ fn print_reply(task: &str, routed: &Routed, json: bool, field: &str, text: &str)
 
 /// `--json` for an answer (`field` = `answer`) or a question (`question`).
 fn reply_object(task: &str, routed: &Routed, field: &str, text: &str) -> serde_json::Value {
-    json!({"task": task, "route": routed.route, "routing": RoutingReport::from(routed), field: text})
+    json!({
+        "task": task,
+        "route": routed.route,
+        "routing": RoutingReport::from(routed),
+        "model_calls": routed.model_calls(),
+        "tokens": TokenCount::of_routing(routed),
+        field: text,
+    })
 }
 
 /// `--dry-run`: the route and its plan. With `json`, a route that runs something prints the plan file itself

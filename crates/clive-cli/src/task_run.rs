@@ -61,6 +61,10 @@ pub struct TaskReport {
     pub route: Route,
     /// Which tier decided and what routing cost.
     pub routing: RoutingReport,
+    /// Model calls of the whole run (here: routing's).
+    pub model_calls: u32,
+    /// Tokens of the whole run (here: routing's).
+    pub tokens: TokenCount,
     /// The command line typed into the pane.
     pub command: String,
     /// The command's exit code.
@@ -90,6 +94,23 @@ pub struct RoutingReport {
     pub output_tokens: u64,
     /// Every tier that looked at the task: model, calls, tokens, latency, why it passed the task on.
     pub steps: Vec<TierStep>,
+}
+
+/// Tokens in and out, as `--json` shows them (`{"input": …, "output": …}`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TokenCount {
+    /// Input tokens.
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+}
+
+impl TokenCount {
+    /// The tokens routing `routed` cost.
+    pub fn of_routing(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        TokenCount { input: usage.input_tokens, output: usage.output_tokens }
+    }
 }
 
 impl From<&Routed> for RoutingReport {
@@ -216,6 +237,8 @@ async fn run_gated(
         task: task.to_owned(),
         route: routed.route.clone(),
         routing: RoutingReport::from(routed),
+        model_calls: routed.model_calls(),
+        tokens: TokenCount::of_routing(routed),
         command: command.to_owned(),
         exit_code: output.exit_code,
         output: output.output,

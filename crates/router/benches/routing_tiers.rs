@@ -76,7 +76,9 @@ impl Tally {
         if routed.tier == Tier::Classifier {
             self.tier1_tokens.push(tokens);
         }
-        self.latencies.push(latency);
+        if routed.tier != Tier::Direct {
+            self.latencies.push(latency);
+        }
     }
 
     fn print(&mut self, title: &str, count: usize, token_note: &str) {
@@ -98,7 +100,7 @@ impl Tally {
         }
         self.latencies.sort();
         if let Some(median) = self.latencies.get(self.latencies.len() / 2) {
-            println!("  routing wall time per task: median {:.2} ms", median.as_secs_f64() * 1000.0);
+            println!("  routing wall time per task a model routed: median {:.2} ms", median.as_secs_f64() * 1000.0);
         }
     }
 }
