@@ -11,11 +11,13 @@
 // A benchmark: a panic is a failed run.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::Arc;
+#[path = "../tests/support/local_model.rs"]
+mod local_model;
+
 use std::time::{Duration, Instant};
 
 use llm::testing::{FakeServer, Reply, Tokens, wire};
-use llm::{ChatModel, ChatRequest, ProviderConfig, ProviderKind, Timeouts};
+use llm::{ChatRequest, ProviderKind};
 use router::{Route, RouteContext, Routed, Router, RouterOptions, Tier};
 use serde_json::json;
 
@@ -184,16 +186,7 @@ async fn with_fake(tasks: &[Task]) {
 }
 
 async fn with_local_model(tasks: &[Task], url: &str) {
-    let timeouts = Timeouts {
-        connect: Duration::from_secs(5),
-        request: Duration::from_secs(180),
-        stream_idle: Duration::from_secs(60),
-    };
-    let config = ProviderConfig::new(ProviderKind::OpenAiCompatible)
-        .base_url(&format!("{}/v1", url.trim_end_matches('/')))
-        .unwrap()
-        .timeouts(timeouts);
-    let model: Arc<dyn ChatModel> = llm::connect(config).unwrap();
+    let model = local_model::connect(url);
     let router = Router::with_options(model, no_cache());
     let context = RouteContext::new();
     let mut tally = Tally::default();

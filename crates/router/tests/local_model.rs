@@ -5,10 +5,13 @@
 // Test helpers: a panic is a test failure.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
-use std::time::Duration;
+mod support {
+    pub mod local_model;
+}
 
-use llm::{ChatModel, ProviderConfig, ProviderKind, Timeouts};
+use std::sync::Arc;
+
+use llm::ChatModel;
 use router::{Route, RouteContext, Router, Tier};
 
 fn local_model() -> Arc<dyn ChatModel> {
@@ -16,17 +19,7 @@ fn local_model() -> Arc<dyn ChatModel> {
         .ok()
         .filter(|url| !url.trim().is_empty())
         .unwrap_or_else(|| panic!("LOCAL_LLM_URL is unset: export LOCAL_LLM_URL=\"$(scripts/local-llm/start.sh)\""));
-    // Generous deadlines: a 2-core CI box may be compiling while the model generates.
-    let timeouts = Timeouts {
-        connect: Duration::from_secs(5),
-        request: Duration::from_secs(180),
-        stream_idle: Duration::from_secs(60),
-    };
-    let config = ProviderConfig::new(ProviderKind::OpenAiCompatible)
-        .base_url(&format!("{}/v1", url.trim_end_matches('/')))
-        .unwrap()
-        .timeouts(timeouts);
-    llm::connect(config).unwrap()
+    support::local_model::connect(&url)
 }
 
 #[tokio::test]
