@@ -16,11 +16,11 @@ use serde_json::{Value, json};
 
 use crate::context::RouteContext;
 use crate::error::RouterError;
+use crate::model_command;
 use crate::prompt;
 use crate::reply_json;
 use crate::route::{Answer, Clarification, DirectRoute, PlanRoute, Route, single_subtask_plan};
 use crate::safety::{self, GatePolicy};
-use crate::shell_syntax;
 
 /// The id of the one subtask a classifier route runs.
 pub const SINGLE_SUBTASK_ID: &str = "task";
@@ -174,8 +174,11 @@ pub(crate) fn interpret(
             if command.is_empty() || command.contains('\n') {
                 return escalate(format!("the classifier's command is not one line: {}", excerpt(&command)));
             }
-            if shell_syntax::parse(&command).unterminated {
-                return escalate(format!("the classifier's command leaves a quote open: {}", excerpt(&command)));
+            if let Some(reason) = model_command::prose_reason(&command) {
+                return escalate(format!(
+                    "the classifier's command is not a command line ({reason}): {}",
+                    excerpt(&command)
+                ));
             }
             Ok(Verdict::Decided(Route::Direct(DirectRoute::describe(&command))))
         }
@@ -324,7 +327,9 @@ mod tests {
             (r#"{"kind":"ask"}"#, "gave no question"),
             (r#"{"kind":"command","text":""}"#, "gave none"),
             (r#"{"kind":"command","text":"cd /tmp\nls"}"#, "not one line"),
-            (r#"{"kind":"command","text":"echo 'oops"}"#, "quote open"),
+            (r#"{"kind":"command","text":"echo 'oops"}"#, "quote is left open"),
+            (r#"{"kind":"command","text":"find the largest file in this directory"}"#, "English words"),
+            (r#"{"kind":"command","text":"Use wc -l on the file"}"#, "starts like a sentence (`Use`)"),
         ] {
             match verdict(reply) {
                 Verdict::Escalate(text) => assert!(text.contains(reason), "{reply}: {text}"),

@@ -41,6 +41,7 @@ mod cost;
 pub mod direct_commands;
 mod error;
 mod model_call;
+mod model_command;
 mod planner;
 mod prompt;
 mod reply_json;

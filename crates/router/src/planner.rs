@@ -10,6 +10,7 @@ use llm::{ChatRequest, Message, ModelTier, StopReason};
 use serde_json::{Value, json};
 
 use crate::context::RouteContext;
+use crate::model_command;
 use crate::prompt;
 use crate::reply_json;
 
@@ -86,6 +87,15 @@ pub(crate) fn parse(reply: &str, stop_reason: &StopReason, context: &RouteContex
         match read_subtask(index, item, context) {
             Ok(subtask) => subtasks.push(subtask),
             Err(problem) => problems.push(problem),
+        }
+    }
+    for subtask in &subtasks {
+        if let Some(reason) = subtask.command.as_deref().and_then(model_command::prose_reason) {
+            problems.push(format!(
+                "subtask `{}` has a command that is not a shell command line ({reason}); write the command \
+                 itself, or use mode script and say the goal in the description",
+                subtask.id
+            ));
         }
     }
     let plan = Plan { version: PLAN_VERSION, panes: None, subtasks };
@@ -195,6 +205,8 @@ mod tests {
             assert!(text.contains(needle), "{needle} missing from:\n{text}");
         }
         assert!(parse_text("no plan").is_err());
+        let prose = parse_text(r#"[{"id":"a","mode":"direct","command":"Count the lines of the file"}]"#).unwrap_err();
+        assert!(prose[0].contains("not a shell command line (it starts like a sentence"), "{prose:?}");
         let cut = parse(r#"{"subtasks":[{"id":"#, &StopReason::MaxTokens, &RouteContext::new()).unwrap_err();
         assert!(cut.iter().any(|p| p.contains("token limit")), "{cut:?}");
         assert!(parse_text(r#"{"steps":[]}"#).unwrap_err()[0].contains("no \"subtasks\""));

@@ -186,7 +186,7 @@ impl Router {
         context: &RouteContext,
         steps: &mut Vec<TierStep>,
     ) -> Result<Plan, RouterError> {
-        let key = PlanCache::key(task, context, &self.model.model_for(&planner::request(task, context, 1)));
+        let key = PlanCache::key(task, context, self.model.config().model_for(None, llm::ModelTier::Default));
         let cached = self.cache.lock().unwrap_or_else(PoisonError::into_inner).get(&key);
         if let Some(plan) = cached {
             let mut step = TierStep::new(Tier::Planner, std::time::Duration::ZERO);
