@@ -10,7 +10,7 @@ pub const PLAN_FAILED: i32 = 1;
 /// planner could not make valid.
 pub const USAGE: i32 = 2;
 /// The task is too vague: clive printed one question for the user and ran nothing.
-pub const CLARIFY: i32 = 3;
+pub const CLARIFY: i32 = 5;
 /// The model provider failed (unreachable, refused the key, kept failing); nothing was run.
 pub const MODEL_UNAVAILABLE: i32 = 69;
 /// The safety gate refused the command; nothing was typed. `--allow-destructive` overrides.
@@ -30,7 +30,7 @@ Exit codes:
   1        no such session or log; `plan run`: a subtask did not succeed
   2        bad usage, an invalid plan file, the task needs a model and no provider is configured, or the
            planner's plan stayed invalid
-  3        the task is too vague: clive printed a question (stdout) and ran nothing
+  5        the task is too vague: clive printed a question (stdout) and ran nothing
   69       the model provider failed (unreachable, bad key); nothing was run
   77       refused by the safety gate; nothing was typed (override: --allow-destructive)
   124      the command timed out (--timeout); its session is kept

@@ -69,12 +69,12 @@ fn a_question_is_answered_and_nothing_runs() {
 }
 
 #[test]
-fn a_vague_task_gets_one_question_and_exit_3() {
+fn a_vague_task_gets_one_question_and_exit_5() {
     let world = World::new();
     let model = Model::start();
     model.classify("ask", "What should I fix?");
     let out = clive(&world, &model, &["fix it"]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "What should I fix?\n");
     assert!(world.tmux_sessions().is_empty());
 }
