@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
-use tmux_habitat::{CaptureOptions, Server};
+use tmux_habitat::{CaptureOptions, Command, Server};
 
 use crate::error::CliError;
 use crate::session_record::{self, SessionRecord};
@@ -68,8 +68,9 @@ pub async fn archive_and_remove(
         Err(CliError::Tmux(tmux_habitat::Error::NotFound { .. })) => return Ok(None),
         Err(e) => return Err(e),
     };
-    match server.tmux(["kill-session", "-t", &format!("={}", record.session)]).await {
-        Ok(_) | Err(tmux_habitat::Error::Command { .. }) => {}
+    let kill = Command::new("kill-session").args(["-t", &format!("={}", record.session)]);
+    match server.tmux(kill).await {
+        Ok(_) | Err(tmux_habitat::Error::NotFound { .. }) => {}
         Err(e) => return Err(e.into()),
     }
     tracing::info!(session = %record.session, log = %log.display(), "archived and removed");

@@ -5,8 +5,6 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::duration_arg::clap_duration;
-
 const EXAMPLES: &str = "\
 Examples:
   clive \"ls -la\"                  run a shell command in a fresh tmux session, print its output
@@ -66,10 +64,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub keep: bool,
     /// How long a kept session stays before it is archived and removed (e.g. 90s, 30m, 2h).
-    #[arg(long, global = true, env = "CLIVE_RETENTION", default_value = "30m", value_parser = clap_duration)]
+    #[arg(long, global = true, env = "CLIVE_RETENTION", hide_env_values = true, default_value = "30m", value_parser = parse_duration)]
     pub retain: Duration,
     /// How long the command may run before clive gives up on it (its session is kept).
-    #[arg(long, global = true, env = "CLIVE_TIMEOUT", default_value = "10m", value_parser = clap_duration)]
+    #[arg(long, global = true, env = "CLIVE_TIMEOUT", hide_env_values = true, default_value = "10m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Let the safety gate pass destructive commands (`rm -rf ~`, `mkfs`, `curl … | sh`).
     #[arg(long, global = true)]
@@ -80,6 +78,12 @@ pub struct GlobalArgs {
     /// Route and plan the task, print the route and the plan (with --json: the plan file itself), run nothing.
     #[arg(long, global = true)]
     pub dry_run: bool,
+}
+
+/// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,
+/// `30m`, `2h`, `1d`, `1h 30m`.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| format!("{e} (write a duration like 90s, 30m or 2h)"))
 }
 
 /// Management commands.
@@ -194,8 +198,20 @@ mod tests {
     }
 
     #[test]
+    fn durations_follow_the_one_grammar() {
+        assert_eq!(parse(&["--retain", "1h 30m", "true"]).global.retain, Duration::from_secs(5400));
+        assert_eq!(parse(&["--timeout", "500ms", "true"]).global.timeout, Duration::from_millis(500));
+        assert_eq!(parse(&["--retain", "1.5m", "true"]).global.retain, Duration::from_secs(90));
+        for bad in ["90", "-1s", "soon", "10 minutes ago"] {
+            let err = Cli::try_parse_from(["clive", "--retain", bad, "true"]).unwrap_err().to_string();
+            assert!(err.contains("duration like 90s"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
     fn help_names_the_exit_codes() {
         let help = <Cli as clap::CommandFactory>::command().render_long_help().to_string();
         assert!(help.contains("Exit codes:") && help.contains("77") && help.contains("clive run sessions"), "{help}");
+        insta::assert_snapshot!("clive_help", help);
     }
 }

@@ -11,9 +11,9 @@ use crate::exit_code;
 pub enum CliError {
     /// The task needs a model (tier 1 or 2) and no provider is configured.
     #[error(
-        "this task needs a language model ({reason}), and no provider is configured; set one of \
-         ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or OLLAMA_HOST (or OPENAI_BASE_URL for an \
-         OpenAI-compatible server), or give a shell command (`clive run -- <command>`)"
+        "this task needs a language model ({reason}), and no provider is configured; set one of {}, or give \
+         a shell command (`clive run -- <command>`)",
+        crate::provider::provider_variables_text()
     )]
     NoProvider {
         /// Why tier 0 declined the task.
@@ -88,20 +88,27 @@ pub enum CliError {
         /// Why, and what is expected.
         reason: String,
     },
+    /// A plan file cannot be read.
+    #[error("cannot read the plan {path} ({source}); give the path of a plan JSON file")]
+    UnreadablePlan {
+        /// The plan file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// A plan file is not a valid plan.
-    #[error("invalid plan {path}: {message}")]
+    #[error("invalid plan {path}: {source}")]
     InvalidPlan {
         /// The plan file.
         path: PathBuf,
         /// What dag-sched found wrong.
-        message: String,
+        #[source]
+        source: Box<dag_sched::DagError>,
     },
     /// Running a plan failed as a whole (not a subtask).
-    #[error("running the plan failed: {message}")]
-    PlanRun {
-        /// What went wrong.
-        message: String,
-    },
+    #[error("running the plan failed: {0}")]
+    PlanRun(#[source] Box<dag_sched::DagError>),
     /// tmux failed.
     #[error("tmux: {0}")]
     Tmux(#[from] tmux_habitat::Error),
@@ -125,6 +132,7 @@ impl CliError {
             CliError::NoProvider { .. }
             | CliError::ModelTierUnavailable { .. }
             | CliError::Invalid { .. }
+            | CliError::UnreadablePlan { .. }
             | CliError::InvalidPlan { .. } => exit_code::USAGE,
             CliError::Refused(_) => exit_code::REFUSED,
             CliError::Route(error) => match error {
@@ -136,7 +144,7 @@ impl CliError {
             CliError::TimedOut { .. } => exit_code::TIMED_OUT,
             CliError::Interrupted { .. } => exit_code::INTERRUPTED,
             CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } => exit_code::NOT_FOUND,
-            CliError::Tmux(_) | CliError::Io { .. } | CliError::PlanRun { .. } => exit_code::INTERNAL,
+            CliError::Tmux(_) | CliError::Io { .. } | CliError::PlanRun(_) => exit_code::INTERNAL,
         }
     }
 

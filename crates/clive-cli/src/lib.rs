@@ -19,10 +19,11 @@
 
 pub mod archive;
 pub mod cli;
-pub mod duration_arg;
 mod error;
 pub mod exit_code;
 mod logging;
+#[macro_use]
+mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
@@ -56,19 +57,25 @@ pub async fn execute(cli: Cli) -> i32 {
         Err(error) => {
             eprintln!("clive: {error}");
             if json {
-                let mut object = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
-                if let CliError::Route(route_error) = &error
-                    && !route_error.steps().is_empty()
-                {
-                    object["routing"] = json!({ "steps": route_error.steps() });
-                }
-                println!("{object}");
+                outln!("{}", error_report(task.as_deref(), &error));
             }
             error.exit_code()
         }
     };
     let _ = std::io::stdout().flush();
     code
+}
+
+/// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
+fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
+    let mut report = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+    // What routing spent before it failed (the planner's attempts, a failed provider) is part of the cost.
+    if let CliError::Route(route_error) = error
+        && !route_error.steps().is_empty()
+    {
+        report["routing"] = json!({ "steps": route_error.steps() });
+    }
+    report
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -88,9 +95,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         Some(Command::Sessions) => {
             let records = manage::sessions(settings).await?;
             if json {
-                println!("{}", serde_json::to_string(&records).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
-                print!("{}", manage::render_sessions(&records, session_record::unix_now()));
+                out!("{}", manage::render_sessions(&records, session_record::unix_now()));
             }
             Ok(exit_code::SUCCESS)
         }
@@ -102,19 +109,19 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                     LogSource::Live(session) => (true, session.clone()),
                     LogSource::Archived(path) => (false, path.display().to_string()),
                 };
-                println!("{}", json!({ "live": live, "source": from, "text": text }));
+                outln!("{}", json!({ "live": live, "source": from, "text": text }));
             } else {
-                print!("{text}");
+                out!("{text}");
             }
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
             let removed = manage::gc(settings, *all).await?;
             if json {
-                println!("{}", serde_json::to_string(&removed).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
                 for done in &removed {
-                    println!("removed {} (log: {})", done.session, done.log.display());
+                    outln!("removed {} (log: {})", done.session, done.log.display());
                 }
             }
             Ok(exit_code::SUCCESS)
@@ -135,9 +142,9 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         PlanCommand::Check { file } => {
             let plan = plan_cmd::load_plan(file)?;
             if json {
-                println!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
+                outln!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
-                println!(
+                outln!(
                     "{}: valid plan, {} subtasks, panes: {}",
                     file.display(),
                     plan.subtasks().len(),
@@ -148,16 +155,21 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
         }
         PlanCommand::Show { file, format } => {
             let plan = plan_cmd::load_plan(file)?;
-            print!("{}", plan_cmd::render(&plan, *format));
+            out!("{}", plan_cmd::render(&plan, *format));
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let (summary, report) =
-                plan_cmd::run_plan(settings, file, cli.global.retain, json, cli.global.allow_destructive).await?;
+            let options = plan_cmd::PlanRunOptions {
+                retention: cli.global.retain,
+                quiet: json,
+                allow_destructive: cli.global.allow_destructive,
+                cwd: cli.global.cwd.clone(),
+            };
+            let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
-                print!("{}", dag_sched::render_summary_table(&summary));
+                out!("{}", dag_sched::render_summary_table(&summary));
             }
             Ok(if report.cancelled {
                 exit_code::INTERRUPTED
@@ -167,5 +179,18 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 exit_code::PLAN_FAILED
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_report_shape() {
+        let error = CliError::NoSuchSession { id: "zz".into() };
+        insta::assert_json_snapshot!(error_report(None, &error));
+        let refused = task_run::plan_task("rm -rf ~", false).unwrap_err();
+        insta::assert_json_snapshot!(error_report(Some("rm -rf ~"), &refused));
     }
 }

@@ -136,17 +136,23 @@ mod tests {
 
     #[test]
     fn table_lists_one_line_per_session() {
-        let record = SessionRecord {
-            id: "ab12cd34".into(),
-            session: "clive-ab12cd34".into(),
-            task: "sh -c 'exit 3'".into(),
-            state: SessionState::Finished,
-            started: 100,
-            exit_code: Some(3),
-            expires: Some(2000),
+        let record = |id: &str, task: &str, state, started, exit_code| SessionRecord {
+            id: id.into(),
+            session: format!("clive-{id}"),
+            task: task.into(),
+            state,
+            started,
+            exit_code,
+            expires: exit_code.map(|_| 2000),
         };
-        let table = render_sessions(&[record], 190);
-        assert_eq!(table, "ID         STATE        AGE EXIT  TASK\nab12cd34   finished      1m    3  sh -c 'exit 3'\n");
+        let records = [
+            record("ab12cd34", "sh -c 'exit 3'", SessionState::Finished, 100, Some(3)),
+            record("0f0f0f0f", "make test", SessionState::Running, 7_000, None),
+            record("99887766", "printf 'a\\nb'\necho two lines", SessionState::Dead, 190, None),
+        ];
+        let table = render_sessions(&records, 10_000);
+        assert_eq!(table.lines().count(), 4, "{table}");
+        insta::assert_snapshot!("sessions_table", table);
     }
 
     #[test]

@@ -20,11 +20,10 @@ const EXCERPT_CHARS: usize = 2000;
 
 /// Reads and validates a plan file.
 pub fn load_plan(path: &Path) -> Result<ValidatedPlan, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::InvalidPlan {
-        path: path.to_owned(),
-        message: format!("cannot read it ({e}); give the path of a plan JSON file"),
-    })?;
-    ValidatedPlan::from_json(&text).map_err(|e| CliError::InvalidPlan { path: path.to_owned(), message: e.to_string() })
+    let text =
+        std::fs::read_to_string(path).map_err(|source| CliError::UnreadablePlan { path: path.to_owned(), source })?;
+    ValidatedPlan::from_json(&text)
+        .map_err(|source| CliError::InvalidPlan { path: path.to_owned(), source: Box::new(source) })
 }
 
 /// The plan rendered as Graphviz `dot` or Mermaid.
@@ -80,17 +79,29 @@ pub struct PlanReport {
     pub subtasks: Vec<SubtaskReport>,
 }
 
-/// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane), with live progress on
-/// stderr unless `quiet`. Ctrl-C cancels the run. The session is removed after a full success and kept
-/// for `retention` otherwise. A destructive command anywhere in the plan refuses the whole run, unless
-/// `allow_destructive`.
+/// How to run a plan file.
+#[derive(Debug, Clone)]
+pub struct PlanRunOptions {
+    /// How long the session stays after a run that did not fully succeed.
+    pub retention: Duration,
+    /// No progress on stderr.
+    pub quiet: bool,
+    /// Let the safety gate pass destructive commands.
+    pub allow_destructive: bool,
+    /// The directory every pane starts in (default: the current directory).
+    pub cwd: Option<PathBuf>,
+}
+
+/// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane, each starting in the run's
+/// directory), with live progress on stderr unless `quiet`. Ctrl-C cancels the run. The session is removed
+/// after a full success and kept for `retention` otherwise. A destructive command anywhere in the plan
+/// refuses the whole run, unless `allow_destructive`.
 pub async fn run_plan(
     settings: &Settings,
     path: &Path,
-    retention: Duration,
-    quiet: bool,
-    allow_destructive: bool,
+    options: &PlanRunOptions,
 ) -> Result<(RunSummary, PlanReport), CliError> {
+    let PlanRunOptions { retention, quiet, allow_destructive, .. } = *options;
     let plan = load_plan(path)?;
     // Every command passes the same safety gate as a task, before anything is started.
     for subtask in plan.subtasks() {
@@ -101,7 +112,11 @@ pub async fn run_plan(
     let server = settings.server().await?;
     let id = session_record::new_session_id();
     let session_name = format!("{SESSION_PREFIX}{id}");
-    let session = server.new_session(SessionOptions::new(&session_name)).await?;
+    let mut session_options = SessionOptions::new(&session_name);
+    if let Some(dir) = &options.cwd {
+        session_options = session_options.cwd(dir);
+    }
+    let session = server.new_session(session_options).await?;
     let task = format!("plan run {}", path.display());
     session_record::record_start(&server, &session_name, &task, Duration::from_secs(24 * 3600) + retention).await?;
 
@@ -117,7 +132,7 @@ pub async fn run_plan(
     let mut interrupted = false;
     let summary = loop {
         tokio::select! {
-            result = &mut run => break result.map_err(|e| CliError::PlanRun { message: e.to_string() })?,
+            result = &mut run => break result.map_err(|e| CliError::PlanRun(Box::new(e)))?,
             Some(event) = events.recv() => show_event(&progress, &event),
             _ = tokio::signal::ctrl_c(), if !interrupted => {
                 interrupted = true;

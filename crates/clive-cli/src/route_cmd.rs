@@ -124,9 +124,9 @@ pub async fn execute_route(
         Route::Direct(direct) => {
             let report = task_run::run_command(settings, task, routed, &direct.command, options).await?;
             if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
-                print!("{}", report.output);
+                out!("{}", report.output);
             }
             if report.kept {
                 let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
@@ -159,9 +159,9 @@ pub async fn execute_route(
 
 fn print_reply(task: &str, routed: &Routed, json: bool, field: &str, text: &str) {
     if json {
-        println!("{}", reply_object(task, routed, field, text));
+        outln!("{}", reply_object(task, routed, field, text));
     } else {
-        println!("{}", text.trim_end());
+        outln!("{}", text.trim_end());
     }
 }
 
@@ -180,7 +180,7 @@ fn reply_object(task: &str, routed: &Routed, field: &str, text: &str) -> serde_j
 /// `--dry-run`: the route and its plan. With `json`, a route that runs something prints the plan file itself
 /// (`clive plan run` reads it); an answer or a question prints `{"task", "route", "routing"}`.
 pub fn print_dry_run(task: &str, routed: &Routed, json: bool) {
-    print!("{}", render_dry_run(task, routed, json));
+    out!("{}", render_dry_run(task, routed, json));
 }
 
 /// The text [`print_dry_run`] prints.

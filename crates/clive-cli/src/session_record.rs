@@ -16,14 +16,20 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
-use tmux_habitat::Server;
+use tmux_habitat::{Server, SessionInfo};
 
 use crate::error::CliError;
 
 /// Every clive session's name starts with this.
 pub const SESSION_PREFIX: &str = "clive-";
 
-const LIST_FORMAT: &str = "#{session_name}\t#{session_created}\t#{pane_dead}\t#{@clive-started}\t#{@clive-pid}\t#{@clive-exit}\t#{@clive-expires}\t#{@clive-task}";
+const TASK: &str = "@clive-task";
+const STARTED: &str = "@clive-started";
+const PID: &str = "@clive-pid";
+const EXIT: &str = "@clive-exit";
+const EXPIRES: &str = "@clive-expires";
+/// Every user option clive keeps on a session.
+const OPTIONS: [&str; 5] = [TASK, STARTED, PID, EXIT, EXPIRES];
 
 /// Where a session's task stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,19 +84,26 @@ impl SessionRecord {
         self.expires.is_some_and(|at| at <= now)
     }
 
-    /// Parses one line of [`LIST_FORMAT`]; `None` for sessions that are not clive's.
-    fn parse(line: &str, pid_alive: impl Fn(u32) -> bool) -> Option<SessionRecord> {
-        let mut fields = line.splitn(8, '\t');
-        let session = fields.next()?.to_owned();
-        let id = session.strip_prefix(SESSION_PREFIX)?.to_owned();
-        let created: u64 = fields.next()?.parse().unwrap_or(0);
-        let pane_dead = fields.next()? == "1";
-        let started = fields.next()?.parse().unwrap_or(created);
-        let pid: Option<u32> = fields.next()?.parse().ok();
-        let exit_code: Option<i32> = fields.next()?.parse().ok();
-        let expires: Option<u64> = fields.next()?.parse().ok();
-        let task = serde_json::from_str(fields.next().unwrap_or_default()).unwrap_or_default();
-        let state = if pane_dead {
+    /// The record of a session on the server; `None` for sessions that are not clive's.
+    fn from_info(info: &SessionInfo, pid_alive: impl Fn(u32) -> bool) -> Option<SessionRecord> {
+        let option = |name: &str| info.user_options.get(name).map(String::as_str);
+        SessionRecord::from_parts(&info.name, info.created, info.active_pane_dead, option, pid_alive)
+    }
+
+    fn from_parts<'a>(
+        name: &str,
+        created: u64,
+        active_pane_dead: bool,
+        option: impl Fn(&str) -> Option<&'a str>,
+        pid_alive: impl Fn(u32) -> bool,
+    ) -> Option<SessionRecord> {
+        let id = name.strip_prefix(SESSION_PREFIX)?.to_owned();
+        let started = option(STARTED).and_then(|v| v.parse().ok()).unwrap_or(created);
+        let pid: Option<u32> = option(PID).and_then(|v| v.parse().ok());
+        let exit_code: Option<i32> = option(EXIT).and_then(|v| v.parse().ok());
+        let expires: Option<u64> = option(EXPIRES).and_then(|v| v.parse().ok());
+        let task = option(TASK).and_then(|v| serde_json::from_str(v).ok()).unwrap_or_default();
+        let state = if active_pane_dead {
             SessionState::Dead
         } else if exit_code.is_some() {
             SessionState::Finished
@@ -99,7 +112,7 @@ impl SessionRecord {
         } else {
             SessionState::Dead
         };
-        Some(SessionRecord { id, session, task, state, started, exit_code, expires })
+        Some(SessionRecord { id, session: name.to_owned(), task, state, started, exit_code, expires })
     }
 }
 
@@ -130,31 +143,16 @@ pub(crate) fn ascii_json(text: &str) -> String {
     out
 }
 
-/// Arguments that set user options on a session, chained with `;` into one tmux call.
-pub(crate) fn set_options_args(session: &str, options: &[(&str, String)]) -> Vec<String> {
-    let mut args = Vec::new();
-    for (key, value) in options {
-        if !args.is_empty() {
-            args.push(";".to_owned());
-        }
-        args.extend(["set-option".to_owned(), "-t".into(), format!("={session}:"), (*key).to_owned(), value.clone()]);
-    }
-    args
-}
-
 /// Records a new session's task, start, owner, and a backstop expiry (in case this process dies).
 pub async fn record_start(server: &Server, session: &str, task: &str, backstop: Duration) -> Result<(), CliError> {
     let now = unix_now();
-    let args = set_options_args(
-        session,
-        &[
-            ("@clive-task", ascii_json(task)),
-            ("@clive-started", now.to_string()),
-            ("@clive-pid", std::process::id().to_string()),
-            ("@clive-expires", (now + backstop.as_secs()).to_string()),
-        ],
-    );
-    server.tmux(args).await?;
+    let options = [
+        (TASK, ascii_json(task)),
+        (STARTED, now.to_string()),
+        (PID, std::process::id().to_string()),
+        (EXPIRES, (now + backstop.as_secs()).to_string()),
+    ];
+    server.set_user_options(session, options).await?;
     Ok(())
 }
 
@@ -165,22 +163,19 @@ pub async fn record_end(
     exit_code: Option<i32>,
     retention: Duration,
 ) -> Result<(), CliError> {
-    let mut options = vec![("@clive-expires", (unix_now() + retention.as_secs()).to_string())];
+    let mut options = vec![(EXPIRES, (unix_now() + retention.as_secs()).to_string())];
     if let Some(code) = exit_code {
-        options.push(("@clive-exit", code.to_string()));
+        options.push((EXIT, code.to_string()));
     }
-    server.tmux(set_options_args(session, &options)).await?;
+    server.set_user_options(session, options).await?;
     Ok(())
 }
 
 /// Every clive session on the server, oldest first (none when no server runs).
 pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, CliError> {
-    let out = match server.tmux(["list-sessions", "-F", LIST_FORMAT]).await {
-        Ok(out) => out,
-        Err(e) if e.is_server_gone() => return Ok(Vec::new()),
-        Err(e) => return Err(e.into()),
-    };
-    let mut records: Vec<SessionRecord> = out.lines().filter_map(|l| SessionRecord::parse(l, pid_alive)).collect();
+    let sessions = server.list_sessions_with(&OPTIONS).await?;
+    let mut records: Vec<SessionRecord> =
+        sessions.iter().filter_map(|s| SessionRecord::from_info(s, pid_alive)).collect();
     records.sort_by(|a, b| a.started.cmp(&b.started).then_with(|| a.session.cmp(&b.session)));
     Ok(records)
 }
@@ -211,10 +206,16 @@ pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a Session
 mod tests {
     use super::*;
 
+    /// A session as the server describes it: name, creation time, dead flag and user options.
+    fn record(name: &str, dead: bool, options: &[(&str, &str)], pid_alive: bool) -> Option<SessionRecord> {
+        let option = |wanted: &str| options.iter().find(|(name, _)| *name == wanted).map(|(_, value)| *value);
+        SessionRecord::from_parts(name, 100, dead, option, |_| pid_alive)
+    }
+
     #[test]
-    fn parses_a_finished_session() {
-        let line = "clive-ab12\t100\t0\t101\t4242\t3\t2000\t\"ls \\u00e9\"";
-        let r = SessionRecord::parse(line, |_| false).unwrap();
+    fn reads_a_finished_session() {
+        let options = [(STARTED, "101"), (PID, "4242"), (EXIT, "3"), (EXPIRES, "2000"), (TASK, "\"ls \\u00e9\"")];
+        let r = record("clive-ab12", false, &options, false).unwrap();
         assert_eq!(r.id, "ab12");
         assert_eq!(r.task, "ls é");
         assert_eq!(r.state, SessionState::Finished);
@@ -224,16 +225,15 @@ mod tests {
 
     #[test]
     fn running_only_while_its_owner_lives() {
-        let line = "clive-x\t100\t0\t100\t7\t\t\t\"sleep 9\"";
-        assert_eq!(SessionRecord::parse(line, |_| true).unwrap().state, SessionState::Running);
-        assert_eq!(SessionRecord::parse(line, |_| false).unwrap().state, SessionState::Dead);
-        let dead_pane = "clive-x\t100\t1\t100\t7\t\t\t\"sleep 9\"";
-        assert_eq!(SessionRecord::parse(dead_pane, |_| true).unwrap().state, SessionState::Dead);
+        let options = [(STARTED, "100"), (PID, "7"), (TASK, "\"sleep 9\"")];
+        assert_eq!(record("clive-x", false, &options, true).unwrap().state, SessionState::Running);
+        assert_eq!(record("clive-x", false, &options, false).unwrap().state, SessionState::Dead);
+        assert_eq!(record("clive-x", true, &options, true).unwrap().state, SessionState::Dead);
     }
 
     #[test]
     fn other_sessions_are_ignored() {
-        assert!(SessionRecord::parse("work\t1\t0\t\t\t\t\t", |_| true).is_none());
+        assert!(record("work", false, &[], true).is_none());
     }
 
     #[test]

@@ -1,14 +1,12 @@
 //! Running one task end to end: route it, gate it, run it in a fresh session, report, clean up.
 
 use std::path::PathBuf;
-use std::time::Duration;
-
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use router::safety::{self, GateDecision, GatePolicy};
 use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
-use tmux_habitat::{Key, Server, Session, SessionOptions};
+use tmux_habitat::{Key, Server, SessionOptions};
 
 use crate::archive;
 use crate::error::CliError;
@@ -128,6 +126,15 @@ impl From<&Routed> for RoutingReport {
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
 pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), CliError> {
+    plan_task_in(task, allow_destructive, |name| std::env::var(name).ok())
+}
+
+/// [`plan_task`] with the environment given by `env`.
+fn plan_task_in(
+    task: &str,
+    allow_destructive: bool,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(Route, String), CliError> {
     let route = router::route(task);
     let command = match &route {
         Route::Direct(direct) => direct.command.clone(),
@@ -136,7 +143,7 @@ pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String),
                 Route::NeedsModel(escalation) => format!("tier 0 declined: {}", escalation.declined),
                 _ => "not a shell command".to_owned(),
             };
-            return Err(match provider::configured_provider(|name| std::env::var(name).ok()) {
+            return Err(match provider::configured_provider(env) {
                 None => CliError::NoProvider { reason },
                 Some(_) => CliError::ModelTierUnavailable { reason },
             });
@@ -201,7 +208,7 @@ async fn run_gated(
     for (key, value) in inherited_environment(std::env::vars_os()) {
         session_options = session_options.env(key, value);
     }
-    let session = new_session(&server, session_options).await?;
+    let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // If this process dies, the session still expires: after the timeout and a retention period.
     session_record::record_start(&server, &session_name, task, options.timeout + options.retention).await?;
@@ -247,21 +254,6 @@ async fn run_gated(
         kept,
         truncated: output.truncated,
     })
-}
-
-/// Creates the session. A server that is shutting down (another `clive` just removed the last session)
-/// can take the connection and then exit; the next attempt starts a fresh server.
-async fn new_session(server: &Server, options: SessionOptions) -> Result<Session, CliError> {
-    let mut attempt = 1;
-    loop {
-        match server.new_session(options.clone()).await {
-            Err(e) if attempt < 5 && e.is_server_gone() => {
-                tracing::debug!(attempt, error = %e, "the server went away while starting a session; retrying");
-                attempt += 1;
-            }
-            other => return Ok(other?),
-        }
-    }
 }
 
 /// Every start sweeps expired sessions; a failed sweep never stops the task.
@@ -319,15 +311,16 @@ mod tests {
 
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {
-        // The test process may have provider variables; judge the message shape only when none is set.
-        let err = plan_task("what is the largest file here", false).unwrap_err();
-        if let CliError::NoProvider { .. } = err {
-            let text = err.to_string();
-            for name in provider::PROVIDER_VARIABLES {
-                assert!(text.contains(name), "{text}");
-            }
-            assert_eq!(err.exit_code(), 2);
+        let err = plan_task_in("what is the largest file here", false, |_| None).unwrap_err();
+        assert!(matches!(err, CliError::NoProvider { .. }), "{err:?}");
+        let text = err.to_string();
+        for name in provider::provider_variables() {
+            assert!(text.contains(name), "{text}");
         }
+        assert_eq!(err.exit_code(), 2);
+        let with_key = |name: &str| (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:1/v1".to_owned());
+        let err = plan_task_in("what is the largest file here", false, with_key).unwrap_err();
+        assert!(matches!(err, CliError::ModelTierUnavailable { .. }), "{err:?}");
     }
 
     #[test]

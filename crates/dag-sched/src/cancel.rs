@@ -1,47 +1,12 @@
 //! A cancellation handle shared by the caller, the executor and the runners.
 
-use std::sync::Arc;
-
-use tokio::sync::watch;
-
 /// Cancels a run: pending subtasks are not started and runners interrupt running ones.
 ///
-/// Clones share one state; cancelling any clone cancels them all. The CLI maps Ctrl-C onto
-/// [`CancelToken::cancel`].
-#[derive(Debug, Clone)]
-pub struct CancelToken {
-    state: Arc<watch::Sender<bool>>,
-}
-
-impl Default for CancelToken {
-    fn default() -> Self {
-        CancelToken::new()
-    }
-}
-
-impl CancelToken {
-    /// A token that is not cancelled.
-    pub fn new() -> CancelToken {
-        CancelToken { state: Arc::new(watch::Sender::new(false)) }
-    }
-
-    /// Cancels; idempotent.
-    pub fn cancel(&self) {
-        self.state.send_replace(true);
-    }
-
-    /// Whether [`CancelToken::cancel`] was called.
-    pub fn is_cancelled(&self) -> bool {
-        *self.state.borrow()
-    }
-
-    /// Resolves once the token is cancelled (at once if it already is).
-    pub async fn cancelled(&self) {
-        let mut receiver = self.state.subscribe();
-        // The sender lives as long as `self`, so waiting cannot fail while we hold it.
-        let _ = receiver.wait_for(|cancelled| *cancelled).await;
-    }
-}
+/// It is tokio-util's [`CancellationToken`](tokio_util::sync::CancellationToken): clones share one state,
+/// cancelling any clone cancels them all, and [`child_token`](tokio_util::sync::CancellationToken::child_token)
+/// gives a runner a token of its own that the run's cancellation still reaches. The CLI maps Ctrl-C onto
+/// `cancel()`.
+pub type CancelToken = tokio_util::sync::CancellationToken;
 
 #[cfg(test)]
 mod tests {

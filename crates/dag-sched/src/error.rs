@@ -10,7 +10,7 @@ use crate::plan::{Mode, PLAN_VERSION};
 pub enum DagError {
     /// The plan is not valid JSON or does not have the plan's shape.
     #[error(
-        "the plan is not a valid plan at line {line}, column {column}: {message}; fix the JSON (docs/plan.md has the schema)"
+        "the plan is not a valid plan at line {line}, column {column}: {source}; fix the JSON (docs/plan.md has the schema)"
     )]
     MalformedPlan {
         /// 1-based line.
@@ -18,7 +18,8 @@ pub enum DagError {
         /// 1-based column.
         column: usize,
         /// What the JSON reader said.
-        message: String,
+        #[source]
+        source: serde_json::Error,
     },
     /// The plan's `version` is not one this crate reads (a plan without `version` is read as
     /// [`PLAN_VERSION`]).
@@ -47,24 +48,35 @@ pub enum DagError {
         /// The file or directory.
         path: PathBuf,
         /// The I/O error.
+        #[source]
         source: std::io::Error,
     },
     /// A pane could not be created or made ready.
-    #[error("cannot open the pane `{pane}`: {message}")]
+    #[error("cannot open the pane `{pane}`: {source}")]
     Pane {
         /// The plan's pane name.
         pane: String,
-        /// What went wrong.
-        message: String,
+        /// What tmux said.
+        #[source]
+        source: tmux_habitat::Error,
     },
     /// A runner failed to run a subtask (the subtask is marked failed with this message).
-    #[error("subtask `{subtask}` could not be run: {message}")]
+    #[error("subtask `{subtask}` could not be run: {source}")]
     Runner {
         /// The subtask id.
         subtask: String,
-        /// What went wrong.
-        message: String,
+        /// What went wrong, with its own source chain.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
+}
+
+impl DagError {
+    /// A runner's failure to run `subtask`, keeping the underlying error (a tmux error, a model error, …)
+    /// as the source.
+    pub fn runner(subtask: impl Into<String>, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        DagError::Runner { subtask: subtask.into(), source: source.into() }
+    }
 }
 
 /// One thing wrong with a plan, named so a person can fix it.

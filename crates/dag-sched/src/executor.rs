@@ -405,10 +405,7 @@ async fn blocking<T: Send + 'static>(
     subtask: &str,
     work: impl FnOnce() -> Result<T, DagError> + Send + 'static,
 ) -> Result<T, DagError> {
-    tokio::task::spawn_blocking(work).await.unwrap_or_else(|error| {
-        let message = format!("writing its files stopped abnormally: {error}");
-        Err(DagError::Runner { subtask: subtask.to_string(), message })
-    })
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|error| Err(DagError::runner(subtask, error)))
 }
 
 /// Writes the subtask's output and result files and builds its result.

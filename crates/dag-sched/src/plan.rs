@@ -109,10 +109,10 @@ impl Plan {
         {
             return Err(DagError::UnsupportedVersion { found: Some(found) });
         }
-        serde_json::from_str(text).map_err(|error| DagError::MalformedPlan {
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
+        serde_json::from_str(text).map_err(|source| DagError::MalformedPlan {
+            line: source.line(),
+            column: source.column(),
+            source,
         })
     }
 

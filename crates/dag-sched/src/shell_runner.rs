@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session};
+use tmux_habitat::{Error as HabitatError, Key, Pane, RunningCommand, Session, shell_quote};
 
 use crate::error::DagError;
 use crate::result::SubtaskStatus;
@@ -46,7 +46,7 @@ impl ShellRunner {
         }
         // Created without holding the map, so panes start in parallel. The executor never runs
         // two subtasks of one pane at once, so one name is never created twice concurrently.
-        let error = |e: HabitatError| DagError::Pane { pane: name.to_string(), message: e.to_string() };
+        let error = |source: HabitatError| DagError::Pane { pane: name.to_string(), source };
         let pane = self.session.new_window(name).await.map_err(error)?;
         pane.wait_ready(READY_TIMEOUT).await.map_err(error)?;
         self.panes.lock().await.insert(name.to_string(), pane.clone());
@@ -57,11 +57,6 @@ impl ShellRunner {
     async fn forget(&self, name: &str) {
         self.panes.lock().await.remove(name);
     }
-}
-
-/// Quotes a word for a POSIX shell.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// Presses C-c and waits until the shell reads input again; says how that went.
@@ -112,18 +107,17 @@ async fn report_output_while_running(
 impl Runner for ShellRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
         let subtask = &request.subtask;
-        let runner_error = |message: String| DagError::Runner { subtask: subtask.id.clone(), message };
         let Some(command) = subtask.command.as_deref() else {
-            return Err(runner_error("a direct subtask needs a `command`".into()));
+            return Err(DagError::runner(&subtask.id, "a direct subtask needs a `command`"));
         };
-        let pane = self.pane(&subtask.pane).await.map_err(|e| runner_error(e.to_string()))?;
+        let pane = self.pane(&subtask.pane).await?;
         let _guard = pane.lock().await;
         let script = format!(
             "export CLIVE_RUN_DIR={} CLIVE_SUBTASK_DIR={}\n{command}",
             shell_quote(&request.context.run_dir.display().to_string()),
             shell_quote(&request.context.subtask_dir.display().to_string()),
         );
-        let running = pane.start(&script).await.map_err(|e| runner_error(e.to_string()))?;
+        let running = pane.start(&script).await.map_err(|e| DagError::runner(&subtask.id, e))?;
         let reported = std::sync::Mutex::new(String::new());
         let live_output = report_output_while_running(&pane, &running, &request, &reported);
         let finished = tokio::select! {
@@ -169,7 +163,7 @@ impl Runner for ShellRunner {
                 outcome.exit_code = status;
                 Ok(outcome)
             }
-            Err(other) => Err(runner_error(other.to_string())),
+            Err(other) => Err(DagError::runner(&subtask.id, other)),
         }
     }
 }

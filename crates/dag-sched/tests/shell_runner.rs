@@ -45,31 +45,42 @@ fn sleeps(panes: [&str; 4]) -> String {
     format!(r#"{{"version":1,"subtasks":[{}]}}"#, subtasks.join(","))
 }
 
-/// Runs four `sleep 1` subtasks on the given panes and returns the wall time of the run.
-/// The panes are opened first, so the figure is the scheduling, not the shells' start-up
-/// (which the benchmark measures as "cold").
-async fn four_sleeps(panes: [&str; 4]) -> Duration {
+/// Runs four `sleep 1` subtasks on the given panes and returns when each ran, as the executor recorded it:
+/// `(started_ms, finished_ms)` from the start of the run. The panes are opened first, so the figures are the
+/// scheduling, not the shells' start-up (which the benchmark measures as "cold").
+async fn four_sleeps(panes: [&str; 4]) -> Vec<(u64, u64)> {
     let habitat = habitat().await;
     for pane in panes {
         habitat.runner.pane(pane).await.unwrap();
     }
-    let started = Instant::now();
     let summary = habitat.run(&sleeps(panes)).await;
-    let elapsed = started.elapsed();
     assert!(summary.all_succeeded(), "{}", render_summary_table(&summary));
-    elapsed
+    summary
+        .results
+        .iter()
+        .map(|r| {
+            let started = r.started_ms.unwrap();
+            (started, started + r.duration_ms.unwrap())
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn independent_subtasks_on_four_panes_run_in_parallel() {
-    let elapsed = four_sleeps(["a", "b", "c", "d"]).await;
-    assert!(elapsed < Duration::from_millis(1500), "four parallel `sleep 1` took {elapsed:?}");
+    let runs = four_sleeps(["a", "b", "c", "d"]).await;
+    // All four ran at once: each started before any of them finished.
+    let last_start = runs.iter().map(|r| r.0).max().unwrap();
+    let first_end = runs.iter().map(|r| r.1).min().unwrap();
+    assert!(last_start < first_end, "four `sleep 1` on four panes did not overlap: {runs:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subtasks_on_one_pane_run_one_after_another() {
-    let elapsed = four_sleeps(["a", "a", "a", "a"]).await;
-    assert!(elapsed >= Duration::from_secs(4), "four `sleep 1` on one pane took only {elapsed:?}");
+    let mut runs = four_sleeps(["a", "a", "a", "a"]).await;
+    runs.sort();
+    // One writer per pane: each started only after the one before it finished.
+    assert!(runs.windows(2).all(|w| w[0].1 <= w[1].0), "runs on one pane overlapped: {runs:?}");
+    assert!(runs.iter().all(|r| r.1 - r.0 >= 1000), "a `sleep 1` took less than a second: {runs:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

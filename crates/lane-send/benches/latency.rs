@@ -132,7 +132,7 @@ async fn main() {
                 lane_send(
                     &server,
                     home.path(),
-                    &["--timeout", "60", "api", &format!("bench: concurrent {round}.{index}")],
+                    &["--timeout", "60s", "api", &format!("bench: concurrent {round}.{index}")],
                 )
                 .spawn()
                 .unwrap_or_else(|error| panic!("lane-send: {error}"))

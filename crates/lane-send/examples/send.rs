@@ -3,8 +3,7 @@
 //! Uses the tmux server `tmux` itself would use (`$TMUX`, else the default socket) and the
 //! usual lane-send directories (or `LANE_SEND_HOME`).
 
-use lane_send::paths::Dirs;
-use lane_send::{DeliverOptions, Stage};
+use lane_send::{DeliverOptions, Dirs, Outcome, Stage};
 use tmux_habitat::{Server, SocketSpec};
 
 #[tokio::main(flavor = "current_thread")]
@@ -18,10 +17,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Server::existing(SocketSpec::Inherit)?;
     let options = DeliverOptions::new(Dirs::from_env()?);
     let outcome = lane_send::deliver(&server, &lane, &message, &options).await?;
-    match outcome.stage {
-        None => println!("delivered to {} ({}), queued: {}", lane, outcome.pane.unwrap_or_default(), outcome.queued),
-        Some(Stage::NotPasted) => println!("held, nothing typed: {}", outcome.reason),
-        Some(stage) => println!("held at {}: {} — do not resend blindly", stage.name(), outcome.reason),
+    match &outcome {
+        Outcome::Delivered { details, queued } => {
+            println!("delivered to {lane} ({}), queued: {queued}", details.pane.as_deref().unwrap_or_default())
+        }
+        Outcome::Held { stage: Stage::NotPasted, details } => println!("held, nothing typed: {}", details.reason),
+        Outcome::Held { stage, details } => {
+            println!("held at {}: {} — do not resend blindly", stage.name(), details.reason)
+        }
     }
     Ok(())
 }

@@ -38,7 +38,7 @@ pub async fn list_lanes(server: &Server, options: &DeliverOptions) -> Result<Vec
 }
 
 /// Renders `ls` rows as an aligned text table under the snapshot note.
-pub fn render_lanes(rows: &[LaneRow]) -> String {
+pub(crate) fn render_lanes(rows: &[LaneRow]) -> String {
     let mut out = format!("# {SNAPSHOT_NOTE}\n");
     let name_width = rows.iter().map(|row| row.name.chars().count()).max().unwrap_or(4).max(4);
     out.push_str(&format!(
@@ -100,7 +100,7 @@ pub fn read_inbox(options: &DeliverOptions, lane: &str, mark_read: bool) -> Resu
 }
 
 /// Renders mail for an agent hook to inject as context.
-pub fn render_inbox(lane: &str, mails: &[Mail]) -> String {
+pub(crate) fn render_inbox(lane: &str, mails: &[Mail]) -> String {
     if mails.is_empty() {
         return format!("no unread mail for {lane}\n");
     }

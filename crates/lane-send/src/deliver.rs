@@ -14,7 +14,6 @@ use crate::lock;
 use crate::message::SignedMessage;
 use crate::outcome::{Outcome, Stage, Verdict};
 use crate::paths::Dirs;
-use crate::screen::StyledScreen;
 
 /// The default time budget for one delivery.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -35,47 +34,9 @@ impl DeliverOptions {
     }
 }
 
-/// A capture of the pane with the pane state that decides whether typing is safe at all.
-struct Capture {
-    screen: StyledScreen,
-    in_mode: bool,
-    dead: bool,
-}
-
-/// Captures the visible screen with styles in one tmux call (size and mode from the same
-/// moment). Parsed here rather than by habitat's `capture_screen` because tmux carries SGR state
-/// from one captured row to the next, and a dim ghost that wraps onto a second row must stay dim.
-async fn capture(pane: &Pane) -> Result<Capture, Error> {
-    let id = pane.id().as_str();
-    let out = pane
-        .server()
-        .tmux([
-            "display-message",
-            "-p",
-            "-t",
-            id,
-            "#{pane_width} #{pane_in_mode} #{pane_dead}",
-            ";",
-            "capture-pane",
-            "-p",
-            "-e",
-            "-t",
-            id,
-        ])
-        .await
-        .map_err(|error| Error::Tmux(error.to_string()))?;
-    let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
-    let fields: Vec<&str> = head.split(' ').collect();
-    let [width, in_mode, dead] = fields[..] else {
-        return Err(Error::Tmux(format!("unexpected pane state line {head:?}")));
-    };
-    let width = width.parse().map_err(|_| Error::Tmux(format!("unexpected pane width {width:?}")))?;
-    Ok(Capture { screen: StyledScreen::from_ansi(body, width), in_mode: in_mode == "1", dead: dead == "1" })
-}
-
 /// What the pane shows now, recognised; copy mode and dead panes are refusals.
 async fn look(pane: &Pane) -> Result<Recognition, Error> {
-    let capture = capture(pane).await?;
+    let capture = pane.capture_state().await?;
     if capture.dead {
         return Ok(Recognition::Unknown { reason: "the pane's program has exited".to_string() });
     }
@@ -89,13 +50,12 @@ async fn look(pane: &Pane) -> Result<Recognition, Error> {
 
 /// Recognises what a lane shows now, without typing anything (for `ls`).
 pub async fn inspect_lane(server: &Server, lane: &str) -> Result<Recognition, Error> {
-    let pane = server.pane(lane).await.map_err(|error| Error::Tmux(error.to_string()))?;
-    look(&pane).await
+    look(&server.pane(lane).await?).await
 }
 
 /// The names of the sessions on the server: the lanes that are live now.
 pub async fn live_lanes(server: &Server) -> Result<BTreeSet<String>, Error> {
-    let sessions = server.list_sessions().await.map_err(|error| Error::Tmux(error.to_string()))?;
+    let sessions = server.list_sessions().await?;
     Ok(sessions.into_iter().map(|session| session.name).collect())
 }
 
@@ -111,15 +71,15 @@ fn elapsed_ms(started: Instant) -> u64 {
 ///
 /// ```no_run
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-/// use lane_send::{DeliverOptions, paths::Dirs};
+/// use lane_send::{DeliverOptions, Dirs};
 /// use tmux_habitat::{Server, SocketSpec};
 ///
 /// let server = Server::existing(SocketSpec::Inherit)?;
 /// let options = DeliverOptions::new(Dirs::from_env()?);
 /// let outcome = lane_send::deliver(&server, "api", "web: the schema changed", &options).await?;
-/// match outcome.stage {
-///     None => println!("delivered (queued: {})", outcome.queued),
-///     Some(stage) => println!("held at {}: {}", stage.name(), outcome.reason),
+/// match &outcome {
+///     lane_send::Outcome::Delivered { queued, .. } => println!("delivered (queued: {queued})"),
+///     lane_send::Outcome::Held { stage, details } => println!("held at {}: {}", stage.name(), details.reason),
 /// }
 /// # Ok(()) }
 /// ```
@@ -151,11 +111,25 @@ async fn deliver_signed(
                 None,
             ));
         }
-        Err(error) => return Err(Error::Tmux(error.to_string())),
+        Err(tmux_habitat::Error::NoServer { .. }) => {
+            return Ok(held(
+                format!("lane {lane:?} not found: no tmux server runs on {}", server.socket_path().display()),
+                None,
+            ));
+        }
+        Err(error) => return Err(error.into()),
     };
     let pane_id = pane.id().as_str().to_string();
+    // The pane's lock keeps this process's senders apart; the file lock keeps other processes out.
+    let Ok(_pane_guard) = tokio::time::timeout(options.timeout, pane.lock()).await else {
+        return Ok(held(
+            "another sender in this process held the lane for the whole timeout".to_string(),
+            Some(pane_id),
+        ));
+    };
     let lock_path = lock::lock_file(&options.dirs.runtime, &server.socket_path().to_string_lossy(), &pane_id);
-    let _file_lock = match lock::acquire(&lock_path, lane, options.timeout).await {
+    let remaining = options.timeout.saturating_sub(started.elapsed());
+    let _file_lock = match lock::acquire(&lock_path, lane, remaining).await {
         Ok(lock) => lock,
         Err(Error::LockTimeout { waited_ms, .. }) => {
             return Ok(held(
@@ -164,10 +138,6 @@ async fn deliver_signed(
             ));
         }
         Err(error) => return Err(error),
-    };
-    let remaining = options.timeout.saturating_sub(started.elapsed());
-    let Ok(_pane_guard) = tokio::time::timeout(remaining, pane.lock()).await else {
-        return Ok(held("the pane's in-process lock was not free in time".to_string(), Some(pane_id)));
     };
     let live = live_lanes(server).await?;
     let machine_started = Instant::now();
@@ -186,10 +156,9 @@ async fn deliver_signed(
                 Event::Tick
             }
             Action::ClearLeftover { keys, rows, leftover } => {
-                let keys: Vec<Key> = keys.iter().filter_map(|name| Key::parse(name)).collect();
                 for _ in 0..rows {
                     if let Err(error) = pane.send_keys(&keys).await {
-                        return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started);
+                        return typing_failed(&delivery, lane, &pane_id, error.into(), started);
                     }
                 }
                 journal::append(
@@ -200,11 +169,11 @@ async fn deliver_signed(
             }
             Action::Paste => match pane.paste(message.as_str()).await {
                 Ok(()) => Event::Done,
-                Err(error) => return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started),
+                Err(error) => return typing_failed(&delivery, lane, &pane_id, error.into(), started),
             },
             Action::PressEnter => match pane.send_keys(&[Key::Enter]).await {
                 Ok(()) => Event::Done,
-                Err(error) => return typing_failed(&delivery, lane, &pane_id, Error::Tmux(error.to_string()), started),
+                Err(error) => return typing_failed(&delivery, lane, &pane_id, error.into(), started),
             },
             Action::Finish(verdict) => {
                 return Ok(Outcome::from_verdict(lane, Some(pane_id), verdict, elapsed_ms(started)));
@@ -226,13 +195,7 @@ fn typing_failed(
     if !delivery.has_pasted() {
         return Err(error);
     }
-    let verdict = Verdict {
-        held_at: Some(Stage::Pasted),
-        reason: format!("tmux failed after the paste ({error}); the text may be in the box"),
-        agent: None,
-        queued: false,
-        cleared_leftover: None,
-        enters: 0,
-    };
+    let verdict =
+        Verdict::held(Stage::Pasted, format!("tmux failed after the paste ({error}); the text may be in the box"));
     Ok(Outcome::from_verdict(lane, Some(pane_id.to_string()), verdict, elapsed_ms(started)))
 }

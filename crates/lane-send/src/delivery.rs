@@ -14,10 +14,12 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use tmux_habitat::Key;
+
 use crate::Agent;
 use crate::frame::{InputBox, Recognition};
 use crate::message::{box_shows_message, shorten, signer_of};
-use crate::outcome::{Stage, Verdict};
+use crate::outcome::{Ending, Stage, Verdict};
 
 /// The most Enter presses for one message.
 pub const MAX_ENTERS: u32 = 4;
@@ -60,7 +62,7 @@ pub enum Action {
     /// Clear a leftover: send `keys` once per row in `rows`, then feed [`Event::Done`].
     ClearLeftover {
         /// tmux key names that clear one row.
-        keys: Vec<String>,
+        keys: Vec<Key>,
         /// How many input rows the leftover spans.
         rows: usize,
         /// The leftover text, for the log.
@@ -173,12 +175,15 @@ impl Delivery {
         *self.timings.get_or_insert_with(|| Timings::for_agent(agent))
     }
 
-    fn finish(&mut self, held_at: Option<Stage>, reason: String, queued: bool) -> Action {
+    fn hold(&mut self, stage: Stage, reason: String) -> Action {
+        self.finish(Ending::Held(stage), reason)
+    }
+
+    fn finish(&mut self, ending: Ending, reason: String) -> Action {
         let verdict = Verdict {
-            held_at,
+            ending,
             reason,
             agent: self.agent,
-            queued,
             cleared_leftover: self.cleared_leftover.clone(),
             enters: self.enters,
         };
@@ -196,7 +201,7 @@ impl Delivery {
     fn paste(&mut self, input: &InputBox, now: Duration) -> Action {
         if self.pasted {
             // Unreachable by construction; kept so that no future edit can paste twice.
-            return self.finish(Some(Stage::Pasted), "internal: a second paste was refused".into(), false);
+            return self.hold(Stage::Pasted, "internal: a second paste was refused".into());
         }
         self.timings(input.agent);
         self.pasted = true;
@@ -214,19 +219,18 @@ impl Delivery {
                 if self.inspect_attempts < INSPECT_ATTEMPTS && now < self.deadline {
                     return self.poll(now);
                 }
-                return self.finish(Some(Stage::NotPasted), format!("unknown frame: {reason}"), false);
+                return self.hold(Stage::NotPasted, format!("unknown frame: {reason}"));
             }
-            other => return self.finish(Some(Stage::NotPasted), other.describe(), false),
+            other => return self.hold(Stage::NotPasted, other.describe()),
         };
         if input.is_empty() {
             return self.paste(&input, now);
         }
         let shown = shorten(&input.text, 80);
         match signer_of(&input.text) {
-            None => self.finish(
-                Some(Stage::NotPasted),
+            None => self.hold(
+                Stage::NotPasted,
                 format!("the box holds unsigned text (a human draft?), left untouched: {shown:?}"),
-                false,
             ),
             Some(sender) if self.live_lanes.contains(sender) => {
                 let rows = input.rows.1 - input.rows.0 + 1;
@@ -238,12 +242,11 @@ impl Delivery {
                 self.poll = POLL_FIRST;
                 Action::ClearLeftover { keys, rows, leftover: input.text }
             }
-            Some(sender) => self.finish(
-                Some(Stage::NotPasted),
+            Some(sender) => self.hold(
+                Stage::NotPasted,
                 format!(
                     "the box holds a draft signed by {sender:?}, which is not a live lane; left untouched: {shown:?}"
                 ),
-                false,
             ),
         }
     }
@@ -257,10 +260,9 @@ impl Delivery {
         if now < self.deadline && now < self.cleared_at + CLEAR_GRACE {
             return self.poll(now);
         }
-        self.finish(
-            Some(Stage::NotPasted),
+        self.hold(
+            Stage::NotPasted,
             format!("a leftover from a live lane did not clear from the box ({})", recognition.describe()),
-            false,
         )
     }
 
@@ -281,10 +283,9 @@ impl Delivery {
             return Action::PressEnter;
         }
         if now >= self.deadline {
-            return self.finish(
-                Some(Stage::Pasted),
+            return self.hold(
+                Stage::Pasted,
                 format!("pasted, but the text never showed in the box ({})", recognition.describe()),
-                false,
             );
         }
         self.poll(now)
@@ -298,7 +299,7 @@ impl Delivery {
                 } else {
                     "the box emptied after Enter".to_string()
                 };
-                return self.finish(None, reason, input.queue_marker);
+                return self.finish(Ending::Delivered { queued: input.queue_marker }, reason);
             }
             Recognition::Input(input) if box_shows_message(&input.text, &input.paste_tokens, &self.message) => {
                 let retry = self.timings(input.agent).enter_retry;
@@ -311,11 +312,8 @@ impl Delivery {
                 }
             }
             Recognition::Dialog { .. } => {
-                return self.finish(
-                    Some(Stage::Entered),
-                    format!("after Enter {}; not proven delivered", recognition.describe()),
-                    false,
-                );
+                return self
+                    .hold(Stage::Entered, format!("after Enter {}; not proven delivered", recognition.describe()));
             }
             _ => {}
         }
@@ -326,10 +324,9 @@ impl Delivery {
                 }
                 other => other.describe(),
             };
-            return self.finish(
-                Some(Stage::Entered),
+            return self.hold(
+                Stage::Entered,
                 format!("Enter pressed {} time(s) but the box did not empty: {still}", self.enters),
-                false,
             );
         }
         self.poll(now)

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::date::UtcTime;
 use crate::error::Error;
 use crate::outcome::Outcome;
 use crate::paths::ensure_dir;
@@ -38,14 +37,14 @@ pub enum Record<'a> {
     },
 }
 
-/// The day's log file.
-pub fn log_file(state_dir: &Path, now: &UtcTime) -> PathBuf {
-    state_dir.join("log").join(format!("{}.jsonl", now.date()))
+/// The log file of the UTC day of `at`.
+pub fn log_file(state_dir: &Path, at: jiff::Timestamp) -> PathBuf {
+    state_dir.join("log").join(format!("{}.jsonl", crate::date::day(at)))
 }
 
 /// Appends one record as one line (a single `write` on an append-mode file).
 pub fn append(state_dir: &Path, record: &Record<'_>) -> Result<PathBuf, Error> {
-    let path = log_file(state_dir, &UtcTime::now());
+    let path = log_file(state_dir, jiff::Timestamp::now());
     append_line(&path, record)?;
     Ok(path)
 }
@@ -55,8 +54,7 @@ pub fn append_line(path: &Path, value: &impl Serialize) -> Result<(), Error> {
     if let Some(dir) = path.parent() {
         ensure_dir(dir)?;
     }
-    let mut line = serde_json::to_string(value)
-        .map_err(|source| Error::Encode { what: "log record", detail: source.to_string() })?;
+    let mut line = serde_json::to_string(value).map_err(|source| Error::Encode { what: "log record", source })?;
     line.push('\n');
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -68,5 +66,5 @@ pub fn append_line(path: &Path, value: &impl Serialize) -> Result<(), Error> {
 
 /// The current UTC timestamp for records.
 pub fn now_stamp() -> String {
-    UtcTime::now().timestamp()
+    crate::date::timestamp(jiff::Timestamp::now())
 }

@@ -7,13 +7,14 @@
 //! reports `delivered` only after it saw the box empty (or the agent's queue marker). Otherwise
 //! the outcome is `held` with the stage it reached: nothing pasted, pasted, or Enter pressed.
 //!
-//! The pieces are pure where they can be: [`frame::recognise`] reads a [`StyledScreen`];
-//! [`delivery::Delivery`] is the sans-IO state machine; [`deliver`] drives both over tmux.
+//! The pieces are pure where they can be: [`frame::recognise`] reads a [`Screen`] (tmux-habitat's, the
+//! workspace's one screen model); [`delivery::Delivery`] is the sans-IO state machine; [`deliver`] drives
+//! both over tmux.
 //!
 //! ```
-//! use lane_send::{frame, StyledScreen};
+//! use lane_send::{frame, Screen};
 //!
-//! let screen = StyledScreen::from_plain(concat!(
+//! let screen = Screen::from_plain(concat!(
 //!     "──────────────────────────────\n",
 //!     "❯\u{a0}\n",
 //!     "──────────────────────────────\n",
@@ -25,26 +26,33 @@
 //! assert!(input.is_empty());
 //! ```
 
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "coordination")]
 pub mod commands;
-pub mod date;
+mod date;
 mod deliver;
 pub mod delivery;
-pub mod error;
+mod error;
 pub mod frame;
-pub mod journal;
+mod journal;
 pub mod lock;
+#[cfg(feature = "coordination")]
 pub mod mailbox;
-pub mod message;
+mod message;
+#[cfg(feature = "coordination")]
 pub mod notes;
-pub mod outcome;
-pub mod paths;
+mod outcome;
+mod paths;
+#[cfg(feature = "coordination")]
 pub mod registry;
-pub mod screen;
 
 pub use deliver::{DEFAULT_TIMEOUT, DeliverOptions, deliver, inspect_lane, live_lanes};
-pub use error::Error;
-pub use outcome::{Outcome, OutcomeKind, Stage, Verdict};
-pub use screen::StyledScreen;
+pub use error::{Error, FrameSpecProblem};
+pub use message::SignedMessage;
+pub use outcome::{Details, Ending, Outcome, Stage, Verdict};
+pub use paths::Dirs;
+pub use tmux_habitat::Screen;
 
 use serde::{Deserialize, Serialize};
 

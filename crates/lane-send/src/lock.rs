@@ -1,12 +1,10 @@
-//! One lock per lane: a file lock (across processes) plus an async mutex (within a process).
-//!
-//! Two senders never type into the same pane at once. The file lock lives in the runtime dir,
-//! one file per server and pane; it is released when the process exits, however it exits.
+//! One lock per lane across processes: a file lock in the runtime dir, one file per server and pane,
+//! released when the process exits, however it exits. Within a process, senders first take the pane's
+//! lock ([`tmux_habitat::Pane::lock`], the workspace's one in-process lock map), so only one of them
+//! ever waits here.
 
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
@@ -15,11 +13,10 @@ use crate::paths::ensure_dir;
 const BACKOFF_FIRST: Duration = Duration::from_millis(2);
 const BACKOFF_MAX: Duration = Duration::from_millis(25);
 
-/// A held lane lock; dropping it releases both the in-process and the file lock.
+/// A held lane lock; dropping it releases the file lock.
 #[derive(Debug)]
 pub struct LaneLock {
     _file: File,
-    _local: tokio::sync::OwnedMutexGuard<()>,
     path: PathBuf,
 }
 
@@ -28,13 +25,6 @@ impl LaneLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
-}
-
-fn local_mutex(path: &Path) -> Arc<tokio::sync::Mutex<()>> {
-    static LOCAL: OnceLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = OnceLock::new();
-    let map = LOCAL.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut map = map.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    Arc::clone(map.entry(path.to_path_buf()).or_default())
 }
 
 /// The lock file name for a pane on a server: both parts are sanitised into one file name.
@@ -46,14 +36,13 @@ pub fn lock_file(runtime_dir: &Path, server_key: &str, pane_id: &str) -> PathBuf
 }
 
 /// Takes the lane lock at `path`, waiting at most `timeout` (polling the file lock with a short
-/// backoff; the in-process mutex is awaited under the same deadline).
+/// backoff: flock has no awaitable wake-up).
 pub async fn acquire(path: &Path, lane: &str, timeout: Duration) -> Result<LaneLock, Error> {
     let started = Instant::now();
     let timed_out = || Error::LockTimeout { lane: lane.to_string(), waited_ms: elapsed_ms(started) };
     if let Some(dir) = path.parent() {
         ensure_dir(dir)?;
     }
-    let local = tokio::time::timeout(timeout, local_mutex(path).lock_owned()).await.map_err(|_| timed_out())?;
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -63,7 +52,7 @@ pub async fn acquire(path: &Path, lane: &str, timeout: Duration) -> Result<LaneL
     let mut backoff = BACKOFF_FIRST;
     loop {
         match file.try_lock() {
-            Ok(()) => return Ok(LaneLock { _file: file, _local: local, path: path.to_path_buf() }),
+            Ok(()) => return Ok(LaneLock { _file: file, path: path.to_path_buf() }),
             Err(TryLockError::WouldBlock) => {}
             Err(TryLockError::Error(source)) => return Err(Error::io("lock", path, source)),
         }

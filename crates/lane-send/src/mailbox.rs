@@ -7,7 +7,6 @@ use std::time::Duration;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
-use crate::date::UtcTime;
 use crate::error::Error;
 use crate::message::SignedMessage;
 use crate::paths::ensure_dir;
@@ -68,7 +67,7 @@ impl Mailbox {
         self.connection
             .execute(
                 "INSERT INTO mail (lane, sender, message, sent_at) VALUES (?1, ?2, ?3, ?4)",
-                params![lane, message.sender(), message.as_str(), UtcTime::now().timestamp()],
+                params![lane, message.sender(), message.as_str(), crate::journal::now_stamp()],
             )
             .map_err(|source| self.fail(source))?;
         Ok(self.connection.last_insert_rowid())
@@ -102,7 +101,7 @@ impl Mailbox {
             transaction
                 .execute(
                     "UPDATE mail SET read_at = ?1 WHERE lane = ?2 AND read_at IS NULL AND id <= ?3",
-                    params![UtcTime::now().timestamp(), lane, last],
+                    params![crate::journal::now_stamp(), lane, last],
                 )
                 .map_err(fail)?;
         }

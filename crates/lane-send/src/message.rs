@@ -23,7 +23,7 @@ fn signature() -> &'static Regex {
 }
 
 /// The sender of signed text, if the text is signed.
-pub fn signer_of(text: &str) -> Option<&str> {
+pub(crate) fn signer_of(text: &str) -> Option<&str> {
     signature().captures(text).and_then(|captures| captures.get(1)).map(|sender| sender.as_str())
 }
 
@@ -48,7 +48,7 @@ impl SignedMessage {
 }
 
 /// Shortens text for error messages and logs, on a character boundary.
-pub fn shorten(text: &str, max_chars: usize) -> String {
+pub(crate) fn shorten(text: &str, max_chars: usize) -> String {
     if text.chars().count() <= max_chars {
         return text.to_string();
     }
@@ -58,14 +58,14 @@ pub fn shorten(text: &str, max_chars: usize) -> String {
 }
 
 /// Removes all whitespace (a box wraps, indents and pads; tabs may show as spaces).
-pub fn squeeze(text: &str) -> String {
+pub(crate) fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// Whether the box text can be (part of) our message: after removing paste tokens and
 /// whitespace, what is left must appear inside the message. A box that shows only paste tokens
 /// counts as ours, because we hold the lane's lock and the box was empty before we pasted.
-pub fn box_shows_message(box_text: &str, paste_tokens: &[String], message: &str) -> bool {
+pub(crate) fn box_shows_message(box_text: &str, paste_tokens: &[String], message: &str) -> bool {
     let mut rest = box_text.to_string();
     for token in paste_tokens {
         rest = rest.replacen(token.as_str(), " ", 1);

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::date::{UtcTime, is_date};
+use crate::date;
 use crate::error::Error;
 use crate::paths::ensure_dir;
 
@@ -18,18 +18,26 @@ pub fn notes_file(state_dir: &Path, date: &str) -> PathBuf {
 /// Newlines in `text` are kept as indented continuation lines so one note stays one item.
 pub fn append_note(state_dir: &Path, sender: &str, text: &str) -> Result<PathBuf, Error> {
     if sender.trim().is_empty() || sender.contains([':', '\n', ' ']) {
-        return Err(Error::Usage(format!("note sender {sender:?} must be a lane name (no spaces or colons)")));
+        return Err(Error::Invalid {
+            what: "note sender",
+            value: sender.to_string(),
+            reason: "must be your lane name (no spaces or colons)",
+        });
     }
     if text.trim().is_empty() {
-        return Err(Error::Usage("note text is empty; write what the others should know".to_string()));
+        return Err(Error::Invalid {
+            what: "note text",
+            value: text.to_string(),
+            reason: "is empty; write what the others should know",
+        });
     }
-    let now = UtcTime::now();
-    let path = notes_file(state_dir, &now.date());
+    let now = jiff::Timestamp::now();
+    let path = notes_file(state_dir, &date::day(now));
     if let Some(dir) = path.parent() {
         ensure_dir(dir)?;
     }
     let body = text.trim_end().replace('\n', "\n  ");
-    let line = format!("- {} {sender}: {body}\n", now.timestamp());
+    let line = format!("- {} {sender}: {body}\n", date::timestamp(now));
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -43,9 +51,12 @@ pub fn append_note(state_dir: &Path, sender: &str, text: &str) -> Result<PathBuf
 /// The notes of a day (`None`: today), or an empty string when there are none.
 pub fn read_notes(state_dir: &Path, date: Option<&str>) -> Result<String, Error> {
     let date = match date {
-        Some(date) if is_date(date) => date.to_string(),
-        Some(date) => return Err(Error::Usage(format!("date {date:?} is not YYYY-MM-DD"))),
-        None => UtcTime::now().date(),
+        Some(text) => date::parse_day(text).ok_or_else(|| Error::Invalid {
+            what: "date",
+            value: text.to_string(),
+            reason: "expected a day as YYYY-MM-DD",
+        })?,
+        None => date::day(jiff::Timestamp::now()),
     };
     let path = notes_file(state_dir, &date);
     match std::fs::read_to_string(&path) {

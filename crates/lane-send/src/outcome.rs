@@ -1,6 +1,7 @@
 //! The result of one delivery: delivered, or held at a named stage.
 
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::Agent;
 
@@ -27,50 +28,64 @@ impl Stage {
     }
 }
 
-/// Delivered or held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeKind {
-    /// The agent took the message: its box emptied after Enter, or it showed its queue marker.
-    Delivered,
-    /// The message was not proven delivered; `stage` says how far it got.
-    Held,
+/// How the state machine ended: delivered, or held at a stage. No other combination can be built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The agent took the message; `queued` when it went into the agent's queue (it was busy).
+    Delivered {
+        /// Delivered into the agent's queue.
+        queued: bool,
+    },
+    /// Not proven delivered.
+    Held(Stage),
 }
 
 /// What the state machine decided (without the lane/pane bookkeeping of an [`Outcome`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
-    /// `None` when delivered, else the stage where it was held.
-    pub held_at: Option<Stage>,
+    /// Delivered or held.
+    pub ending: Ending,
     /// Why, in words.
     pub reason: String,
     /// The agent whose frame was recognised.
     pub agent: Option<Agent>,
-    /// Delivered into the agent's queue (it was busy).
-    pub queued: bool,
     /// A leftover signed by a live lane that was cleared before sending.
     pub cleared_leftover: Option<String>,
     /// How many times Enter was pressed.
     pub enters: u32,
 }
 
-/// The full report of one delivery, printed as one logfmt line or one JSON object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Outcome {
+impl Verdict {
+    /// A verdict held at `stage` before any Enter, with nothing recognised.
+    pub fn held(stage: Stage, reason: String) -> Self {
+        Verdict { ending: Ending::Held(stage), reason, agent: None, cleared_leftover: None, enters: 0 }
+    }
+
+    /// The stage where it was held; `None` when delivered.
+    pub fn held_at(&self) -> Option<Stage> {
+        match self.ending {
+            Ending::Held(stage) => Some(stage),
+            Ending::Delivered { .. } => None,
+        }
+    }
+
+    /// Delivered into the agent's queue.
+    pub fn queued(&self) -> bool {
+        matches!(self.ending, Ending::Delivered { queued: true })
+    }
+}
+
+/// What every outcome tells besides delivered or held.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Details {
     /// The lane as addressed (session name or pane id).
     pub lane: String,
     /// The pane id the lane resolved to, when it resolved.
     pub pane: Option<String>,
-    /// Delivered or held.
-    pub outcome: OutcomeKind,
-    /// `null` when delivered, else how far it got.
-    pub stage: Option<Stage>,
     /// Why, in words.
     pub reason: String,
     /// The agent whose frame was recognised.
     pub agent: Option<Agent>,
-    /// Delivered into the agent's queue.
-    pub queued: bool,
     /// Enter presses.
     pub enters: u32,
     /// Leftover cleared before sending, if any.
@@ -79,56 +94,114 @@ pub struct Outcome {
     pub elapsed_ms: u64,
 }
 
+/// The full report of one delivery, printed as one logfmt line or one JSON object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The agent took the message: its box emptied after Enter, or it showed its queue marker.
+    Delivered {
+        /// Lane, pane, reason and the rest.
+        details: Details,
+        /// Delivered into the agent's queue (it was busy).
+        queued: bool,
+    },
+    /// The message was not proven delivered; `stage` says how far it got.
+    Held {
+        /// Lane, pane, reason and the rest.
+        details: Details,
+        /// How far it got.
+        stage: Stage,
+    },
+}
+
 impl Outcome {
     /// Builds the report from a verdict.
     pub fn from_verdict(lane: &str, pane: Option<String>, verdict: Verdict, elapsed_ms: u64) -> Self {
-        Self {
+        let details = Details {
             lane: lane.to_string(),
             pane,
-            outcome: if verdict.held_at.is_some() { OutcomeKind::Held } else { OutcomeKind::Delivered },
-            stage: verdict.held_at,
             reason: verdict.reason,
             agent: verdict.agent,
-            queued: verdict.queued,
             enters: verdict.enters,
             cleared_leftover: verdict.cleared_leftover,
             elapsed_ms,
+        };
+        match verdict.ending {
+            Ending::Delivered { queued } => Outcome::Delivered { details, queued },
+            Ending::Held(stage) => Outcome::Held { details, stage },
         }
     }
 
     /// A held outcome before anything was typed (lane missing, lock timeout …).
-    pub fn held_before_typing(lane: &str, pane: Option<String>, reason: String, elapsed_ms: u64) -> Self {
-        let verdict = Verdict {
-            held_at: Some(Stage::NotPasted),
-            reason,
-            agent: None,
-            queued: false,
-            cleared_leftover: None,
-            enters: 0,
-        };
-        Self::from_verdict(lane, pane, verdict, elapsed_ms)
+    pub(crate) fn held_before_typing(lane: &str, pane: Option<String>, reason: String, elapsed_ms: u64) -> Self {
+        Self::from_verdict(lane, pane, Verdict::held(Stage::NotPasted, reason), elapsed_ms)
+    }
+
+    /// Lane, pane, reason and the rest.
+    pub fn details(&self) -> &Details {
+        match self {
+            Outcome::Delivered { details, .. } | Outcome::Held { details, .. } => details,
+        }
     }
 
     /// True when delivered.
     pub fn is_delivered(&self) -> bool {
-        self.outcome == OutcomeKind::Delivered
+        matches!(self, Outcome::Delivered { .. })
+    }
+
+    /// The stage where it was held; `None` when delivered.
+    pub fn stage(&self) -> Option<Stage> {
+        match self {
+            Outcome::Held { stage, .. } => Some(*stage),
+            Outcome::Delivered { .. } => None,
+        }
+    }
+
+    /// Delivered into the agent's queue.
+    pub fn queued(&self) -> bool {
+        matches!(self, Outcome::Delivered { queued: true, .. })
     }
 
     /// One logfmt line: `outcome=delivered lane=… pane=%3 agent=claude queued=false …`.
     pub fn to_logfmt(&self) -> String {
+        let details = self.details();
         let outcome = if self.is_delivered() { "delivered" } else { "held" };
-        let mut line = format!("outcome={outcome} lane={}", logfmt_value(&self.lane));
-        line.push_str(&format!(" pane={}", self.pane.as_deref().map_or("-".to_string(), logfmt_value)));
-        if let Some(stage) = self.stage {
+        let mut line = format!("outcome={outcome} lane={}", logfmt_value(&details.lane));
+        line.push_str(&format!(" pane={}", details.pane.as_deref().map_or("-".to_string(), logfmt_value)));
+        if let Some(stage) = self.stage() {
             line.push_str(&format!(" stage={}", stage.name()));
         }
-        line.push_str(&format!(" agent={}", self.agent.map_or("-", Agent::name)));
-        line.push_str(&format!(" queued={} enters={} elapsed_ms={}", self.queued, self.enters, self.elapsed_ms));
-        if self.cleared_leftover.is_some() {
+        line.push_str(&format!(" agent={}", details.agent.map_or("-", Agent::name)));
+        line.push_str(&format!(
+            " queued={} enters={} elapsed_ms={}",
+            self.queued(),
+            details.enters,
+            details.elapsed_ms
+        ));
+        if details.cleared_leftover.is_some() {
             line.push_str(" cleared_leftover=true");
         }
-        line.push_str(&format!(" reason={}", logfmt_value(&self.reason)));
+        line.push_str(&format!(" reason={}", logfmt_value(&details.reason)));
         line
+    }
+}
+
+/// The documented wire shape: one flat object with `outcome` (`delivered` or `held`) and `stage` (`null`
+/// when delivered), the same in `--json`, the delivery log and `mail`.
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let details = self.details();
+        let mut object = serializer.serialize_struct("Outcome", 10)?;
+        object.serialize_field("lane", &details.lane)?;
+        object.serialize_field("pane", &details.pane)?;
+        object.serialize_field("outcome", if self.is_delivered() { "delivered" } else { "held" })?;
+        object.serialize_field("stage", &self.stage())?;
+        object.serialize_field("reason", &details.reason)?;
+        object.serialize_field("agent", &details.agent)?;
+        object.serialize_field("queued", &self.queued())?;
+        object.serialize_field("enters", &details.enters)?;
+        object.serialize_field("cleared_leftover", &details.cleared_leftover)?;
+        object.serialize_field("elapsed_ms", &details.elapsed_ms)?;
+        object.end()
     }
 }
 
@@ -162,5 +235,25 @@ mod tests {
             line,
             "outcome=held lane=\"a b\" pane=- stage=not_pasted agent=- queued=false enters=0 elapsed_ms=3 reason=\"no \\\"lane\\\"\\nhere\""
         );
+    }
+
+    #[test]
+    fn both_outcomes_have_the_documented_json_shape() {
+        let delivered = Verdict {
+            ending: Ending::Delivered { queued: true },
+            reason: "the agent queued the message (it is busy)".into(),
+            agent: Some(Agent::Claude),
+            cleared_leftover: None,
+            enters: 1,
+        };
+        insta::assert_json_snapshot!("delivered", Outcome::from_verdict("api", Some("%3".into()), delivered, 231));
+        let held = Verdict {
+            ending: Ending::Held(Stage::Entered),
+            reason: "Enter pressed 4 time(s) but the box did not empty".into(),
+            agent: Some(Agent::Codex),
+            cleared_leftover: Some("ops: old".into()),
+            enters: 4,
+        };
+        insta::assert_json_snapshot!("held", Outcome::from_verdict("api", Some("%3".into()), held, 9000));
     }
 }

@@ -42,15 +42,11 @@ impl Dirs {
             return Ok(Self::under(&root));
         }
         let home = var("HOME");
-        let from_home = |relative: &str, xdg: &str| -> Result<PathBuf, Error> {
+        let from_home = |relative: &str, xdg: &'static str| -> Result<PathBuf, Error> {
             var(xdg)
                 .map(|dir| dir.join("lane-send"))
                 .or_else(|| home.as_ref().map(|home| home.join(relative)))
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "neither {xdg} nor HOME is set; set {HOME_OVERRIDE} to choose where lane-send keeps files"
-                    ))
-                })
+                .ok_or(Error::NoHome { variable: xdg })
         };
         let runtime = match var("XDG_RUNTIME_DIR") {
             Some(dir) => dir.join("lane-send"),
@@ -76,7 +72,7 @@ fn user_tag(user: Option<PathBuf>) -> String {
 }
 
 /// Creates a directory (and parents), naming it in the error.
-pub fn ensure_dir(dir: &Path) -> Result<(), Error> {
+pub(crate) fn ensure_dir(dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::io("create directory", dir, source))
 }
 

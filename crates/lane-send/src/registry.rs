@@ -32,6 +32,21 @@ pub struct LaneEntry {
     pub model: Option<String>,
 }
 
+/// What is wrong with a registry file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryProblem {
+    /// The YAML does not have the registry's shape.
+    #[error("{0}")]
+    Yaml(#[from] serde_saphyr::Error),
+    /// A lane is listed twice.
+    #[error("lane {lane:?} is listed twice")]
+    Duplicate {
+        /// The lane.
+        lane: String,
+    },
+}
+
 /// The whole registry.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,19 +64,19 @@ impl Registry {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
             Err(source) => return Err(Error::io("read", path, source)),
         };
-        Self::parse(&text).map_err(|detail| Error::Registry { path: path.to_path_buf(), detail })
+        Self::parse(&text).map_err(|problem| Error::Registry { path: path.to_path_buf(), problem: Box::new(problem) })
     }
 
     /// Parses registry YAML.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, RegistryProblem> {
         if text.trim().is_empty() {
             return Ok(Self::default());
         }
-        let registry: Registry = serde_saphyr::from_str(text).map_err(|error| error.to_string())?;
+        let registry: Registry = serde_saphyr::from_str(text)?;
         let mut seen = std::collections::BTreeSet::new();
         for lane in &registry.lanes {
             if !seen.insert(lane.name.as_str()) {
-                return Err(format!("lane {:?} is listed twice", lane.name));
+                return Err(RegistryProblem::Duplicate { lane: lane.name.clone() });
             }
         }
         Ok(registry)
@@ -134,7 +149,8 @@ mod tests {
 
     #[test]
     fn bad_registry_says_what_is_wrong() {
-        assert!(Registry::parse("lanes:\n  - name: a\n  - name: a\n").unwrap_err().contains("twice"));
+        let twice = Registry::parse("lanes:\n  - name: a\n  - name: a\n").unwrap_err();
+        assert!(matches!(&twice, RegistryProblem::Duplicate { lane } if lane == "a"), "{twice}");
         assert!(Registry::parse("lanes:\n  - name: a\n    agent: vim\n").is_err());
         assert!(Registry::parse("lanes:\n  - nmae: a\n").is_err());
     }

@@ -105,7 +105,7 @@ async fn eight_concurrent_senders_submit_each_message_exactly_once() {
     let children: Vec<_> = messages
         .iter()
         .map(|message| {
-            lab.cli().args(["--timeout", "60", "api", message]).stdout(std::process::Stdio::piped()).spawn().unwrap()
+            lab.cli().args(["--timeout", "60s", "api", message]).stdout(std::process::Stdio::piped()).spawn().unwrap()
         })
         .collect();
     let mut outputs = Vec::new();
@@ -183,4 +183,27 @@ async fn mail_is_stored_first_and_only_a_wake_line_is_typed() {
     let value: serde_json::Value =
         serde_json::from_str(stdout(&held.run(&["--json", "inbox", "api"]).await).trim()).unwrap();
     assert_eq!(value[0]["message"], "web: stored anyway");
+}
+
+#[tokio::test]
+async fn a_closed_stdout_ends_quietly() {
+    let lab = Lab::new().await;
+    assert_eq!(lab.run(&["note", "web", "first"]).await.status.code(), Some(0));
+    // Today's notes, grown past a pipe's buffer, so lane-send is still writing when the reader goes away.
+    let notes_dir = lab.dirs().state.join("notes");
+    let today = std::fs::read_dir(&notes_dir).unwrap().next().unwrap().unwrap().path();
+    let filler: String = (0..4000).map(|i| format!("- 2026-01-01T00:00:00Z web: filler line {i}\n")).collect();
+    std::fs::write(&today, filler).unwrap();
+    let mut child = lab
+        .cli()
+        .arg("notes")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().await.unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::Lab;
-use lane_send::{Agent, OutcomeKind, Stage};
+use lane_send::{Agent, Stage};
 
 #[tokio::test]
 async fn delivers_to_every_frame_style() {
@@ -22,10 +22,10 @@ async fn delivers_to_every_frame_style() {
         let lane = lab.agent(style, &["--style", style, "--placeholder"]).await;
         let message = format!("ops: hello {style}");
         let outcome = lab.send(style, &message).await;
-        assert_eq!(outcome.outcome, OutcomeKind::Delivered, "{style}: {outcome:?}");
-        assert_eq!(outcome.agent, Some(agent));
-        assert!(!outcome.queued);
-        assert_eq!(outcome.enters, 1, "{style}");
+        assert!(outcome.is_delivered(), "{style}: {outcome:?}");
+        assert_eq!(outcome.details().agent, Some(agent));
+        assert!(!outcome.queued());
+        assert_eq!(outcome.details().enters, 1, "{style}");
         let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
         assert_eq!(submissions.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(), vec![message.as_str()], "{style}");
     }
@@ -47,8 +47,8 @@ async fn human_draft_is_kept_and_nothing_is_typed() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "codex", "--draft", "half a thought"]).await;
     let outcome = lab.send("api", "ops: run the tests").await;
-    assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
-    assert!(outcome.reason.contains("unsigned"), "{}", outcome.reason);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted), "{outcome:?}");
+    assert!(outcome.details().reason.contains("unsigned"), "{}", outcome.details().reason);
     assert!(lab.screen_text("api").await.contains("› half a thought"));
     assert!(lane.submissions().is_empty());
 }
@@ -60,7 +60,7 @@ async fn leftover_signed_by_a_live_lane_is_cleared_not_submitted() {
     let lane = lab.agent("api", &["--style", "claude2", "--draft", "web: stale leftover text"]).await;
     let outcome = lab.send("api", "ops: fresh message").await;
     assert!(outcome.is_delivered(), "{outcome:?}");
-    assert_eq!(outcome.cleared_leftover.as_deref(), Some("web: stale leftover text"));
+    assert_eq!(outcome.details().cleared_leftover.as_deref(), Some("web: stale leftover text"));
     let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
     assert_eq!(submissions.len(), 1);
     assert_eq!(submissions[0].text, "ops: fresh message");
@@ -77,8 +77,8 @@ async fn leftover_signed_by_a_dead_lane_is_kept() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "gemini", "--draft", "gone: text from a dead lane"]).await;
     let outcome = lab.send("api", "ops: fresh message").await;
-    assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
-    assert!(outcome.reason.contains("\"gone\""), "{}", outcome.reason);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted), "{outcome:?}");
+    assert!(outcome.details().reason.contains("\"gone\""), "{}", outcome.details().reason);
     assert!(lab.screen_text("api").await.contains("gone: text from a dead lane"));
     assert!(lane.submissions().is_empty());
 }
@@ -88,10 +88,10 @@ async fn busy_queue_is_delivered_queued() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2", "--busy-after-submit", "3000", "--busy-mode", "queue"]).await;
     let first = lab.send("api", "ops: first").await;
-    assert!(first.is_delivered() && !first.queued, "{first:?}");
+    assert!(first.is_delivered() && !first.queued(), "{first:?}");
     let second = lab.send("api", "ops: second, while busy").await;
     assert!(second.is_delivered(), "{second:?}");
-    assert!(second.queued, "{second:?}");
+    assert!(second.queued(), "{second:?}");
     let submissions = lane.wait_for_submissions(2, Duration::from_secs(8)).await;
     let texts: Vec<&str> = submissions.iter().map(|s| s.text.as_str()).collect();
     assert_eq!(texts, vec!["ops: first", "ops: second, while busy"]);
@@ -105,8 +105,8 @@ async fn busy_ignore_is_held_entered_and_submitted_at_most_once() {
     assert!(lab.send("api", "ops: first").await.is_delivered());
     let options = lab.options(Duration::from_millis(2500));
     let held = lane_send::deliver(&lab.server, "api", "ops: ignored while busy", &options).await.unwrap();
-    assert_eq!(held.stage, Some(Stage::Entered), "{held:?}");
-    assert!(held.enters >= 2, "Enter is pressed again while our text stays: {held:?}");
+    assert_eq!(held.stage(), Some(Stage::Entered), "{held:?}");
+    assert!(held.details().enters >= 2, "Enter is pressed again while our text stays: {held:?}");
     let later = lane.submissions();
     assert_eq!(later.iter().filter(|s| s.text == "ops: ignored while busy").count(), 0);
     assert_eq!(later.len(), 1);
@@ -118,7 +118,7 @@ async fn swallowed_enter_is_pressed_again_and_submits_once() {
     let lane = lab.agent("api", &["--style", "codex", "--swallow-first-enter"]).await;
     let outcome = lab.send("api", "ops: after a swallowed enter").await;
     assert!(outcome.is_delivered(), "{outcome:?}");
-    assert_eq!(outcome.enters, 2);
+    assert_eq!(outcome.details().enters, 2);
     let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
     assert_eq!(submissions.len(), 1);
     assert_eq!(submissions[0].text, "ops: after a swallowed enter");
@@ -130,7 +130,7 @@ async fn paste_newline_window_is_respected_by_the_settle_time() {
     let lane = lab.agent("api", &["--style", "gemini", "--paste-newline-window", "40"]).await;
     let outcome = lab.send("api", "ops: enter must not become a newline").await;
     assert!(outcome.is_delivered(), "{outcome:?}");
-    assert_eq!(outcome.enters, 1);
+    assert_eq!(outcome.details().enters, 1);
     assert_eq!(
         lane.wait_for_submissions(1, Duration::from_secs(5)).await[0].text,
         "ops: enter must not become a newline"
@@ -143,8 +143,8 @@ async fn unknown_frame_and_dialog_are_held_with_nothing_typed() {
     lab.shell("sh").await;
     let before = lab.screen_text("sh").await;
     let outcome = lab.send("sh", "ops: not for a shell").await;
-    assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
-    assert_eq!(outcome.agent, None);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted), "{outcome:?}");
+    assert_eq!(outcome.details().agent, None);
     assert_eq!(lab.screen_text("sh").await, before);
 
     let lane = lab
@@ -154,8 +154,8 @@ async fn unknown_frame_and_dialog_are_held_with_nothing_typed() {
         .await;
     let before = lab.screen_text("api").await;
     let outcome = lab.send("api", "ops: would approve the dialog").await;
-    assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
-    assert!(outcome.reason.contains("dialog"), "{}", outcome.reason);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted), "{outcome:?}");
+    assert!(outcome.details().reason.contains("dialog"), "{}", outcome.details().reason);
     assert_eq!(lab.screen_text("api").await, before);
     assert!(lane.submissions().is_empty());
 }
@@ -164,8 +164,8 @@ async fn unknown_frame_and_dialog_are_held_with_nothing_typed() {
 async fn missing_lane_is_held_not_pasted() {
     let lab = Lab::new().await;
     let outcome = lab.send("nobody", "ops: hello").await;
-    assert_eq!(outcome.stage, Some(Stage::NotPasted));
-    assert_eq!(outcome.pane, None);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted));
+    assert_eq!(outcome.details().pane, None);
 }
 
 #[tokio::test]
@@ -240,8 +240,8 @@ async fn a_lane_locked_by_another_sender_is_held_not_pasted() {
         lane_send::deliver(&lab.server, "api", "ops: waits for the lock", &lab.options(Duration::from_millis(300)))
             .await
             .unwrap();
-    assert_eq!(outcome.stage, Some(Stage::NotPasted), "{outcome:?}");
-    assert!(outcome.reason.contains("lock"), "{}", outcome.reason);
+    assert_eq!(outcome.stage(), Some(Stage::NotPasted), "{outcome:?}");
+    assert!(outcome.details().reason.contains("lock"), "{}", outcome.details().reason);
     assert!(lane.submissions().is_empty());
 }
 
@@ -265,8 +265,8 @@ async fn busy_queue_marker_is_recognised_for_every_style() {
         .collect();
     for task in tasks {
         let (style, first, second) = task.await.unwrap();
-        assert!(first.is_delivered() && !first.queued, "{style}: {first:?}");
-        assert!(second.is_delivered() && second.queued, "{style}: {second:?}");
+        assert!(first.is_delivered() && !first.queued(), "{style}: {first:?}");
+        assert!(second.is_delivered() && second.queued(), "{style}: {second:?}");
     }
     for lane in &lanes {
         let texts: Vec<String> =

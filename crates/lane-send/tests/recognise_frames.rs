@@ -7,20 +7,20 @@
 use std::path::Path;
 
 use lane_send::frame::{self, Recognition};
-use lane_send::{Agent, StyledScreen};
+use lane_send::{Agent, Screen};
 
 fn frames_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/frames")
 }
 
-fn load(name: &str) -> StyledScreen {
+fn load(name: &str) -> Screen {
     let text = std::fs::read_to_string(frames_dir().join(name)).unwrap();
     if name.ends_with(".ansi") {
         let plain = regex::Regex::new("\x1b\\[[0-9;]*m").unwrap().replace_all(&text, "");
         let widest = plain.lines().map(|line| line.chars().count()).max().unwrap_or(80);
-        StyledScreen::from_ansi(&text, if widest > 80 { 120 } else { 80 })
+        Screen::from_ansi(&text, if widest > 80 { 120 } else { 80 })
     } else {
-        StyledScreen::from_plain(&text)
+        Screen::from_plain(&text)
     }
 }
 
@@ -148,10 +148,10 @@ fn shell_mode_is_refused() {
 fn unknown_footer_text_refuses_the_frame() {
     let text = std::fs::read_to_string(frames_dir().join("claude-idle-empty.txt")).unwrap();
     let changed = text.replace("  ⏵⏵ bypass permissions on (shift+tab to cycle)", "  something nobody has seen");
-    assert!(matches!(frame::recognise(&StyledScreen::from_plain(&changed)).unwrap(), Recognition::Unknown { .. }));
+    assert!(matches!(frame::recognise(&Screen::from_plain(&changed)).unwrap(), Recognition::Unknown { .. }));
     // Known footer start with unknown trailing text is fine.
     let trailing = text.replace("(shift+tab to cycle)", "(shift+tab to cycle) · a brand new hint");
-    assert!(frame::recognise(&StyledScreen::from_plain(&trailing)).unwrap().input().is_some());
+    assert!(frame::recognise(&Screen::from_plain(&trailing)).unwrap().input().is_some());
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn labelled_top_rule_is_accepted() {
     let labelled = format!("{} ultracode ─", "─".repeat(67));
     let changed = text.replacen(&rule, &labelled, 1);
     assert_ne!(changed, text);
-    assert_eq!(frame::recognise(&StyledScreen::from_plain(&changed)).unwrap().input().unwrap().variant, "claude-2");
+    assert_eq!(frame::recognise(&Screen::from_plain(&changed)).unwrap().input().unwrap().variant, "claude-2");
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn wide_characters_inside_a_box_keep_the_borders_aligned() {
         "  ╭{rule}╮\n  │{inner}{padding}│\n  ╰{rule}╯\n\n  ⏸ auto-edit: off (shift + tab)  ≋ grok-code-fast-1\n",
         rule = "─".repeat(74)
     );
-    let screen = StyledScreen::from_ansi(&capture, 80);
+    let screen = Screen::from_ansi(&capture, 80);
     let input = frame::recognise(&screen).unwrap().input().cloned().unwrap();
     assert_eq!(input.variant, "grok-ink");
     assert_eq!(input.text, "ops: 🚀 wide");

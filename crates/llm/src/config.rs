@@ -29,7 +29,26 @@ pub enum ProviderKind {
     OpenAiCompatible,
 }
 
+/// The environment variables that select a provider, in the order [`ProviderConfig::detect_from_env`] tries
+/// them, with the provider each selects. Anything that tells whether a model is configured reads this list.
+pub const PROVIDER_VARIABLES: [(&str, ProviderKind); 5] = [
+    ("ANTHROPIC_API_KEY", ProviderKind::Anthropic),
+    ("OPENAI_API_KEY", ProviderKind::OpenAi),
+    ("OPENROUTER_API_KEY", ProviderKind::OpenRouter),
+    ("OLLAMA_HOST", ProviderKind::Ollama),
+    ("OPENAI_BASE_URL", ProviderKind::OpenAiCompatible),
+];
+
 impl ProviderKind {
+    /// The provider the environment selects (the first of [`PROVIDER_VARIABLES`] that is set and not blank),
+    /// without reading or checking its other settings.
+    pub fn detect(lookup: impl Fn(&str) -> Option<String>) -> Option<ProviderKind> {
+        PROVIDER_VARIABLES
+            .into_iter()
+            .find(|(name, _)| lookup(name).is_some_and(|value| !value.trim().is_empty()))
+            .map(|(_, kind)| kind)
+    }
+
     /// Every provider, in the order [`ProviderConfig::detect_from_env`] tries them.
     pub const ALL: [ProviderKind; 6] = [
         ProviderKind::Anthropic,
@@ -326,20 +345,7 @@ impl ProviderConfig {
 
     /// [`ProviderConfig::detect_from_env`] with an explicit variable lookup.
     pub fn detect_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self> {
-        let is_set = |name: &str| lookup(name).is_some_and(|value| !value.trim().is_empty());
-        let kind = if is_set("ANTHROPIC_API_KEY") {
-            ProviderKind::Anthropic
-        } else if is_set("OPENAI_API_KEY") {
-            ProviderKind::OpenAi
-        } else if is_set("OPENROUTER_API_KEY") {
-            ProviderKind::OpenRouter
-        } else if is_set("OLLAMA_HOST") {
-            ProviderKind::Ollama
-        } else if is_set("OPENAI_BASE_URL") {
-            ProviderKind::OpenAiCompatible
-        } else {
-            return Err(Error::NotConfigured);
-        };
+        let kind = ProviderKind::detect(&lookup).ok_or(Error::NotConfigured)?;
         Self::from_lookup(kind, lookup)
     }
 

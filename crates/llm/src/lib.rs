@@ -48,7 +48,7 @@ mod stream;
 pub mod testing;
 mod transport;
 
-pub use config::{ApiKey, ModelTier, ModelTiers, ProviderConfig, ProviderKind};
+pub use config::{ApiKey, ModelTier, ModelTiers, PROVIDER_VARIABLES, ProviderConfig, ProviderKind};
 pub use error::{Error, Result};
 pub use metered::{Metered, UsageLedger, UsageTotals};
 pub use model::{ChatModel, connect};

@@ -1,43 +1,17 @@
 //! Integration tests against a real model server: llama.cpp's server with Qwen2.5-Coder-0.5B-Instruct (or
 //! SmolLM2-135M-Instruct), started by `scripts/local-llm/start.sh`, which prints the URL to put in `LOCAL_LLM_URL`.
-//! Skipped (passing, with a message) when `LOCAL_LLM_URL` is unset. The models are tiny, so these tests assert on the
-//! protocol, never on content.
+//! Ignored by a plain `cargo test`; `cargo test -- --ignored` runs them and they fail, saying what to do, when
+//! `LOCAL_LLM_URL` is unset (`.ci/run` starts the model and runs them). The models are tiny, so these tests
+//! assert on the protocol, never on content.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
-use std::time::Duration;
-
 use futures_util::StreamExt;
-use llm::{ChatModel, ChatRequest, ProviderConfig, ProviderKind, RetryPolicy, StopReason, StreamEvent, Timeouts};
+use llm::{ChatModel, ChatRequest, ProviderKind, StopReason, StreamEvent};
 
-/// The configured client for `kind`, or `None` (after saying why) when no local server is set.
-fn local_model(kind: ProviderKind) -> Option<std::sync::Arc<dyn ChatModel>> {
-    let Some(url) = std::env::var("LOCAL_LLM_URL").ok().filter(|url| !url.is_empty()) else {
-        // Written to stderr directly, past the test harness's capture, so that a plain `cargo test` shows it.
-        static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| {
-            let message = "local_llm: skipped, LOCAL_LLM_URL is unset (scripts/local-llm/setup.sh, then \
-                           export LOCAL_LLM_URL=\"$(scripts/local-llm/start.sh)\" to test against a real model)\n";
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
-        });
-        return None;
-    };
-    let base = match kind {
-        ProviderKind::Anthropic => url,
-        _ => format!("{}/v1", url.trim_end_matches('/')),
-    };
-    // Generous deadlines: a 2-core CI box may be busy.
-    let timeouts = Timeouts {
-        connect: Duration::from_secs(5),
-        request: Duration::from_secs(120),
-        stream_idle: Duration::from_secs(60),
-    };
-    let config = ProviderConfig::new(kind)
-        .base_url(&base)
-        .expect("LOCAL_LLM_URL is a URL")
-        .timeouts(timeouts)
-        .retry(RetryPolicy::fast_for_tests());
-    Some(llm::connect(config).expect("client builds"))
+/// The client for the local model in the dialect `kind`; panics with what to do when `LOCAL_LLM_URL` is unset.
+fn local_model(kind: ProviderKind) -> std::sync::Arc<dyn ChatModel> {
+    llm::connect(llm::testing::local_model_config(kind)).expect("client builds")
 }
 
 fn short_request() -> ChatRequest {
@@ -52,7 +26,7 @@ fn assert_stop_reason(reason: &StopReason) {
 }
 
 async fn assert_chat(kind: ProviderKind) {
-    let Some(model) = local_model(kind) else { return };
+    let model = local_model(kind);
     let reply = model.chat(&short_request()).await.unwrap();
     assert!(!reply.text.trim().is_empty(), "{reply:?}");
     assert_stop_reason(&reply.stop_reason);
@@ -61,7 +35,7 @@ async fn assert_chat(kind: ProviderKind) {
 }
 
 async fn assert_stream(kind: ProviderKind) {
-    let Some(model) = local_model(kind) else { return };
+    let model = local_model(kind);
     // A reply of several tokens, so that it arrives in several deltas (a one-word answer may come as one).
     let request = ChatRequest::new("Name three colours, separated by commas.").max_tokens(24).temperature(0.0);
     let mut stream = model.chat_stream(&request).await.unwrap();
@@ -84,28 +58,33 @@ async fn assert_stream(kind: ProviderKind) {
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn openai_chat_completions_plain() {
     assert_chat(ProviderKind::OpenAiCompatible).await;
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn openai_chat_completions_streamed() {
     assert_stream(ProviderKind::OpenAiCompatible).await;
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn anthropic_messages_plain() {
     assert_chat(ProviderKind::Anthropic).await;
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn anthropic_messages_streamed() {
     assert_stream(ProviderKind::Anthropic).await;
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn max_tokens_stops_the_reply() {
-    let Some(model) = local_model(ProviderKind::OpenAiCompatible) else { return };
+    let model = local_model(ProviderKind::OpenAiCompatible);
     let request = ChatRequest::new("Write a long story about a lighthouse keeper.").max_tokens(5).temperature(0.0);
     let reply = model.chat(&request).await.unwrap();
     assert_eq!(reply.stop_reason, StopReason::MaxTokens, "{reply:?}");
@@ -113,8 +92,9 @@ async fn max_tokens_stops_the_reply() {
 }
 
 #[tokio::test]
+#[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn json_schema_constrains_the_reply_to_valid_json() {
-    let Some(model) = local_model(ProviderKind::OpenAiCompatible) else { return };
+    let model = local_model(ProviderKind::OpenAiCompatible);
     let schema = serde_json::json!({
         "type": "object",
         "properties": {"intent": {"type": "string", "enum": ["list_files", "make_directory", "other"]}},

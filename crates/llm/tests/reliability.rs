@@ -290,9 +290,8 @@ async fn dropping_the_future_cancels_the_call() {
     server.push(Reply::json(200, wire::openai::completion("next", "stop", Tokens::new(1, 1))));
     let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
-    let started = Instant::now();
     let request = request();
     let outcome = tokio::time::timeout(Duration::from_millis(50), model.chat(&request)).await;
-    assert!(outcome.is_err() && started.elapsed() < Duration::from_secs(5));
+    assert!(outcome.is_err(), "the slow reply came back within 50 ms");
     assert_eq!(model.chat(&request).await.unwrap().text, "next");
 }

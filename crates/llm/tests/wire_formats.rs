@@ -261,3 +261,45 @@ async fn keys_never_show_in_debug_output() {
         assert!(!client.contains("sk-very-secret"), "{kind}: {client}");
     }
 }
+
+/// The replies that end one plain and one streamed call in `kind`'s dialect.
+fn replies(kind: ProviderKind) -> [Reply; 2] {
+    let tokens = Tokens::new(10, 2);
+    match kind {
+        ProviderKind::Anthropic => [
+            Reply::json(200, wire::anthropic::message("ok", "end_turn", tokens)),
+            Reply::sse(wire::anthropic::stream(&["o", "k"], "end_turn", tokens)),
+        ],
+        ProviderKind::OllamaNative => [
+            Reply::json(200, wire::ollama::chat("ok", "stop", tokens)),
+            Reply::ndjson(wire::ollama::stream(&["o", "k"], "stop", tokens)),
+        ],
+        _ => [
+            Reply::json(200, wire::openai::completion("ok", "stop", tokens)),
+            Reply::sse(wire::openai::stream(&["o", "k"], "stop", tokens)),
+        ],
+    }
+}
+
+/// What each provider puts on the wire for one full request, plain and streamed: insta snapshots of the
+/// bodies, so any change to what a provider is sent shows up in review.
+#[tokio::test]
+async fn every_provider_sends_the_bodies_in_its_snapshot() {
+    for kind in ProviderKind::ALL {
+        let server = FakeServer::start().await.unwrap();
+        for reply in replies(kind) {
+            server.push(reply);
+        }
+        let model = llm::connect(server.config(kind)).unwrap();
+        model.chat(&full_request()).await.unwrap();
+        let mut stream = model.chat_stream(&full_request()).await.unwrap();
+        while let Some(event) = stream.next().await {
+            event.unwrap();
+        }
+        let requests = server.requests();
+        assert_eq!(requests.len(), 2, "{kind}");
+        let bodies: Vec<_> =
+            requests.iter().map(|r| json!({"method": r.method, "path": r.path, "body": r.body})).collect();
+        insta::assert_json_snapshot!(format!("{kind}"), bodies);
+    }
+}

@@ -11,9 +11,6 @@
 // A benchmark: a panic is a failed run.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../tests/support/local_model.rs"]
-mod local_model;
-
 use std::time::{Duration, Instant};
 
 use llm::testing::{FakeServer, Reply, Tokens, wire};
@@ -185,8 +182,8 @@ async fn with_fake(tasks: &[Task]) {
     );
 }
 
-async fn with_local_model(tasks: &[Task], url: &str) {
-    let model = local_model::connect(url);
+async fn with_local_model(tasks: &[Task]) {
+    let model = llm::connect(llm::testing::local_model_config(ProviderKind::OpenAiCompatible)).unwrap();
     let router = Router::with_options(model, no_cache());
     let context = RouteContext::new();
     let mut tally = Tally::default();
@@ -220,8 +217,8 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let tasks = tasks();
     runtime.block_on(with_fake(&tasks));
-    match std::env::var("LOCAL_LLM_URL").ok().filter(|url| !url.trim().is_empty()) {
-        Some(url) => runtime.block_on(with_local_model(&tasks, &url)),
+    match std::env::var(llm::testing::local::LOCAL_LLM_URL).ok().filter(|url| !url.trim().is_empty()) {
+        Some(_) => runtime.block_on(with_local_model(&tasks)),
         None => println!(
             "local model: skipped (LOCAL_LLM_URL is unset; export LOCAL_LLM_URL=\"$(scripts/local-llm/start.sh)\")"
         ),

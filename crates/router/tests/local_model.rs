@@ -5,21 +5,13 @@
 // Test helpers: a panic is a test failure.
 #![allow(clippy::unwrap_used)]
 
-mod support {
-    pub mod local_model;
-}
-
 use std::sync::Arc;
 
-use llm::ChatModel;
+use llm::{ChatModel, ProviderKind};
 use router::{Route, RouteContext, Router, Tier};
 
 fn local_model() -> Arc<dyn ChatModel> {
-    let url = std::env::var("LOCAL_LLM_URL")
-        .ok()
-        .filter(|url| !url.trim().is_empty())
-        .unwrap_or_else(|| panic!("LOCAL_LLM_URL is unset: export LOCAL_LLM_URL=\"$(scripts/local-llm/start.sh)\""));
-    support::local_model::connect(&url)
+    llm::connect(llm::testing::local_model_config(ProviderKind::OpenAiCompatible)).unwrap()
 }
 
 #[tokio::test]

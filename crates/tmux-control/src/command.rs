@@ -40,6 +40,16 @@ impl Command {
         self
     }
 
+    /// The command's name, such as `capture-pane`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The arguments, each passed to tmux literally.
+    pub fn arguments(&self) -> &[String] {
+        &self.args
+    }
+
     /// The command line to send (without the final newline), checked with
     /// [`check_command_line`].
     pub fn to_line(&self) -> Result<String, Error> {

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 /// Everything that can go wrong talking to tmux in control mode.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The control connection ended (`%exit`, end of file, the tmux client or
     /// server died, or a write failed). Every pending and later command fails

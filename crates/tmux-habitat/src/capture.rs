@@ -32,17 +32,17 @@ impl CaptureOptions {
         self
     }
 
-    pub(crate) fn args(&self, pane: &str) -> Vec<String> {
-        let mut args = vec!["capture-pane".to_owned(), "-p".into(), "-t".into(), pane.to_owned()];
+    pub(crate) fn command(&self, pane: &str) -> tmux_control::Command {
+        let mut command = tmux_control::Command::new("capture-pane").args(["-p", "-t", pane]);
         if self.joined {
-            args.push("-J".into());
+            command = command.arg("-J");
         }
         if self.escapes {
-            args.push("-e".into());
+            command = command.arg("-e");
         }
         if self.scrollback > 0 {
-            args.extend(["-S".into(), format!("-{}", self.scrollback)]);
+            command = command.args(["-S".to_owned(), format!("-{}", self.scrollback)]);
         }
-        args
+        command
     }
 }

@@ -38,13 +38,16 @@ impl Control {
         }
     }
 
-    fn session_of(&self, args: &[String]) -> Option<String> {
-        let pane = args.windows(2).find(|w| w[0] == "-t" && w[1].starts_with('%')).map(|w| w[1].clone())?;
+    /// The session of the first pane a command targets (`-t %N`), when we follow that pane.
+    fn session_of(&self, commands: &[Command]) -> Option<String> {
+        let pane = commands.iter().find_map(|command| {
+            command.arguments().windows(2).find(|w| w[0] == "-t" && w[1].starts_with('%')).map(|w| w[1].clone())
+        })?;
         self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(&pane).cloned()
     }
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
-        if invocation.args.first().is_some_and(|a| a == "new-session") {
+        if invocation.commands.first().is_some_and(|c| c.name() == "new-session") {
             // tmux 3.3a crashes (a NULL dereference, seen as "server exited unexpectedly") when a session is
             // created while a control client is attaching; creating sessions and opening connections take
             // turns.
@@ -54,11 +57,11 @@ impl Control {
         if needs_subprocess(&invocation) {
             return self.subprocess.run(invocation).await;
         }
-        let commands = match split_commands(&invocation.args) {
+        let commands = match command_lines(&invocation.commands) {
             Some(commands) => commands,
             None => return self.subprocess.run(invocation).await,
         };
-        let conn = match self.session_of(&invocation.args) {
+        let conn = match self.session_of(&invocation.commands) {
             Some(session) => match self.connection_for(&session).await {
                 Ok(conn) => Some(conn),
                 Err(_) => {
@@ -86,7 +89,8 @@ impl Control {
                     }
                 }
                 Ok(reply) => {
-                    return Err(Error::Command { command: format!("tmux {command}"), status: 1, stderr: reply.text() });
+                    let socket = &self.subprocess.socket_path;
+                    return Err(Error::from_failure(format!("tmux {command}"), 1, &reply.text(), socket));
                 }
                 Err(tmux_control::Error::Timeout { command, timeout }) => {
                     return Err(Error::Deadline { command, deadline: timeout, stderr: String::new() });
@@ -95,12 +99,12 @@ impl Control {
                     self.forget_closed().await;
                     // Whether a command that was in flight ran is unknown: repeat only what is harmless to
                     // repeat, never keys or pastes.
-                    if repeatable(&invocation.args) {
+                    if repeatable(&invocation.commands) {
                         return self.subprocess.run(invocation).await;
                     }
                     return Err(Error::ConnectionLost { command: format!("tmux {command}"), reason });
                 }
-                Err(e) => return Err(Error::Protocol { command: command.clone(), detail: e.to_string() }),
+                Err(source) => return Err(Error::Control { command: format!("tmux {command}"), source }),
             }
         }
         Ok(out)
@@ -131,7 +135,7 @@ impl Control {
     }
 
     async fn subprocess_or_conn_display(&self, pane: &str, format: &str) -> Result<String> {
-        let out = self.run(Invocation::new(["display-message", "-p", "-t", pane, format])).await?;
+        let out = self.run(Invocation::new(Command::new("display-message").args(["-p", "-t", pane, format]))).await?;
         let value = out.trim().to_owned();
         if value.is_empty() {
             return Err(Error::NotFound {
@@ -182,12 +186,9 @@ impl Control {
             .spawn()
             .map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
         let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
-        let (conn, _events) = Connection::from_child(child, options)
-            .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
-        let reply = conn
-            .command("display-message -p '#{session_id}'")
-            .await
-            .map_err(|e| Error::Protocol { command: "tmux -C attach-session".into(), detail: e.to_string() })?;
+        let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
+        let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
+        let reply = conn.command("display-message -p '#{session_id}'").await.map_err(attach)?;
         let attached = reply.text().trim().to_owned();
         if !reply.ok || !attached.starts_with('$') {
             return Err(Error::Protocol {
@@ -197,7 +198,7 @@ impl Control {
         }
         conn.set_pause_after(PAUSE_AFTER_SECS)
             .await
-            .map_err(|e| Error::Protocol { command: "refresh-client -f pause-after".into(), detail: e.to_string() })?;
+            .map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
         tracing::debug!(session = %attached, "control connection attached");
         Ok((conn, attached))
     }
@@ -219,10 +220,10 @@ async fn futures_join(
 
 /// Commands that are safe to send again when it is unknown whether they ran: they only read, or they set
 /// a value to what it would be anyway.
-fn repeatable(args: &[String]) -> bool {
-    args.split(|a| a == ";").filter(|part| !part.is_empty()).all(|part| {
+fn repeatable(commands: &[Command]) -> bool {
+    commands.iter().all(|command| {
         matches!(
-            part[0].as_str(),
+            command.name(),
             "display-message"
                 | "capture-pane"
                 | "list-sessions"
@@ -241,37 +242,36 @@ fn repeatable(args: &[String]) -> bool {
 /// Commands that control mode cannot or must not carry.
 fn needs_subprocess(invocation: &Invocation) -> bool {
     invocation.stdin.is_some()
-        || invocation.args.iter().any(|a| a.contains('\n') || a.contains('\r'))
-        || invocation
-            .args
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i == 0 || invocation.args.get(i - 1).is_some_and(|p| p == ";"))
-            .any(|(i, name)| {
-                // run-shell and if-shell without -b hold the connection's whole queue until their shell ends.
-                let blocking_shell = matches!(name.as_str(), "run-shell" | "if-shell")
-                    && !invocation.args[i + 1..].iter().take_while(|a| *a != ";").any(|a| a == "-b");
-                blocking_shell || matches!(name.as_str(), "wait-for" | "new-session" | "kill-server" | "attach-session")
-            })
+        || invocation.commands.iter().any(|command| {
+            let args = command.arguments();
+            // run-shell and if-shell without -b hold the connection's whole queue until their shell ends.
+            let blocking_shell = matches!(command.name(), "run-shell" | "if-shell") && !args.iter().any(|a| a == "-b");
+            blocking_shell
+                || matches!(command.name(), "wait-for" | "new-session" | "kill-server" | "attach-session")
+                || args.iter().any(|a| a.contains(['\n', '\r']))
+        })
 }
 
-/// Turns `a b ; c d` into one quoted command line per command; `None` if an argument cannot be quoted.
-fn split_commands(args: &[String]) -> Option<Vec<String>> {
-    args.split(|a| a == ";")
-        .filter(|part| !part.is_empty())
-        .map(|part| Command::new(part[0].clone()).args(part[1..].iter().cloned()).to_line().ok())
-        .collect()
+/// One quoted command line per command; `None` if an argument cannot be quoted.
+fn command_lines(commands: &[Command]) -> Option<Vec<String>> {
+    commands.iter().map(|command| command.to_line().ok()).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn chain(commands: &[&[&str]]) -> Invocation {
+        let mut commands = commands.iter().map(|words| Command::new(words[0]).args(words[1..].iter().copied()));
+        let first = commands.next().unwrap();
+        commands.fold(Invocation::new(first), Invocation::then)
+    }
+
     #[test]
-    fn chains_split_into_quoted_lines() {
-        let args: Vec<String> =
-            ["display-message", "-p", "#{pane_id} x", ";", "capture-pane", "-p"].map(String::from).to_vec();
-        let lines = split_commands(&args).unwrap();
+    fn chains_become_quoted_lines() {
+        let lines =
+            command_lines(&chain(&[&["display-message", "-p", "#{pane_id} x"], &["capture-pane", "-p"]]).commands)
+                .unwrap();
         assert_eq!(lines.len(), 2);
         assert!(lines[0].starts_with("display-message -p "));
         assert_eq!(lines[1], "capture-pane -p");
@@ -279,20 +279,20 @@ mod tests {
 
     #[test]
     fn what_stays_on_subprocesses() {
-        let inv = |args: &[&str]| Invocation::new(args.iter().map(|s| s.to_string()));
-        assert!(needs_subprocess(&inv(&["wait-for", "x"])));
-        assert!(!needs_subprocess(&inv(&["set-hook", "-p", "pane-died", "wait-for -S x"])));
-        assert!(needs_subprocess(&inv(&["send-keys", "-l", "a\nb"])));
-        assert!(needs_subprocess(&inv(&["display", ";", "new-session", "-d"])));
-        assert!(needs_subprocess(&inv(&["load-buffer", "-"]).stdin(vec![1])));
-        assert!(!needs_subprocess(&inv(&["capture-pane", "-p"])));
+        assert!(needs_subprocess(&chain(&[&["wait-for", "x"]])));
+        assert!(!needs_subprocess(&chain(&[&["set-hook", "-p", "pane-died", "wait-for -S x"]])));
+        assert!(needs_subprocess(&chain(&[&["send-keys", "-l", "a\nb"]])));
+        assert!(needs_subprocess(&chain(&[&["display-message"], &["new-session", "-d"]])));
+        assert!(needs_subprocess(&chain(&[&["load-buffer", "-"]]).stdin(vec![1])));
+        assert!(needs_subprocess(&chain(&[&["run-shell", "true"]])));
+        assert!(!needs_subprocess(&chain(&[&["run-shell", "-b", "true"]])));
+        assert!(!needs_subprocess(&chain(&[&["capture-pane", "-p"]])));
     }
 
     #[test]
     fn keys_and_pastes_are_never_repeated() {
-        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(repeatable(&args(&["display-message", "-p", "x", ";", "capture-pane", "-p"])));
-        assert!(!repeatable(&args(&["set-hook", "-p", "x", ";", "send-keys", "-l", "y"])));
-        assert!(!repeatable(&args(&["paste-buffer", "-p"])));
+        assert!(repeatable(&chain(&[&["display-message", "-p", "x"], &["capture-pane", "-p"]]).commands));
+        assert!(!repeatable(&chain(&[&["set-hook", "-p", "x"], &["send-keys", "-l", "y"]]).commands));
+        assert!(!repeatable(&chain(&[&["paste-buffer", "-p"]]).commands));
     }
 }

@@ -1,6 +1,6 @@
 //! The one error type of the crate.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Everything that can go wrong while driving tmux.
@@ -18,7 +18,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// A tmux command exited unsuccessfully.
+    /// No tmux server answers on the socket: it was never started, was killed, or is exiting.
+    #[error("no tmux server answers on {socket} ({detail}); start one (a new session starts it) or check the socket")]
+    NoServer {
+        /// The socket that was tried.
+        socket: PathBuf,
+        /// tmux's own words.
+        detail: String,
+    },
+    /// A tmux command exited unsuccessfully for a reason that has no variant of its own.
     #[error("`{command}` failed (exit {status}): {stderr}")]
     Command {
         /// The command line, for the reader.
@@ -86,6 +94,15 @@ pub enum Error {
         /// Why it is rejected.
         reason: String,
     },
+    /// The control-mode connection failed a command (other than by tmux refusing it).
+    #[error("`{command}` over the tmux control connection: {source}")]
+    Control {
+        /// The command.
+        command: String,
+        /// What the control-mode client reported.
+        #[source]
+        source: tmux_control::Error,
+    },
     /// tmux answered with something we could not understand.
     #[error("unexpected answer from tmux to `{command}`: {detail}")]
     Protocol {
@@ -127,16 +144,69 @@ pub enum Error {
 impl Error {
     /// Whether the error says no tmux server answers on the socket (never started, killed, or exiting).
     pub fn is_server_gone(&self) -> bool {
-        match self {
-            Error::Command { stderr, .. } => crate::server::no_server(stderr),
-            _ => false,
-        }
+        matches!(self, Error::NoServer { .. })
     }
 
     pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io { context: context.into(), source }
     }
+
+    /// Turns a failed tmux command into the variant its message stands for. This is the one place that
+    /// reads tmux's wording; everything else matches variants.
+    pub(crate) fn from_failure(command: String, status: i32, stderr: &str, socket: &Path) -> Error {
+        let stderr = stderr.trim();
+        let socket = socket.to_owned();
+        const NO_SERVER: [&str; 5] =
+            ["no server running", "error connecting to", "No such file", "server exited unexpectedly", "lost server"];
+        if NO_SERVER.iter().any(|words| stderr.contains(words)) {
+            return Error::NoServer { socket, detail: stderr.to_owned() };
+        }
+        const MISSING: [(&str, &str); 4] = [
+            ("can't find pane: ", "pane"),
+            ("can't find session: ", "session"),
+            ("no such session: ", "session"),
+            ("can't find window: ", "window"),
+        ];
+        for (prefix, kind) in MISSING {
+            if let Some(name) = stderr.lines().find_map(|line| line.strip_prefix(prefix)) {
+                return Error::NotFound {
+                    kind,
+                    name: name.trim_start_matches('=').trim_end_matches(':').to_owned(),
+                    socket,
+                };
+            }
+        }
+        Error::Command { command, status, stderr: stderr.to_owned() }
+    }
 }
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(stderr: &str) -> Error {
+        Error::from_failure("tmux x".into(), 1, stderr, Path::new("/s"))
+    }
+
+    /// tmux 3.3a's own words, as captured from a real server.
+    #[test]
+    fn tmux_messages_become_variants() {
+        assert!(matches!(classify("no server running on /tmp/x"), Error::NoServer { .. }));
+        assert!(matches!(classify("error connecting to /tmp/d/s (No such file or directory)"), Error::NoServer { .. }));
+        for (stderr, want_kind, want_name) in [
+            ("can't find pane: %99", "pane", "%99"),
+            ("can't find session: zz", "session", "zz"),
+            ("no such session: =zz:", "session", "zz"),
+            ("can't find window: zz", "window", "zz"),
+        ] {
+            match classify(stderr) {
+                Error::NotFound { kind, name, .. } => assert_eq!((kind, name.as_str()), (want_kind, want_name)),
+                other => panic!("{stderr}: {other:?}"),
+            }
+        }
+        assert!(matches!(classify("unknown option -- z"), Error::Command { status: 1, .. }));
+    }
+}

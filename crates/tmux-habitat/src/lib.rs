@@ -4,15 +4,19 @@
 //! # Brief overview
 //!
 //! - [`Server`]: a tmux server of our own (private socket, our config, `TMUX` scrubbed from every call), or
-//!   one we only talk to ([`Server::existing`]). Every tmux command goes through [`Server::tmux`], with a
-//!   deadline.
+//!   one we only talk to ([`Server::existing`]). Every tmux command is a typed [`Command`] (chains are an
+//!   [`Invocation`]) that goes through [`Server::tmux`] with a deadline; failures come back typed
+//!   ([`Error::NoServer`], [`Error::NotFound`], …). Session user options: [`Server::set_user_options`],
+//!   [`Server::list_sessions_with`].
 //! - [`Session`] and [`Pane`]: created detached, `remain-on-exit` on, a pane handle pinned to `%N`.
 //! - [`Pane::run`]: types a command and returns its exit code, its own output and its duration once the
 //!   shell signals the end, uniquely for that command; the echo of the typed line can never end it.
 //! - [`Pane::send_text`], [`Pane::send_keys`], [`Pane::paste`]: typing into a program adds nothing to what is
 //!   typed.
-//! - [`Pane::capture`] and [`Pane::capture_screen`] (styled cells, so ghost text can be told from input),
-//!   [`ScreenDiff`] for what changed, [`detect_intervention`] for a program that waits for a person.
+//! - [`Pane::capture`] and [`Pane::capture_state`] (styled cells, so ghost text can be told from input, with
+//!   the pane's mode and dead flag from the same moment), [`ScreenDiff`] for what changed,
+//!   [`detect_intervention`] for a program that waits for a person.
+//! - [`Pane::lock`]: one in-process lock per pane; [`shell_quote`]: the one shell quoting.
 //!
 //! # Example
 //!
@@ -52,7 +56,9 @@ mod error;
 mod intervention;
 mod keys;
 mod live;
+mod lock;
 mod pane;
+mod quote;
 mod run;
 mod screen;
 mod server;
@@ -68,11 +74,13 @@ pub use error::{Error, Result};
 pub use intervention::{Intervention, InterventionKind, detect_intervention};
 pub use keys::Key;
 pub use live::{LiveScreen, OutputEvent, PaneOutput};
-pub use pane::{Pane, PaneGuard, PaneId, PaneInfo};
+pub use pane::{Pane, PaneGuard, PaneId, PaneInfo, PaneState};
+pub use quote::shell_quote;
 pub use run::{CommandOutput, RunningCommand};
 pub use screen::{Cell, Color, Screen, Span, Style};
 pub use server::{Server, ServerBuilder};
 pub use session::{Session, SessionInfo, SessionOptions};
 pub use socket::{SocketSpec, socket_dir};
-pub use transport::{DEFAULT_COMMAND_DEADLINE, TransportKind};
+pub use tmux_control::Command;
+pub use transport::{DEFAULT_COMMAND_DEADLINE, Invocation, TransportKind};
 pub use wait::Backoff;

@@ -1,15 +1,15 @@
 //! A pane, pinned to its immutable id: observe it, type into it, run commands in it.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
+
+use tmux_control::Command;
 
 use crate::capture::CaptureOptions;
 use crate::error::{Error, Result};
 use crate::keys::Key;
 use crate::screen::Screen;
 use crate::server::Server;
-use crate::transport::Invocation;
 use crate::wait::Backoff;
 
 /// tmux's own limit on one command message is about 16 KB and it truncates silently past it; literal text is
@@ -114,6 +114,19 @@ pub struct Pane {
     id: PaneId,
 }
 
+/// What a pane shows and whether typing into it can reach its program, from one moment: see
+/// [`Pane::capture_state`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PaneState {
+    /// The visible screen with attributes and the cursor.
+    pub screen: Screen,
+    /// The pane is in a mode (copy mode): keys go to tmux, not to the program.
+    pub in_mode: bool,
+    /// The pane's program has exited.
+    pub dead: bool,
+}
+
 /// Holds a pane's lock: while it lives no other holder in this process types into the pane.
 #[derive(Debug)]
 pub struct PaneGuard {
@@ -135,39 +148,40 @@ impl Pane {
         &self.server
     }
 
-    /// Waits for the pane's lock. Two tasks that both lock before typing never type into the pane at once.
-    /// The lock is per process; `lane-send` adds a file lock for other processes.
+    /// Waits for the pane's lock. Two tasks that both lock before typing never type into the pane at once,
+    /// whichever [`Server`] handles they reach it through. The lock is per process; `lane-send` adds a file
+    /// lock for other processes.
     pub async fn lock(&self) -> PaneGuard {
-        let mutex: Arc<tokio::sync::Mutex<()>> = self.server.pane_lock(&self.id);
+        let mutex = crate::lock::pane_mutex(self.server.socket_path(), &self.id);
         PaneGuard { _guard: mutex.lock_owned().await }
     }
 
     /// Size, pid, command, dead status, cursor, title and mode, read in one call.
     pub async fn info(&self) -> Result<PaneInfo> {
-        let out = self.server.tmux(["display-message", "-p", "-t", self.id.as_str(), INFO_FORMAT]).await;
+        let out =
+            self.server.tmux(Command::new("display-message").args(["-p", "-t", self.id.as_str(), INFO_FORMAT])).await;
         match out {
             // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
             Ok(line) if line.trim().is_empty() => Err(self.not_found()),
             Ok(line) => PaneInfo::parse(&line),
-            Err(Error::Command { .. }) if !self.exists().await? => Err(self.not_found()),
-            Err(e) => Err(e),
+            Err(e) => Err(self.gone_as_not_found(e)),
         }
     }
 
     /// Whether the pane still exists on the server (dead panes exist until killed).
     pub async fn exists(&self) -> Result<bool> {
-        match self.server.tmux(["list-panes", "-a", "-F", "#{pane_id}"]).await {
+        match self.server.tmux(Command::new("list-panes").args(["-a", "-F", "#{pane_id}"])).await {
             Ok(out) => Ok(out.lines().any(|l| l == self.id.as_str())),
-            Err(Error::Command { stderr, .. }) if crate::server::no_server(&stderr) => Ok(false),
+            Err(Error::NoServer { .. }) => Ok(false),
             Err(e) => Err(e),
         }
     }
 
-    /// tmux's "can't find pane" for this pane, as [`Error::NotFound`]; other errors unchanged.
+    /// A missing pane or a server that is gone, as [`Error::NotFound`] for this pane; other errors unchanged.
     pub(crate) fn gone_as_not_found(&self, error: Error) -> Error {
-        match &error {
-            Error::Command { stderr, .. } if stderr.contains("can't find pane") => self.not_found(),
-            _ => error,
+        match error {
+            Error::NotFound { kind: "pane", .. } | Error::NoServer { .. } => self.not_found(),
+            other => other,
         }
     }
 
@@ -177,7 +191,7 @@ impl Pane {
 
     /// Captures text as the options say, as one atomic snapshot.
     pub async fn capture(&self, options: CaptureOptions) -> Result<String> {
-        self.server.tmux(options.args(self.id.as_str())).await.map_err(|e| self.gone_as_not_found(e))
+        self.server.tmux(options.command(self.id.as_str())).await.map_err(|e| self.gone_as_not_found(e))
     }
 
     /// The visible screen as text.
@@ -185,33 +199,39 @@ impl Pane {
         self.capture(CaptureOptions::visible()).await
     }
 
-    /// The visible screen with attributes, parsed into styled cells, with the cursor position. Size and
-    /// content are asked for in one chain (see [`Server::tmux`]), so they describe the same moment unless the
-    /// pane is resized in between.
+    /// The visible screen with attributes, parsed into styled cells, with the cursor position; see
+    /// [`Pane::capture_state`].
     pub async fn capture_screen(&self) -> Result<Screen> {
+        Ok(self.capture_state().await?.screen)
+    }
+
+    /// The visible screen (styled cells and cursor) with the pane's mode and dead flag, from one moment: the
+    /// size, cursor, mode and content are asked for in one chain, so they agree unless the pane is resized in
+    /// between. What a caller checks before typing into a program it does not control.
+    pub async fn capture_state(&self) -> Result<PaneState> {
         let id = self.id.as_str();
-        let out = self
-            .server
-            .tmux([
-                "display-message",
-                "-p",
-                "-t",
-                id,
-                "#{pane_width} #{cursor_x} #{cursor_y}",
-                ";",
-                "capture-pane",
-                "-p",
-                "-e",
-                "-t",
-                id,
-            ])
-            .await?;
+        let invocation = crate::Invocation::new(Command::new("display-message").args([
+            "-p",
+            "-t",
+            id,
+            "#{pane_width} #{cursor_x} #{cursor_y} #{pane_in_mode} #{pane_dead}",
+        ]))
+        .then(CaptureOptions::visible().with_escapes().command(id));
+        let out = self.server.tmux(invocation).await.map_err(|e| self.gone_as_not_found(e))?;
         let (head, body) = out.split_once('\n').unwrap_or((out.as_str(), ""));
+        if head.trim().is_empty() {
+            // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
+            return Err(self.not_found());
+        }
         let nums: Vec<u16> = head.split(' ').filter_map(|n| n.parse().ok()).collect();
-        let [width, x, y] = nums[..] else {
+        let [width, x, y, in_mode, dead] = nums[..] else {
             return Err(Error::Protocol { command: "display-message".into(), detail: format!("unexpected {head:?}") });
         };
-        Ok(Screen::from_ansi(body, width).with_cursor(x, y))
+        Ok(PaneState {
+            screen: Screen::from_ansi(body, width).with_cursor(x, y),
+            in_mode: in_mode == 1,
+            dead: dead == 1,
+        })
     }
 
     /// Types `text` literally (`send-keys -l`): no key names are looked up and nothing is added. A newline is
@@ -224,12 +244,7 @@ impl Pane {
         }
         self.refuse_overlong_canonical_lines(&text).await?;
         for chunk in chunks_on_char_boundaries(&text, SEND_CHUNK_BYTES) {
-            if chunk == ";" {
-                // A lone `;` argument is a command separator to tmux: send the byte by its code.
-                self.server.tmux(["send-keys", "-t", self.id.as_str(), "-H", "3b"]).await?;
-            } else {
-                self.server.tmux(["send-keys", "-t", self.id.as_str(), "-l", chunk]).await?;
-            }
+            self.server.tmux(Command::new("send-keys").args(["-t", self.id.as_str(), "-l", chunk])).await?;
         }
         Ok(())
     }
@@ -245,9 +260,8 @@ impl Pane {
         if keys.is_empty() {
             return Ok(());
         }
-        let mut args = vec!["send-keys".to_owned(), "-t".into(), self.id.to_string()];
-        args.extend(keys.iter().map(Key::tmux_name));
-        self.server.tmux(args).await.map(drop)
+        let command = Command::new("send-keys").args(["-t", self.id.as_str()]).args(keys.iter().map(Key::tmux_name));
+        self.server.tmux(command).await.map(drop)
     }
 
     /// Pastes `text` as one bracketed paste (if the program asked for bracketed paste): loaded through stdin
@@ -258,23 +272,10 @@ impl Pane {
         self.refuse_overlong_canonical_lines(&text).await?;
         let buffer = format!("habitat-{}-{:016x}", std::process::id(), rand::random::<u64>());
         let id = self.id.as_str();
-        let invocation = Invocation::new([
-            "load-buffer",
-            "-b",
-            &buffer,
-            "-",
-            ";",
-            "paste-buffer",
-            "-p",
-            "-r",
-            "-d",
-            "-b",
-            &buffer,
-            "-t",
-            id,
-        ])
-        .stdin(text.into_bytes());
-        self.server.invoke(invocation).await.map(drop)
+        let invocation = crate::Invocation::new(Command::new("load-buffer").args(["-b", &buffer, "-"]))
+            .then(Command::new("paste-buffer").args(["-p", "-r", "-d", "-b", &buffer, "-t", id]))
+            .stdin(text.into_bytes());
+        self.server.tmux(invocation).await.map(drop)
     }
 
     /// Refuses text with a line longer than a canonical-mode (cooked) terminal accepts, when the pane's
@@ -301,10 +302,9 @@ impl Pane {
 
     /// Resizes the pane's window.
     pub async fn resize(&self, width: u16, height: u16) -> Result<()> {
-        self.server
-            .tmux(["resize-window", "-t", self.id.as_str(), "-x", &width.to_string(), "-y", &height.to_string()])
-            .await
-            .map(drop)
+        let (width, height) = (width.to_string(), height.to_string());
+        let command = Command::new("resize-window").args(["-t", self.id.as_str(), "-x", &width, "-y", &height]);
+        self.server.tmux(command).await.map(drop)
     }
 
     /// Wakes a detached full-screen program by resizing its window one row smaller and back (two SIGWINCHes),
@@ -317,7 +317,7 @@ impl Pane {
 
     /// Kills the pane (and its window if it was the last pane).
     pub async fn kill(&self) -> Result<()> {
-        self.server.tmux(["kill-pane", "-t", self.id.as_str()]).await.map(drop)
+        self.server.tmux(Command::new("kill-pane").args(["-t", self.id.as_str()])).await.map(drop)
     }
 
     /// Captures the visible screen until `done` accepts it, looking again with exponential backoff
@@ -356,14 +356,15 @@ impl Pane {
         let line = match &stream {
             Some(_) => format!("printf '%s%s\\n' __HAB_R_ {token}"),
             None => {
-                let program = crate::run::shell_quote(&self.server.program().display().to_string());
-                let socket = crate::run::shell_quote(&self.server.socket_path().display().to_string());
+                let program = crate::shell_quote(&self.server.program().display().to_string());
+                let socket = crate::shell_quote(&self.server.socket_path().display().to_string());
                 format!("{program} -S {socket} wait-for -S hab-ready-{token}")
             }
         };
-        self.server
-            .tmux(["send-keys", "-t", self.id.as_str(), "-l", &line, ";", "send-keys", "-t", self.id.as_str(), "Enter"])
-            .await?;
+        let id = self.id.as_str();
+        let typed = crate::Invocation::new(Command::new("send-keys").args(["-t", id, "-l", &line]))
+            .then(Command::new("send-keys").args(["-t", id, "Enter"]));
+        self.server.tmux(typed).await?;
         let Some(mut stream) = stream else {
             return self.wait_for_channel(&format!("hab-ready-{token}"), timeout, "the shell to become ready").await;
         };
@@ -425,7 +426,7 @@ impl Pane {
     /// 3.3a sometimes marks a pane dead without running its `pane-died` hook. (The waiting client is never
     /// replaced mid-wait: a signal that reaches a client being killed would be lost.)
     pub(crate) async fn wait_for_channel(&self, channel: &str, timeout: Duration, what: &str) -> Result<()> {
-        let waiter = self.server.tmux_with_deadline(["wait-for", channel], timeout);
+        let waiter = self.server.tmux(crate::Invocation::new(Command::new("wait-for").arg(channel)).deadline(timeout));
         let death = async {
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;

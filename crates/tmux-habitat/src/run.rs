@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use tmux_control::OutputSubscription;
+use tmux_control::{Command, OutputSubscription};
 
 use crate::end_signal::EndSignal;
 use crate::error::{Error, Result};
@@ -81,11 +81,6 @@ pub(crate) fn unique_token(kind: &str) -> String {
     format!("hab-{kind}-{:016x}", rand::random::<u64>())
 }
 
-/// Quotes a word for a POSIX shell.
-pub(crate) fn shell_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
-
 impl Pane {
     /// Runs `command` in the pane's shell and waits for it to end, up to `timeout`. Returns its exit code,
     /// its output only, and its duration. On timeout the error carries the screen so far; the command keeps
@@ -120,7 +115,7 @@ impl Pane {
         }
         std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
         let stream = self.server().subscribe_output(self.id()).await?;
-        let script_word = shell_quote(&script.display().to_string());
+        let script_word = crate::shell_quote(&script.display().to_string());
         // CR before each marker puts it at column 0 even when the terminal does not turn LF into CRLF. The
         // script is removed once the command has ended (never before: the shell may not have read it yet).
         let mut line = format!(
@@ -130,7 +125,7 @@ impl Pane {
             Some(_) => None,
             None => {
                 let signal = EndSignal::create(self.server().runtime_dir().join(format!("end-{token}")))?;
-                let fifo = shell_quote(&signal.path().display().to_string());
+                let fifo = crate::shell_quote(&signal.path().display().to_string());
                 line.push_str(&format!("; printf '%s\\n' {token} 1<>{fifo}"));
                 Some(signal)
             }
@@ -138,27 +133,10 @@ impl Pane {
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
         let started = Instant::now();
-        self.server()
-            .tmux([
-                "set-hook",
-                "-p",
-                "-t",
-                id,
-                "pane-died",
-                &hook,
-                ";",
-                "send-keys",
-                "-t",
-                id,
-                "-l",
-                &line,
-                ";",
-                "send-keys",
-                "-t",
-                id,
-                "Enter",
-            ])
-            .await?;
+        let typed = crate::Invocation::new(Command::new("set-hook").args(["-p", "-t", id, "pane-died", &hook]))
+            .then(Command::new("send-keys").args(["-t", id, "-l", &line]))
+            .then(Command::new("send-keys").args(["-t", id, "Enter"]));
+        self.server().tmux(typed).await?;
         Ok(RunningCommand {
             pane: self.clone(),
             token,
@@ -373,7 +351,14 @@ impl RunningCommand {
         let text = self
             .pane
             .server()
-            .tmux(["capture-pane", "-p", "-J", "-t", self.pane.id().as_str(), "-S", &row.to_string()])
+            .tmux(Command::new("capture-pane").args([
+                "-p",
+                "-J",
+                "-t",
+                self.pane.id().as_str(),
+                "-S",
+                &row.to_string(),
+            ]))
             .await
             .map_err(|e| self.pane.gone_as_not_found(e))?;
         Ok(text.lines().map(|l| l.trim_end().to_owned()).collect())

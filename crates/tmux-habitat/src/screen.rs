@@ -86,6 +86,15 @@ impl Screen {
         Screen::from_vt100(parser.screen())
     }
 
+    /// A screen of unstyled text, one row per line, as wide as its widest line (for tests and for plain
+    /// captures, `capture-pane -p` without `-e`). The cursor is at the top left.
+    pub fn from_plain(text: &str) -> Screen {
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        // Two columns per character is room enough for wide characters; trailing blank cells carry no text.
+        let widest = text.split('\n').map(|line| line.chars().count() * 2).max().unwrap_or(1).max(1);
+        Screen::from_ansi(text, u16::try_from(widest).unwrap_or(u16::MAX))
+    }
+
     /// Snapshots an emulator's screen (as kept current by [`LiveScreen`](crate::LiveScreen)).
     pub(crate) fn from_vt100(screen: &vt100::Screen) -> Screen {
         let (rows_nz, cols_nz) = screen.size();
@@ -133,6 +142,11 @@ impl Screen {
     /// Cursor position `(x, y)`.
     pub fn cursor(&self) -> (u16, u16) {
         self.cursor
+    }
+
+    /// The cells of `row`, as wide as the screen; empty past the last row.
+    pub fn row(&self, row: usize) -> &[Cell] {
+        self.rows.get(row).map_or(&[], Vec::as_slice)
     }
 
     /// The cell at `row`, `col`.
@@ -249,6 +263,15 @@ mod tests {
         let screen = Screen::from_ansi(&format!("{line}\nx\n"), 10);
         assert_eq!(screen.row_text(0), line);
         assert_eq!(screen.row_text(1), "x");
+    }
+
+    #[test]
+    fn plain_text_keeps_its_rows_and_wide_characters() {
+        let screen = Screen::from_plain("日本日本日本\nx  \n");
+        assert_eq!(screen.height(), 2);
+        assert_eq!(screen.row_text(0), "日本日本日本");
+        assert_eq!(screen.row_text(1), "x");
+        assert!(screen.row(0).iter().all(|cell| cell.style == Style::default()));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! A tmux server: one we start (isolated, with our own config) or one we only talk to.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use tmux_control::Command;
 
 use crate::error::{Error, Result};
 use crate::pane::{Pane, PaneId};
@@ -44,7 +45,6 @@ struct Inner {
     kill_on_drop: bool,
     shell: Option<String>,
     default_size: (u16, u16),
-    locks: Mutex<HashMap<PaneId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// Builds a [`Server`] of our own.
@@ -85,7 +85,7 @@ fn default_shell(runtime_dir: &Path) -> Result<String> {
     let text =
         format!("PS1='$ '\nHISTFILE=/dev/null\ntrap 'printf \"\\n{}%s\\n\" \"$?\"' EXIT\n", crate::pane::EXIT_MARKER);
     std::fs::write(&rc, text).map_err(|e| Error::io(format!("writing {}", rc.display()), e))?;
-    Ok(format!("/bin/bash --noprofile --rcfile {}", crate::run::shell_quote(&rc.display().to_string())))
+    Ok(format!("/bin/bash --noprofile --rcfile {}", crate::shell_quote(&rc.display().to_string())))
 }
 
 impl ServerBuilder {
@@ -237,16 +237,7 @@ impl Server {
         shell: Option<String>,
         default_size: (u16, u16),
     ) -> Server {
-        Server {
-            inner: Arc::new(Inner {
-                transport,
-                runtime_dir,
-                kill_on_drop,
-                shell,
-                default_size,
-                locks: Mutex::new(HashMap::new()),
-            }),
-        }
+        Server { inner: Arc::new(Inner { transport, runtime_dir, kill_on_drop, shell, default_size }) }
     }
 
     /// The socket this server listens on.
@@ -256,25 +247,22 @@ impl Server {
 
     /// The command a person types to watch this server: `tmux -S <socket> attach -t <session>`.
     pub fn attach_command(&self, session: &str) -> String {
-        format!("tmux -S {} attach -t '={}'", self.socket_path().display(), session)
+        let socket = crate::shell_quote(&self.socket_path().display().to_string());
+        format!("tmux -S {socket} attach -t {}", crate::shell_quote(&format!("={session}")))
     }
 
-    /// Runs one tmux command (several may be chained with a `";"` argument) with the default deadline and
-    /// returns its stdout. This is the one way the workspace talks to tmux.
+    /// Runs a tmux command, or a chain of them ([`Invocation`]), and returns its stdout. This is the one way
+    /// the workspace talks to tmux: every argument arrives literally, and a failure comes back as the
+    /// variant it stands for ([`Error::NoServer`], [`Error::NotFound`], else [`Error::Command`]).
     ///
-    /// A chain is one tmux invocation on the subprocess transport. Over control mode its commands are written
-    /// together and in order, and tmux reads them together, but each is answered on its own: a failing
-    /// command does not stop the ones after it (the first failure is returned).
-    pub async fn tmux<I, S>(&self, args: I) -> Result<String>
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.inner.transport.run(Invocation::new(args)).await
-    }
-
-    pub(crate) async fn invoke(&self, invocation: Invocation) -> Result<String> {
-        self.inner.transport.run(invocation).await
+    /// ```no_run
+    /// # async fn demo(server: tmux_habitat::Server) -> tmux_habitat::Result<()> {
+    /// use tmux_habitat::Command;
+    /// let panes = server.tmux(Command::new("list-panes").args(["-a", "-F", "#{pane_id}"])).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn tmux(&self, invocation: impl Into<Invocation>) -> Result<String> {
+        self.inner.transport.run(invocation.into()).await
     }
 
     /// A raw `tmux` command with socket, config and scrubbed environment, for an interactive
@@ -312,32 +300,71 @@ impl Server {
         &self.inner.runtime_dir
     }
 
-    pub(crate) fn pane_lock(&self, pane: &PaneId) -> Arc<tokio::sync::Mutex<()>> {
-        let mut locks = self.inner.locks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        locks.entry(pane.clone()).or_default().clone()
-    }
-
     /// Whether a session with exactly this name exists (`has-session -t '=name'`).
     pub async fn has_session(&self, name: &str) -> Result<bool> {
-        match self.tmux(["has-session", "-t", &format!("={name}")]).await {
+        match self.tmux(Command::new("has-session").args(["-t", &format!("={name}")])).await {
             Ok(_) => Ok(true),
-            Err(Error::Command { .. }) => Ok(false),
+            Err(Error::NotFound { .. } | Error::NoServer { .. }) => Ok(false),
             Err(e) => Err(e),
         }
     }
 
     /// All sessions on the server (none when the server is not running).
     pub async fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
-        let format = "#{session_id}\t#{session_created}\t#{session_windows}\t#{session_attached}\t#{session_name}";
-        match self.tmux(["list-sessions", "-F", format]).await {
-            Ok(out) => out.lines().map(SessionInfo::parse).collect(),
-            Err(Error::Command { stderr, .. }) if no_server(&stderr) => Ok(Vec::new()),
+        self.list_sessions_with(&[]).await
+    }
+
+    /// All sessions on the server with the values of the named user options (`@name`) of each, read in the
+    /// same call (none when the server is not running). Options a session does not have are left out of its
+    /// [`SessionInfo::user_options`].
+    pub async fn list_sessions_with(&self, user_options: &[&str]) -> Result<Vec<SessionInfo>> {
+        for name in user_options {
+            crate::session::validate_user_option(name)?;
+        }
+        let format = SessionInfo::format(user_options);
+        match self.tmux(Command::new("list-sessions").args(["-F", &format])).await {
+            Ok(out) => out.lines().map(|line| SessionInfo::parse(line, user_options)).collect(),
+            Err(Error::NoServer { .. }) => Ok(Vec::new()),
             Err(e) => Err(e),
         }
     }
 
+    /// Sets user options (`@name` = value) on the session named `session`, in one tmux call. Names are `@`
+    /// and then letters, digits, `-` or `_`; values must not hold control characters (tab, newline), so they
+    /// read back whole through [`Server::list_sessions_with`]. Keep values ASCII (JSON-escape the rest) if a
+    /// client with another locale may read them.
+    pub async fn set_user_options<K, V>(&self, session: &str, options: impl IntoIterator<Item = (K, V)>) -> Result<()>
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        let target = format!("={session}:");
+        let mut invocation: Option<Invocation> = None;
+        for (name, value) in options {
+            let (name, value) = (name.as_ref(), value.as_ref());
+            crate::session::validate_user_option(name)?;
+            if value.chars().any(char::is_control) {
+                return Err(Error::Invalid {
+                    what: "user option value",
+                    value: value.to_owned(),
+                    reason: "must not contain control characters (tab, newline); escape them (e.g. as JSON)".into(),
+                });
+            }
+            let command = Command::new("set-option").args(["-t", &target, name, value]);
+            invocation = Some(match invocation {
+                None => Invocation::new(command),
+                Some(chain) => chain.then(command),
+            });
+        }
+        match invocation {
+            Some(invocation) => self.tmux(invocation).await.map(drop),
+            None => Ok(()),
+        }
+    }
+
     /// Creates a detached session (its view never jumps for a watcher) and waits for nothing: call
-    /// [`Pane::wait_ready`] on its first pane before typing into a shell.
+    /// [`Pane::wait_ready`] on its first pane before typing into a shell. A server that is exiting as the
+    /// session starts is replaced by a fresh one (a few attempts), not reported.
     pub async fn new_session(&self, options: SessionOptions) -> Result<Session> {
         Session::create(self, options).await
     }
@@ -357,11 +384,11 @@ impl Server {
     /// Resolves a target to a pane pinned to its id: a pane id like `%3`, or a session name (its active pane).
     pub async fn pane(&self, target: &str) -> Result<Pane> {
         let tmux_target = if target.starts_with('%') { target.to_owned() } else { format!("={target}:") };
-        let out = self.tmux(["display-message", "-p", "-t", &tmux_target, "#{pane_id}"]).await;
+        let out = self.tmux(Command::new("display-message").args(["-p", "-t", &tmux_target, "#{pane_id}"])).await;
         match out {
             Ok(id) if id.trim().starts_with('%') => Ok(Pane::new(self.clone(), PaneId::new(id.trim()))),
             // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
-            Ok(_) | Err(Error::Command { .. }) => Err(Error::NotFound {
+            Ok(_) | Err(Error::NotFound { .. } | Error::Command { .. }) => Err(Error::NotFound {
                 kind: if target.starts_with('%') { "pane" } else { "session" },
                 name: target.to_owned(),
                 socket: self.socket_path().to_owned(),
@@ -372,9 +399,9 @@ impl Server {
 
     /// Kills the server and everything in it. Killing a server that is not running is not an error.
     pub async fn kill(&self) -> Result<()> {
-        match self.tmux(["kill-server"]).await {
+        match self.tmux(Command::new("kill-server")).await {
             Ok(_) => Ok(()),
-            Err(Error::Command { stderr, .. }) if no_server(&stderr) => Ok(()),
+            Err(Error::NoServer { .. }) => Ok(()),
             Err(e) => Err(e),
         }
     }
@@ -386,22 +413,6 @@ impl Server {
     pub(crate) fn default_size(&self) -> (u16, u16) {
         self.inner.default_size
     }
-
-    /// Deadline-bounded tmux call used internally when a longer wait is expected.
-    pub(crate) async fn tmux_with_deadline<I, S>(&self, args: I, deadline: Duration) -> Result<String>
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.inner.transport.run(Invocation::new(args).deadline(deadline)).await
-    }
-}
-
-/// tmux's wording when nothing listens on the socket.
-pub(crate) fn no_server(stderr: &str) -> bool {
-    ["no server running", "error connecting to", "No such file", "server exited unexpectedly", "lost server"]
-        .iter()
-        .any(|s| stderr.contains(s))
 }
 
 impl Drop for Inner {

@@ -1,10 +1,14 @@
 //! Sessions and windows.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+use tmux_control::Command;
 
 use crate::error::{Error, Result};
 use crate::pane::{Pane, PaneId};
 use crate::server::Server;
+use crate::transport::Invocation;
 
 /// How to create a session.
 #[derive(Debug, Clone)]
@@ -56,6 +60,7 @@ impl SessionOptions {
 
 /// What `list-sessions` tells about a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SessionInfo {
     /// The session's name.
     pub name: String,
@@ -67,20 +72,75 @@ pub struct SessionInfo {
     pub windows: u32,
     /// Number of attached clients.
     pub attached: u32,
+    /// Whether the program of the session's active pane has exited.
+    pub active_pane_dead: bool,
+    /// The user options asked for in [`Server::list_sessions_with`] that the session has, by name (`@…`).
+    pub user_options: BTreeMap<String, String>,
 }
 
 impl SessionInfo {
-    pub(crate) fn parse(line: &str) -> Result<SessionInfo> {
+    /// The `list-sessions -F` format: fixed fields, the user options asked for, and the name last (it is the
+    /// only field that may hold a tab).
+    pub(crate) fn format(user_options: &[&str]) -> String {
+        let mut format =
+            "#{session_id}\t#{session_created}\t#{session_windows}\t#{session_attached}\t#{pane_dead}".to_owned();
+        for name in user_options {
+            format.push_str(&format!("\t#{{{name}}}"));
+        }
+        format.push_str("\t#{session_name}");
+        format
+    }
+
+    pub(crate) fn parse(line: &str, user_options: &[&str]) -> Result<SessionInfo> {
         let bad = || Error::Protocol { command: "list-sessions".into(), detail: format!("unexpected line {line:?}") };
-        let mut parts = line.splitn(5, '\t');
+        let mut parts = line.splitn(6 + user_options.len(), '\t');
         let mut next = || parts.next().ok_or_else(bad);
         let id = next()?.to_owned();
         let created = next()?.parse().map_err(|_| bad())?;
         let windows = next()?.parse().map_err(|_| bad())?;
         let attached = next()?.parse().map_err(|_| bad())?;
+        let active_pane_dead = next()? == "1";
+        let mut options = BTreeMap::new();
+        for name in user_options {
+            let value = next()?;
+            if !value.is_empty() {
+                options.insert((*name).to_owned(), value.to_owned());
+            }
+        }
         let name = next()?.to_owned();
-        Ok(SessionInfo { name, id, created, windows, attached })
+        Ok(SessionInfo { name, id, created, windows, attached, active_pane_dead, user_options: options })
     }
+}
+
+/// Runs `new-session`. A server that is exiting (killed, or its last session just went) can take the
+/// connection and then go away; the next attempt starts a fresh server. Repeating is safe: a session created on
+/// a server that then exited went with it.
+async fn create_through_exits(server: &Server, invocation: Invocation) -> Result<String> {
+    let mut attempt = 1;
+    loop {
+        match server.tmux(invocation.clone()).await {
+            Err(e @ Error::NoServer { .. }) if attempt < 5 => {
+                tracing::debug!(attempt, error = %e, "the tmux server went away while a session started; retrying");
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// User option names: `@` and then letters, digits, `-` or `_`.
+pub(crate) fn validate_user_option(name: &str) -> Result<()> {
+    let valid = name
+        .strip_prefix('@')
+        .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)));
+    if valid {
+        return Ok(());
+    }
+    Err(Error::Invalid {
+        what: "user option name",
+        value: name.to_owned(),
+        reason: "must be `@` followed by letters, digits, `-` or `_` (e.g. `@clive-task`)".into(),
+    })
 }
 
 /// A tmux session on a [`Server`].
@@ -114,7 +174,6 @@ impl Session {
             None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?,
         };
         let mut args: Vec<String> = vec![
-            "new-session".into(),
             "-d".into(),
             "-s".into(),
             options.name.clone(),
@@ -140,8 +199,9 @@ impl Session {
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
         // (new-session always travels by subprocess, where a chain shares the new session as its target.)
-        args.extend([";", "set-option", "-w", "remain-on-exit", "on"].map(String::from));
-        let out = server.tmux(args).await?;
+        let invocation = Invocation::new(Command::new("new-session").args(args))
+            .then(Command::new("set-option").args(["-w", "remain-on-exit", "on"]));
+        let out = create_through_exits(server, invocation).await?;
         let (id, pane) = out.trim().split_once('\t').ok_or_else(|| Error::Protocol {
             command: "new-session".into(),
             detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
@@ -152,7 +212,7 @@ impl Session {
 
     pub(crate) async fn open(server: &Server, name: &str) -> Result<Session> {
         let out = server
-            .tmux(["display-message", "-p", "-t", &format!("={name}:"), "#{session_id}\t#{pane_id}"])
+            .tmux(Command::new("display-message").args(["-p", "-t", &format!("={name}:"), "#{session_id}\t#{pane_id}"]))
             .await
             .map_err(|_| Error::NotFound {
                 kind: "session",
@@ -193,23 +253,23 @@ impl Session {
         &self.first_pane
     }
 
-    /// Adds a detached window named `name` (remain-on-exit on) running the server's shell, and returns its pane.
+    /// Adds a detached window named `name` (remain-on-exit on) running the server's shell in the session's
+    /// directory (the one it was created with, [`SessionOptions::cwd`]), and returns its pane.
     pub async fn new_window(&self, name: &str) -> Result<Pane> {
         self.new_window_with(name, None).await
     }
 
     /// Like [`Session::new_window`], running `command` instead of the shell.
     pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
-        let cwd = std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?;
         let mut args: Vec<String> = vec![
-            "new-window".into(),
             "-d".into(),
             "-t".into(),
             format!("={}:", self.name),
             "-n".into(),
             name.to_owned(),
+            // tmux expands the format when the window starts: the session's directory, not ours.
             "-c".into(),
-            cwd.display().to_string(),
+            "#{session_path}".into(),
             "-P".into(),
             "-F".into(),
             "#{pane_id}".into(),
@@ -217,7 +277,7 @@ impl Session {
         if let Some(command) = command.or(self.server.shell()) {
             args.push(command.to_owned());
         }
-        let out = self.server.tmux(args).await?;
+        let out = self.server.tmux(Command::new("new-window").args(args)).await?;
         let pane = out.trim();
         if !pane.starts_with('%') {
             return Err(Error::Protocol {
@@ -225,13 +285,14 @@ impl Session {
                 detail: format!("expected a pane id, got {out:?}"),
             });
         }
-        self.server.tmux(["set-option", "-w", "-t", pane, "remain-on-exit", "on"]).await?;
+        self.server.tmux(Command::new("set-option").args(["-w", "-t", pane, "remain-on-exit", "on"])).await?;
         Ok(Pane::new(self.server.clone(), PaneId::new(pane)))
     }
 
     /// Every pane of every window of the session.
     pub async fn panes(&self) -> Result<Vec<Pane>> {
-        let out = self.server.tmux(["list-panes", "-s", "-t", &format!("={}", self.name), "-F", "#{pane_id}"]).await?;
+        let target = format!("={}", self.name);
+        let out = self.server.tmux(Command::new("list-panes").args(["-s", "-t", &target, "-F", "#{pane_id}"])).await?;
         Ok(out
             .lines()
             .filter(|l| l.starts_with('%'))
@@ -241,7 +302,16 @@ impl Session {
 
     /// Kills the session and its panes.
     pub async fn kill(&self) -> Result<()> {
-        self.server.tmux(["kill-session", "-t", &format!("={}", self.name)]).await.map(drop)
+        self.server.tmux(Command::new("kill-session").args(["-t", &format!("={}", self.name)])).await.map(drop)
+    }
+
+    /// Sets user options (`@name` = value) on this session in one call; see [`Server::set_user_options`].
+    pub async fn set_user_options<K, V>(&self, options: impl IntoIterator<Item = (K, V)>) -> Result<()>
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        self.server.set_user_options(&self.name, options).await
     }
 }
 
@@ -251,10 +321,31 @@ mod tests {
 
     #[test]
     fn parses_list_sessions_line_with_tabs_in_name_last() {
-        let info = SessionInfo::parse("$3\t1700000000\t2\t0\tclive-ab12").unwrap();
-        assert_eq!(info.name, "clive-ab12");
+        let info = SessionInfo::parse("$3\t1700000000\t2\t0\t1\tclive-ab12\tx", &[]).unwrap();
+        assert_eq!(info.name, "clive-ab12\tx");
         assert_eq!(info.id, "$3");
         assert_eq!(info.windows, 2);
+        assert!(info.active_pane_dead);
+    }
+
+    #[test]
+    fn user_options_come_back_by_name_and_missing_ones_are_left_out() {
+        let info = SessionInfo::parse("$3\t1\t1\t0\t0\t\"ls\"\t\tname", &["@task", "@exit"]).unwrap();
+        assert_eq!(info.user_options.get("@task").map(String::as_str), Some("\"ls\""));
+        assert!(!info.user_options.contains_key("@exit"));
+        assert_eq!(info.name, "name");
+        assert_eq!(
+            SessionInfo::format(&["@a"]),
+            "#{session_id}\t#{session_created}\t#{session_windows}\t#{session_attached}\t#{pane_dead}\t#{@a}\t#{session_name}"
+        );
+    }
+
+    #[test]
+    fn user_option_names_are_checked() {
+        assert!(validate_user_option("@clive-task").is_ok());
+        for bad in ["clive", "@", "@a b", "@a;b", "@a}"] {
+            assert!(validate_user_option(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

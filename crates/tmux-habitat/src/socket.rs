@@ -1,6 +1,5 @@
 //! Where tmux servers listen.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 /// Which tmux server to talk to.
@@ -36,9 +35,10 @@ impl SocketSpec {
     }
 }
 
-/// The real user id of this process, read without `unsafe` from `/proc/self`.
+/// The real user id of this process (`getuid`, which cannot fail): never a guess that could point a
+/// non-root user at root's sockets.
 pub(crate) fn current_uid() -> u32 {
-    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(0)
+    rustix::process::getuid().as_raw()
 }
 
 #[cfg(test)]
@@ -50,6 +50,12 @@ mod tests {
         let path = SocketSpec::Name("clive".into()).resolve();
         assert!(path.ends_with("clive"));
         assert!(path.parent().is_some_and(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tmux-"))));
+    }
+
+    #[test]
+    fn the_uid_is_this_process_owner() {
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(current_uid(), std::fs::metadata("/proc/self").unwrap().uid());
     }
 
     #[test]

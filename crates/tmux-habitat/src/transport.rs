@@ -2,37 +2,62 @@
 //!
 //! Every tmux invocation in the workspace goes through [`Transport::run`]: it adds the socket, our config, a
 //! scrubbed environment (`TMUX`, `TMUX_PANE` removed, so a caller inside tmux never redirects us to its own
-//! server) and a deadline (the child is killed when it expires). Today there is one transport, a `tmux`
-//! subprocess per call; the control-mode transport plugs in beside it as another variant.
+//! server) and a deadline (the child is killed when it expires). Commands travel as one `tmux` subprocess per
+//! call, or over a persistent control-mode connection ([`crate::control`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
-use tokio::process::Command;
+
+use tmux_control::Command;
 
 use crate::error::{Error, Result};
 
 /// Default deadline for one tmux command.
 pub const DEFAULT_COMMAND_DEADLINE: Duration = Duration::from_secs(5);
 
-/// One tmux command: arguments (several commands may be chained with a `;` argument), optional stdin and a
-/// deadline.
+/// tmux commands sent together, with optional stdin and a deadline: what [`Server::tmux`](crate::Server::tmux)
+/// runs. Every argument reaches tmux literally (a `;` is never a separator); commands are chained with
+/// [`Invocation::then`], not with a `";"` argument.
+///
+/// ```
+/// use tmux_habitat::{Command, Invocation};
+/// let both = Invocation::new(Command::new("display-message").args(["-p", "#{pane_id}"]))
+///     .then(Command::new("capture-pane").arg("-p"));
+/// assert_eq!(both.commands().len(), 2);
+/// ```
 #[derive(Debug, Clone)]
-pub(crate) struct Invocation {
-    pub(crate) args: Vec<String>,
+pub struct Invocation {
+    pub(crate) commands: Vec<Command>,
     pub(crate) stdin: Option<Vec<u8>>,
     pub(crate) deadline: Duration,
 }
 
 impl Invocation {
-    pub(crate) fn new<I, S>(args: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        Invocation { args: args.into_iter().map(Into::into).collect(), stdin: None, deadline: DEFAULT_COMMAND_DEADLINE }
+    /// One command, with the default deadline ([`DEFAULT_COMMAND_DEADLINE`]).
+    pub fn new(command: Command) -> Self {
+        Invocation { commands: vec![command], stdin: None, deadline: DEFAULT_COMMAND_DEADLINE }
+    }
+
+    /// Adds a command after the others. A chain is one tmux call on the subprocess transport; over control
+    /// mode its commands are written together and read by the server together, but each is answered on its
+    /// own: a failing command does not stop the ones after it (the first failure is returned).
+    pub fn then(mut self, command: Command) -> Self {
+        self.commands.push(command);
+        self
+    }
+
+    /// How long the whole call may take before it is abandoned (and its tmux child killed).
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// The commands, in order.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
     }
 
     pub(crate) fn stdin(mut self, bytes: Vec<u8>) -> Self {
@@ -40,9 +65,28 @@ impl Invocation {
         self
     }
 
-    pub(crate) fn deadline(mut self, deadline: Duration) -> Self {
-        self.deadline = deadline;
-        self
+    /// The argument vector of one `tmux` call: commands separated by `;`, every argument literal.
+    pub(crate) fn argv(&self) -> Vec<String> {
+        let mut argv = Vec::new();
+        for (i, command) in self.commands.iter().enumerate() {
+            if i > 0 {
+                argv.push(";".to_owned());
+            }
+            argv.push(command.name().to_owned());
+            argv.extend(command.arguments().iter().map(|a| literal_semicolon(a).into_owned()));
+        }
+        argv
+    }
+
+    /// The call as a person would type it, for messages.
+    pub(crate) fn describe(&self) -> String {
+        format!("tmux {}", shell_words(&self.argv()))
+    }
+}
+
+impl From<Command> for Invocation {
+    fn from(command: Command) -> Self {
+        Invocation::new(command)
     }
 }
 
@@ -138,8 +182,8 @@ pub(crate) enum SocketArg {
 impl Subprocess {
     /// The base command with socket, config and scrubbed environment, for callers that need a raw child
     /// (such as a control-mode connection or an interactive attach).
-    pub(crate) fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.program);
+    pub(crate) fn command(&self) -> tokio::process::Command {
+        let mut cmd = tokio::process::Command::new(&self.program);
         match &self.socket {
             SocketArg::Name(name) => cmd.arg("-L").arg(name),
             SocketArg::Path(path) => cmd.arg("-S").arg(path),
@@ -152,17 +196,17 @@ impl Subprocess {
     }
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
-        let Invocation { args, stdin, deadline } = invocation;
+        let describe = invocation.describe();
         let mut cmd = self.command();
-        cmd.args(args.iter().map(|a| escape_trailing_semicolon(a).into_owned()))
-            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        cmd.args(invocation.argv())
+            .stdin(if invocation.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        let describe = || format!("tmux {}", shell_words(&args));
-        tracing::trace!(command = %describe(), "tmux");
+        tracing::trace!(command = %describe, "tmux");
         let mut child =
             cmd.spawn().map_err(|source| Error::Spawn { program: self.program.display().to_string(), source })?;
+        let stdin = invocation.stdin;
         let feed = async {
             if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
                 // A failed write shows up as a failed command below; tmux reports why on stderr.
@@ -171,31 +215,32 @@ impl Subprocess {
             }
             child.wait_with_output().await
         };
-        let output = match tokio::time::timeout(deadline, feed).await {
+        let output = match tokio::time::timeout(invocation.deadline, feed).await {
             Ok(Ok(output)) => output,
-            Ok(Err(source)) => return Err(Error::io(format!("waiting for {}", describe()), source)),
+            Ok(Err(source)) => return Err(Error::io(format!("waiting for {describe}"), source)),
             Err(_) => {
-                return Err(Error::Deadline { command: describe(), deadline, stderr: String::new() });
+                return Err(Error::Deadline {
+                    command: describe,
+                    deadline: invocation.deadline,
+                    stderr: String::new(),
+                });
             }
         };
         if output.status.success() {
             Ok(String::from_utf8_lossy(&output.stdout).into_owned())
         } else {
-            Err(Error::Command {
-                command: describe(),
-                status: output.status.code().unwrap_or(-1),
-                stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            })
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            Err(Error::from_failure(describe, output.status.code().unwrap_or(-1), &stderr, &self.socket_path))
         }
     }
 }
 
-/// tmux reads an argument that ends in `;` as the end of a command (and `\;` as a literal `;`), so a
-/// literal trailing `;` — typed text such as `echo a;` — is sent as `\;`. A lone `;` stays a separator.
-fn escape_trailing_semicolon(arg: &str) -> std::borrow::Cow<'_, str> {
+/// tmux reads an argument that ends in `;` as the end of a command (and `\;` as a literal `;`), so every
+/// argument that ends in `;` — a lone `;` included, and typed text such as `echo a;` — is sent as `\;`.
+fn literal_semicolon(arg: &str) -> std::borrow::Cow<'_, str> {
     match arg.strip_suffix(';') {
-        Some(rest) if !arg.is_empty() && arg != ";" => std::borrow::Cow::Owned(format!("{rest}\\;")),
-        _ => std::borrow::Cow::Borrowed(arg),
+        Some(rest) => std::borrow::Cow::Owned(format!("{rest}\\;")),
+        None => std::borrow::Cow::Borrowed(arg),
     }
 }
 
@@ -218,11 +263,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn trailing_semicolons_are_literal_but_separators_stay() {
-        assert_eq!(escape_trailing_semicolon(";"), ";");
-        assert_eq!(escape_trailing_semicolon("echo a;"), "echo a\\;");
-        assert_eq!(escape_trailing_semicolon("b\\;"), "b\\\\;");
-        assert_eq!(escape_trailing_semicolon("plain"), "plain");
+    fn every_trailing_semicolon_is_literal() {
+        assert_eq!(literal_semicolon(";"), "\\;");
+        assert_eq!(literal_semicolon("echo a;"), "echo a\\;");
+        assert_eq!(literal_semicolon("b\\;"), "b\\\\;");
+        assert_eq!(literal_semicolon("plain"), "plain");
+    }
+
+    #[test]
+    fn chains_are_separated_by_lone_semicolons() {
+        let invocation = Invocation::new(Command::new("send-keys").args(["-l", ";"])).then(Command::new("list-panes"));
+        assert_eq!(invocation.argv(), ["send-keys", "-l", "\\;", ";", "list-panes"]);
     }
 
     #[test]

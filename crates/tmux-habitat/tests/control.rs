@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use tmux_habitat::{Error, LiveScreen, OutputEvent, Server, SessionOptions, TransportKind};
+use tmux_habitat::{Command, Error, LiveScreen, OutputEvent, Server, SessionOptions, TransportKind};
 
 const T: Duration = Duration::from_secs(10);
 
@@ -76,7 +76,7 @@ async fn a_server_killed_under_the_connection_gives_errors_not_hangs_and_a_new_o
         .unwrap();
     assert!(status.success());
     let err = tokio::time::timeout(T, pane.info()).await.expect("no hang").unwrap_err();
-    assert!(matches!(err, Error::NotFound { .. } | Error::Command { .. }), "{err:?}");
+    assert!(matches!(err, Error::NotFound { .. }), "{err:?}");
     // The same handle starts a new server and reconnects.
     let session = server.new_session(SessionOptions::new("k2")).await.unwrap();
     let pane = session.first_pane().clone();
@@ -98,9 +98,9 @@ async fn a_pane_paused_while_nobody_read_it_runs_at_full_speed_again() {
     let pane = session.first_pane().clone();
     pane.wait_ready(T).await.unwrap();
     // What pause-after does to a pane whose reader fell behind; nobody is subscribed now.
-    server.tmux(["refresh-client", "-A", &format!("{}:pause", pane.id())]).await.unwrap();
-    let started = std::time::Instant::now();
-    assert_eq!(pane.run("sleep 0.3; echo resumed", T).await.unwrap().output, "resumed\n");
+    server.tmux(Command::new("refresh-client").args(["-A", &format!("{}:pause", pane.id())])).await.unwrap();
+    let out = pane.run("sleep 0.3; echo resumed", T).await.unwrap();
+    assert_eq!(out.output, "resumed\n");
     // Without resuming, the end would only be found by the once-a-second look at the screen.
-    assert!(started.elapsed() < Duration::from_millis(900), "took {:?}", started.elapsed());
+    assert!(out.duration < Duration::from_millis(900), "recorded {:?}", out.duration);
 }

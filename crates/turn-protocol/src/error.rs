@@ -2,6 +2,7 @@
 
 /// Everything that can go wrong when configuring or using the protocol.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A nonce was not a hexadecimal string of the required length.
     #[error(

@@ -54,7 +54,7 @@ impl World {
             .env_remove("RUST_LOG")
             .env_remove("CLIVE_RETENTION")
             .env_remove("CLIVE_TIMEOUT");
-        for name in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_HOST", "OPENAI_BASE_URL"] {
+        for (name, _) in llm::PROVIDER_VARIABLES {
             command.env_remove(name);
         }
         command

@@ -81,10 +81,10 @@ fn count(actions: &[Action], wanted: &Action) -> usize {
 fn idle_box_delivers_with_one_paste_and_one_enter() {
     let (actions, verdict) =
         run(&[boxed("", false), boxed(MESSAGE, false), boxed(MESSAGE, false), boxed("", false)], 10);
-    assert_eq!(verdict.held_at, None, "{verdict:?}");
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
     assert_eq!(count(&actions, &Action::Paste), 1);
     assert_eq!(count(&actions, &Action::PressEnter), 1);
-    assert!(!verdict.queued);
+    assert!(!verdict.queued());
 }
 
 #[test]
@@ -101,14 +101,14 @@ fn enter_waits_for_the_settle_time_after_the_paste() {
 #[test]
 fn queue_marker_is_delivered_queued() {
     let (_, verdict) = run(&[boxed("", false), boxed(MESSAGE, false), boxed("", true)], 200);
-    assert_eq!(verdict.held_at, None);
-    assert!(verdict.queued);
+    assert_eq!(verdict.held_at(), None);
+    assert!(verdict.queued());
 }
 
 #[test]
 fn human_draft_is_kept() {
     let (actions, verdict) = run(&[boxed("half a thought", false)], 10);
-    assert_eq!(verdict.held_at, Some(Stage::NotPasted));
+    assert_eq!(verdict.held_at(), Some(Stage::NotPasted));
     assert_eq!(count(&actions, &Action::Paste), 0);
     assert!(actions.iter().all(|action| !matches!(action, Action::ClearLeftover { .. })));
 }
@@ -118,7 +118,7 @@ fn leftover_from_a_live_lane_is_cleared_then_sent() {
     let leftover = "lane-live: old text";
     let (actions, verdict) =
         run(&[boxed(leftover, false), boxed("", false), boxed(MESSAGE, false), boxed("", false)], 200);
-    assert_eq!(verdict.held_at, None);
+    assert_eq!(verdict.held_at(), None);
     assert_eq!(verdict.cleared_leftover.as_deref(), Some(leftover));
     assert!(matches!(actions[1], Action::ClearLeftover { .. }));
 }
@@ -126,7 +126,7 @@ fn leftover_from_a_live_lane_is_cleared_then_sent() {
 #[test]
 fn leftover_from_a_dead_lane_is_kept() {
     let (actions, verdict) = run(&[boxed("lane-gone: old text", false)], 10);
-    assert_eq!(verdict.held_at, Some(Stage::NotPasted));
+    assert_eq!(verdict.held_at(), Some(Stage::NotPasted));
     assert!(verdict.reason.contains("lane-gone"));
     assert_eq!(actions.len(), 2);
 }
@@ -135,7 +135,7 @@ fn leftover_from_a_dead_lane_is_kept() {
 fn leftover_that_does_not_clear_is_held_not_pasted() {
     let leftover = "lane-live: stuck";
     let (actions, verdict) = run(&[boxed(leftover, false)], 100);
-    assert_eq!(verdict.held_at, Some(Stage::NotPasted));
+    assert_eq!(verdict.held_at(), Some(Stage::NotPasted));
     assert_eq!(count(&actions, &Action::Paste), 0);
 }
 
@@ -146,7 +146,7 @@ fn dialog_and_unknown_hold_before_typing() {
         Recognition::Unknown { reason: "nothing".into() },
     ] {
         let (actions, verdict) = run(&[screen], 10);
-        assert_eq!(verdict.held_at, Some(Stage::NotPasted));
+        assert_eq!(verdict.held_at(), Some(Stage::NotPasted));
         assert!(actions.iter().all(|action| matches!(action, Action::Capture | Action::Wait(_) | Action::Finish(_))));
     }
 }
@@ -154,13 +154,13 @@ fn dialog_and_unknown_hold_before_typing() {
 #[test]
 fn text_never_shown_is_held_pasted() {
     let (_, verdict) = run(&[boxed("", false)], 100);
-    assert_eq!(verdict.held_at, Some(Stage::Pasted));
+    assert_eq!(verdict.held_at(), Some(Stage::Pasted));
 }
 
 #[test]
 fn ignored_enter_is_retried_then_held_entered() {
     let (actions, verdict) = run(&[boxed("", false), boxed(MESSAGE, false)], 100);
-    assert_eq!(verdict.held_at, Some(Stage::Entered));
+    assert_eq!(verdict.held_at(), Some(Stage::Entered));
     assert_eq!(count(&actions, &Action::Paste), 1);
     let enters = count(&actions, &Action::PressEnter);
     assert!((2..=MAX_ENTERS as usize).contains(&enters), "{enters}");
@@ -174,7 +174,7 @@ fn swallowed_enter_is_pressed_again_and_delivers() {
         (_, 0 | 1) => boxed(MESSAGE, false),
         _ => boxed("", false),
     });
-    assert_eq!(verdict.held_at, None, "{verdict:?}");
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
     assert_eq!(count(&actions, &Action::PressEnter), 2);
     assert_eq!(count(&actions, &Action::Paste), 1);
 }
@@ -223,9 +223,9 @@ proptest! {
                 Action::PressEnter => prop_assert_eq!(pastes, 1, "Enter before any paste"),
                 Action::Finish(verdict) => {
                     if pastes == 0 {
-                        prop_assert!(verdict.held_at == Some(Stage::NotPasted));
+                        prop_assert!(verdict.held_at() == Some(Stage::NotPasted));
                     } else {
-                        prop_assert!(verdict.held_at != Some(Stage::NotPasted));
+                        prop_assert!(verdict.held_at() != Some(Stage::NotPasted));
                     }
                     finished = Some(verdict);
                 }
@@ -246,7 +246,7 @@ proptest! {
         let (actions, verdict) = run(&screens, step);
         let pastes = count(&actions, &Action::Paste);
         prop_assert!(pastes <= 1);
-        if verdict.held_at.is_none() {
+        if verdict.held_at().is_none() {
             prop_assert_eq!(pastes, 1);
             prop_assert!(count(&actions, &Action::PressEnter) >= 1);
         }

@@ -1,6 +1,6 @@
 //! Reading one screen row: its text with a cell index, and its input without ghost text.
 
-use crate::screen::Cell;
+use tmux_habitat::{Cell, Color};
 
 /// A row's text with a map from cells to byte offsets, so a regex match on the text can be
 /// turned back into cell columns (and styles).
@@ -13,8 +13,10 @@ pub struct RowText {
 }
 
 impl RowText {
-    /// Indexes a row of cells.
+    /// Indexes a row of cells, without its trailing blank cells (a reverse-video blank is a drawn cursor
+    /// and stays).
     pub fn new(cells: &[Cell]) -> Self {
+        let cells = trim_blank_end(cells);
         let mut full = String::new();
         let mut cell_starts = Vec::with_capacity(cells.len());
         for cell in cells {
@@ -28,7 +30,7 @@ impl RowText {
         Self { text, full, cell_starts }
     }
 
-    /// Number of cells in the row (trailing blanks already trimmed by the screen).
+    /// Number of cells in the row, trailing blanks trimmed.
     pub fn cells_len(&self) -> usize {
         self.cell_starts.len()
     }
@@ -68,8 +70,16 @@ pub struct SplitRow {
     pub ghost: String,
 }
 
+/// The row without the blank cells after its last drawn one.
+fn trim_blank_end(cells: &[Cell]) -> &[Cell] {
+    let blank =
+        |cell: &Cell| (cell.text.is_empty() || cell.text == " ") && !cell.style.reverse && !cell.wide_continuation;
+    let end = cells.iter().rposition(|cell| !blank(cell)).map_or(0, |last| last + 1);
+    &cells[..end]
+}
+
 fn is_ghost(cell: &Cell, ghost_fg: &[u8]) -> bool {
-    cell.dim || matches!(cell.fg, crate::screen::Color::Indexed(index) if ghost_fg.contains(&index))
+    cell.style.dim || matches!(cell.style.fg, Color::Indexed(index) if ghost_fg.contains(&index))
 }
 
 /// Splits cells `start..end` of a row into real input and ghost text.
@@ -85,7 +95,7 @@ pub fn split_ghost(cells: &[Cell], start: usize, end: usize, ghost_fg: &[u8]) ->
             continue;
         }
         let text = if cell.text.is_empty() { " " } else { cell.text.as_str() };
-        let drawn_cursor = cell.reverse && cells.get(col + 1).is_some_and(|next| is_ghost(next, ghost_fg));
+        let drawn_cursor = cell.style.reverse && cells.get(col + 1).is_some_and(|next| is_ghost(next, ghost_fg));
         if is_ghost(cell, ghost_fg) || drawn_cursor {
             split.ghost.push_str(text);
         } else {

@@ -1,6 +1,6 @@
 //! Recognises the input frame an agent draws around its input box, from a styled screen.
 //!
-//! Pure: a [`StyledScreen`] goes in, a [`Recognition`] comes out. The knowledge of each agent
+//! Pure: a [`Screen`] goes in, a [`Recognition`] comes out. The knowledge of each agent
 //! lives in data tables (`specs/*.yaml`, see [`spec`]); this module only knows three layouts
 //! (rules, box, block) and how to read input rows without ghost text.
 
@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::Agent;
 use crate::error::Error;
-use crate::screen::StyledScreen;
 use spec::{AgentSpec, Layout, VariantSpec};
+use tmux_habitat::Screen;
 
 pub use input::RowText;
 
@@ -134,12 +134,12 @@ struct Candidate<'a> {
 }
 
 /// Recognises the input frame on `screen` with the built-in tables.
-pub fn recognise(screen: &StyledScreen) -> Result<Recognition, Error> {
+pub fn recognise(screen: &Screen) -> Result<Recognition, Error> {
     Ok(recognise_with(screen, spec::builtin_specs()?))
 }
 
 /// Recognises the input frame on `screen` with the given tables.
-pub fn recognise_with(screen: &StyledScreen, specs: &[AgentSpec]) -> Recognition {
+pub fn recognise_with(screen: &Screen, specs: &[AgentSpec]) -> Recognition {
     let rows: Vec<RowText> = (0..screen.height()).map(|row| RowText::new(screen.row(row))).collect();
     let mut matches: Vec<Candidate<'_>> = Vec::new();
     let mut rejections: Vec<String> = Vec::new();
@@ -358,7 +358,7 @@ fn find_block<'a>(
     Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal }))
 }
 
-fn read_box(screen: &StyledScreen, rows: &[RowText], candidate: &Candidate<'_>) -> InputBox {
+fn read_box(screen: &Screen, rows: &[RowText], candidate: &Candidate<'_>) -> InputBox {
     let variant = candidate.variant;
     let mut lines = Vec::new();
     let mut ghost = String::new();

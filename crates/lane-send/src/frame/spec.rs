@@ -7,9 +7,10 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::Deserialize;
+use tmux_habitat::Key;
 
 use crate::Agent;
-use crate::error::Error;
+use crate::error::{Error, FrameSpecProblem};
 
 /// The embedded tables, one per agent.
 const SPEC_SOURCES: [(&str, &str); 4] = [
@@ -132,17 +133,21 @@ pub struct AgentSpec {
     pub settle_ms: u64,
     /// Minimum time between two Enter presses while our text stays in the box.
     pub enter_retry_ms: u64,
-    /// tmux key names that clear one input row.
-    pub clear_keys: Vec<String>,
+    /// The keys that clear one input row (checked when the table loads).
+    pub clear_keys: Vec<Key>,
     /// Frame variants, tried in order.
     pub variants: Vec<VariantSpec>,
     /// Screen text that means a dialog replaced the box.
     pub dialogs: Vec<Regex>,
 }
 
+fn invalid(file: &str, problem: FrameSpecProblem) -> Error {
+    Error::FrameSpec { file: file.to_string(), problem: Box::new(problem) }
+}
+
 fn compile(file: &str, pattern: &str) -> Result<Regex, Error> {
     Regex::new(pattern)
-        .map_err(|source| Error::FrameSpec { file: file.to_string(), detail: format!("pattern {pattern:?}: {source}") })
+        .map_err(|source| invalid(file, FrameSpecProblem::Pattern { pattern: pattern.to_string(), source }))
 }
 
 fn compile_all(file: &str, patterns: &[String]) -> Result<Vec<Regex>, Error> {
@@ -152,10 +157,7 @@ fn compile_all(file: &str, patterns: &[String]) -> Result<Vec<Regex>, Error> {
 fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
     let optional = |pattern: &Option<String>| pattern.as_deref().map(|p| compile(file, p)).transpose();
     if raw.layout == Layout::Rules && (raw.top.is_none() || raw.bottom.is_none()) {
-        return Err(Error::FrameSpec {
-            file: file.to_string(),
-            detail: format!("variant {} has layout rules but no top/bottom pattern", raw.name),
-        });
+        return Err(invalid(file, FrameSpecProblem::RulesWithoutPatterns { variant: raw.name.clone() }));
     }
     Ok(VariantSpec {
         name: raw.name.clone(),
@@ -181,27 +183,32 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
 
 /// Parses and compiles one agent table.
 pub fn parse_spec(file: &str, source: &str) -> Result<AgentSpec, Error> {
-    let raw: RawAgentSpec = serde_saphyr::from_str(source)
-        .map_err(|source| Error::FrameSpec { file: file.to_string(), detail: source.to_string() })?;
+    let raw: RawAgentSpec = serde_saphyr::from_str(source).map_err(|source| invalid(file, source.into()))?;
+    let clear_keys = raw
+        .clear_keys
+        .iter()
+        .map(|key| Key::parse(key).ok_or_else(|| invalid(file, FrameSpecProblem::UnknownKey { key: key.clone() })))
+        .collect::<Result<_, _>>()?;
     Ok(AgentSpec {
         agent: raw.agent,
         version: raw.version,
         settle_ms: raw.settle_ms,
         enter_retry_ms: raw.enter_retry_ms,
-        clear_keys: raw.clear_keys,
+        clear_keys,
         variants: raw.variants.iter().map(|variant| compile_variant(file, variant)).collect::<Result<_, _>>()?,
         dialogs: compile_all(file, &raw.dialogs)?,
     })
 }
 
-/// All embedded agent tables, compiled on first use.
+/// All embedded agent tables, compiled on first use. (A table that fails fails on every call, with its
+/// own error: the tables are constants, and a test proves they compile.)
 pub fn builtin_specs() -> Result<&'static [AgentSpec], Error> {
-    static SPECS: OnceLock<Result<Vec<AgentSpec>, Error>> = OnceLock::new();
-    SPECS
-        .get_or_init(|| SPEC_SOURCES.iter().map(|(file, source)| parse_spec(file, source)).collect())
-        .as_ref()
-        .map(Vec::as_slice)
-        .map_err(|error| Error::FrameSpec { file: "built-in tables".to_string(), detail: error.to_string() })
+    static SPECS: OnceLock<Vec<AgentSpec>> = OnceLock::new();
+    if let Some(specs) = SPECS.get() {
+        return Ok(specs);
+    }
+    let specs = SPEC_SOURCES.iter().map(|(file, source)| parse_spec(file, source)).collect::<Result<Vec<_>, _>>()?;
+    Ok(SPECS.get_or_init(|| specs))
 }
 
 /// The embedded table of one agent.
@@ -209,7 +216,7 @@ pub fn spec_for(agent: Agent) -> Result<&'static AgentSpec, Error> {
     builtin_specs()?
         .iter()
         .find(|spec| spec.agent == agent)
-        .ok_or_else(|| Error::FrameSpec { file: format!("{agent}.yaml"), detail: "missing".to_string() })
+        .ok_or_else(|| invalid(&format!("{agent}.yaml"), FrameSpecProblem::Missing))
 }
 
 #[cfg(test)]
@@ -229,7 +236,22 @@ mod tests {
     #[test]
     fn a_bad_pattern_names_the_file_and_pattern() {
         let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: [], footer_optional: true}\n";
-        let error = parse_spec("broken.yaml", source).unwrap_err().to_string();
-        assert!(error.contains("broken.yaml") && error.contains("\"(\""), "{error}");
+        let error = parse_spec("broken.yaml", source).unwrap_err();
+        assert!(
+            matches!(&error, Error::FrameSpec { problem, .. } if matches!(**problem, FrameSpecProblem::Pattern { .. })),
+            "{error:?}"
+        );
+        let text = error.to_string();
+        assert!(text.contains("broken.yaml") && text.contains("\"(\""), "{text}");
+    }
+
+    #[test]
+    fn a_misspelled_clear_key_is_refused_at_load() {
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: [End, C-u, Bspace]\nvariants: []\n";
+        let error = parse_spec("typo.yaml", source).unwrap_err();
+        assert!(
+            matches!(&error, Error::FrameSpec { problem, .. } if matches!(&**problem, FrameSpecProblem::UnknownKey { key } if key == "Bspace")),
+            "{error:?}"
+        );
     }
 }

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use lane_send::Dirs;
 use lane_send::frame::Recognition;
-use lane_send::paths::Dirs;
 use lane_send::{DeliverOptions, Outcome};
 use tmux_habitat::{Backoff, Server, SessionOptions};
 
@@ -132,6 +132,4 @@ pub fn read_submissions(log: &Path) -> Vec<Submission> {
         .collect()
 }
 
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
-}
+pub use tmux_habitat::shell_quote;

@@ -1,4 +1,5 @@
-//! A scripted local server that speaks each provider's wire format, for tests (cargo feature `testing`).
+//! A scripted local server that speaks each provider's wire format, for tests (cargo feature `testing`), and
+//! the real local model for smoke tests ([`local`]).
 //!
 //! [`FakeServer`] listens on `127.0.0.1`, records every request (method, path, headers, JSON body) and answers
 //! each one with the next scripted [`Reply`]: a JSON body with any status and headers, or a stream (SSE or NDJSON)
@@ -21,10 +22,12 @@
 //! # Ok(()) }
 //! ```
 
+pub mod local;
 mod reply;
 mod server;
 pub mod wire;
 
+pub use local::{local_llm_url, local_model_config};
 pub use reply::Reply;
 pub use server::{FakeServer, RecordedRequest};
 pub use wire::Tokens;
