@@ -109,7 +109,7 @@ pub(crate) fn request(task: &str, context: &RouteContext, max_tokens: u32) -> Ch
     let with_pane = asks_for_pane(context);
     let fields = if with_pane { r#"{"kind","text","pane"}"# } else { r#"{"kind","text"}"# };
     let pane_rule = if with_pane { "pane: the pane it runs in.\n" } else { "" };
-    let context_text = prompt::render_context(context, with_pane);
+    let context_text = prompt::render_context(context, with_pane, prompt::CLASSIFIER_LIMITS);
     let system =
         prompt::render(prompt::CLASSIFIER, &[("fields", fields), ("pane_rule", pane_rule), ("context", &context_text)]);
     let default_pane = context.default_pane();

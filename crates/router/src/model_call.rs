@@ -51,7 +51,8 @@ impl Meter {
         self.calls += 1;
         let response = model.chat(request).await?;
         self.usage += response.usage;
-        if !response.model.is_empty() {
+        // Single-model servers (llama.cpp) answer with a placeholder such as `-`; the requested name says more.
+        if !response.model.is_empty() && response.model != "-" {
             self.model = Some(response.model.clone());
         }
         Ok(response)

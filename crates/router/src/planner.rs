@@ -44,7 +44,7 @@ pub(crate) fn reply_schema() -> Value {
 
 /// The planner's first request.
 pub(crate) fn request(task: &str, context: &RouteContext, max_tokens: u32) -> ChatRequest {
-    let context_text = prompt::render_context(context, true);
+    let context_text = prompt::render_context(context, true, prompt::PLANNER_LIMITS);
     let user = format!("{context_text}\nTask: {}", task.trim());
     ChatRequest::new(user)
         .system(prompt::PLANNER.trim_end())
