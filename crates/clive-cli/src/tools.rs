@@ -136,7 +136,8 @@ pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, 
         Ok(v) if v.is_supported() => (Some(v.to_string()), None),
         Ok(v) => {
             let (major, minor) = tmux_habitat::TmuxVersion::MINIMUM;
-            let problem = format!("tmux {v} is too old: clive needs {major}.{minor} or newer (CLIVE_TMUX chooses another)");
+            let problem =
+                format!("tmux {v} is too old: clive needs {major}.{minor} or newer (CLIVE_TMUX chooses another)");
             (Some(v.to_string()), Some(problem))
         }
         Err(e) => (None, Some(e.to_string())),
