@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use router::safety::{self, GateDecision, GatePolicy};
 use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
-use tmux_habitat::{Key, Server, SessionOptions};
+use tmux_habitat::{Key, Server};
+use toolbox::{Sandbox, SandboxPolicy};
 
 use crate::archive;
 use crate::error::CliError;
@@ -30,6 +31,9 @@ pub struct TaskOptions {
     pub allow_destructive: bool,
     /// The directory the command runs in (default: the current directory).
     pub cwd: Option<PathBuf>,
+    /// The sandbox a command a model wrote (the classifier's) runs in; `None` runs it unconfined. A command
+    /// the user typed (tier 0) always runs unconfined.
+    pub sandbox: Option<SandboxPolicy>,
 }
 
 impl Default for TaskOptions {
@@ -40,6 +44,7 @@ impl Default for TaskOptions {
             timeout: Duration::from_secs(600),
             allow_destructive: false,
             cwd: None,
+            sandbox: Some(SandboxPolicy::default()),
         }
     }
 }
@@ -71,6 +76,8 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+    /// Whether the command ran in the sandbox (a model wrote it; docs/tools.md).
+    pub sandboxed: bool,
 }
 
 /// What routing a task cost, as `--json` shows it.
@@ -212,10 +219,15 @@ async fn run_on(
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
     };
-    let mut session_options = SessionOptions::new(&session_name).cwd(&cwd);
-    for (key, value) in toolbox::pane_environment(std::env::vars_os()) {
-        session_options = session_options.env(key, value);
-    }
+    // A command a model wrote runs sandboxed (unless turned off); one the user typed runs as typed.
+    let sandbox = match &options.sandbox {
+        Some(policy) if routed.tier != Tier::Direct => {
+            Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?)
+        }
+        _ => None,
+    };
+    let sandboxed = sandbox.is_some();
+    let session_options = toolbox::Launcher::new(&cwd).sandbox(sandbox).session(&server, &session_name)?;
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // If this process dies, the session still expires: after the timeout and a retention period.
@@ -261,6 +273,7 @@ async fn run_on(
         session: session_name,
         kept,
         truncated: output.truncated,
+        sandboxed,
     })
 }
 

@@ -17,7 +17,7 @@ pub struct SessionOptions {
     size: Option<(u16, u16)>,
     cwd: Option<PathBuf>,
     env: Vec<(String, String)>,
-    command: Option<String>,
+    command: Option<WindowCommand>,
     window_name: Option<String>,
 }
 
@@ -47,7 +47,18 @@ impl SessionOptions {
 
     /// Run this shell command in the first pane instead of the server's shell.
     pub fn command(mut self, command: impl Into<String>) -> Self {
-        self.command = Some(command.into());
+        self.command = Some(WindowCommand::Shell(command.into()));
+        self
+    }
+
+    /// Run this program with these arguments, as given (no shell reads them), in the first pane instead of
+    /// the server's shell. An empty list keeps the server's shell.
+    pub fn program<I, S>(mut self, argv: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.command = WindowCommand::program(argv);
         self
     }
 
@@ -67,10 +78,35 @@ pub struct WindowOptions {
     command: Option<WindowCommand>,
 }
 
+/// What a new pane runs instead of the server's shell.
 #[derive(Debug, Clone)]
 enum WindowCommand {
     Shell(String),
     Program(Vec<String>),
+}
+
+impl WindowCommand {
+    fn program<I, S>(argv: I) -> Option<WindowCommand>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let argv: Vec<String> = argv.into_iter().map(Into::into).collect();
+        (!argv.is_empty()).then_some(WindowCommand::Program(argv))
+    }
+
+    /// The trailing arguments of `new-session`/`new-window`: tmux runs one argument through `sh -c` and
+    /// several as a program with its arguments; nothing means the server's shell.
+    fn push_onto(command: Option<WindowCommand>, args: &mut Vec<String>, server: &Server) {
+        match command {
+            Some(WindowCommand::Shell(command)) => args.push(command),
+            Some(WindowCommand::Program(argv)) if argv.len() == 1 => {
+                args.push(format!("exec {}", crate::shell_quote(&argv[0])));
+            }
+            Some(WindowCommand::Program(argv)) => args.extend(argv),
+            None => args.extend(server.shell().map(str::to_owned)),
+        }
+    }
 }
 
 impl WindowOptions {
@@ -104,8 +140,7 @@ impl WindowOptions {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let argv: Vec<String> = argv.into_iter().map(Into::into).collect();
-        self.command = if argv.is_empty() { None } else { Some(WindowCommand::Program(argv)) };
+        self.command = WindowCommand::program(argv);
         self
     }
 }
@@ -245,9 +280,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
-        if let Some(command) = options.command.as_deref().or(server.shell()) {
-            args.push(command.to_owned());
-        }
+        WindowCommand::push_onto(options.command, &mut args, server);
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
         // (new-session always travels by subprocess, where a chain shares the new session as its target.)
@@ -342,15 +375,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
-        match options.command {
-            // tmux runs one argument through `sh -c` and several as a program with its arguments.
-            Some(WindowCommand::Shell(command)) => args.push(command),
-            Some(WindowCommand::Program(argv)) if argv.len() == 1 => {
-                args.push(format!("exec {}", crate::shell_quote(&argv[0])));
-            }
-            Some(WindowCommand::Program(argv)) => args.extend(argv),
-            None => args.extend(self.server.shell().map(str::to_owned)),
-        }
+        WindowCommand::push_onto(options.command, &mut args, &self.server);
         let out = self.server.tmux(Command::new("new-window").args(args)).await?;
         let pane = out.trim();
         if !pane.starts_with('%') {

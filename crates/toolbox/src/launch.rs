@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tmux_habitat::{Pane, Server, Session, WindowOptions};
+use tmux_habitat::{Pane, Server, Session, SessionOptions, WindowOptions};
 
 use crate::environment::pane_environment;
 use crate::error::{Error, Result};
@@ -35,6 +35,17 @@ fn shell_argv(shell: Option<&str>) -> Vec<String> {
 
 /// How long a new pane's shell may take to read input.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// What launches a pane: see [`Launcher::spec`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// The pane's working directory.
+    pub cwd: PathBuf,
+    /// Variables for tmux to set in the pane (`-e`); empty when the sandbox sets them itself.
+    pub env: Vec<(String, String)>,
+    /// The program and its arguments; `None` for the server's shell.
+    pub program: Option<Vec<String>>,
+}
 
 /// Opens panes with the never-hang environment, and sandboxed when it holds a [`Sandbox`].
 ///
@@ -122,23 +133,39 @@ impl Launcher {
         }
     }
 
-    /// The window that launches pane `name` on `server`: its directory, its environment, and when sandboxed,
-    /// the server's shell wrapped in `bwrap`. This is what a pane pool's launch hook opens.
-    pub fn window(&self, server: &Server, name: &str) -> Result<WindowOptions> {
-        let mut window = WindowOptions::new(name).cwd(&self.cwd);
+    /// What launches a pane on `server`: its directory, its environment, and when sandboxed, the server's
+    /// shell wrapped in `bwrap` (the environment then travels inside the `bwrap` command line).
+    pub fn spec(&self, server: &Server) -> Result<LaunchSpec> {
         let environment = self.environment();
-        match &self.sandbox {
-            None => {
-                for (key, value) in environment {
-                    window = window.env(key, value);
-                }
-            }
+        Ok(match &self.sandbox {
+            None => LaunchSpec { cwd: self.cwd.clone(), env: environment, program: None },
             Some(sandbox) => {
                 let inner = shell_argv(server.shell());
-                window = window.program(sandbox.command(&self.confinement(server), &environment, &inner)?);
+                let program = sandbox.command(&self.confinement(server), &environment, &inner)?;
+                LaunchSpec { cwd: self.cwd.clone(), env: Vec::new(), program: Some(program) }
             }
+        })
+    }
+
+    /// The window that launches pane `name` on `server` (see [`Launcher::spec`]). This is what a pane pool's
+    /// launch hook opens.
+    pub fn window(&self, server: &Server, name: &str) -> Result<WindowOptions> {
+        let spec = self.spec(server)?;
+        let mut window = WindowOptions::new(name).cwd(spec.cwd);
+        for (key, value) in spec.env {
+            window = window.env(key, value);
         }
-        Ok(window)
+        Ok(window.program(spec.program.unwrap_or_default()))
+    }
+
+    /// A new session `name` on `server` whose first pane is launched like [`Launcher::window`]'s.
+    pub fn session(&self, server: &Server, name: &str) -> Result<SessionOptions> {
+        let spec = self.spec(server)?;
+        let mut session = SessionOptions::new(name).cwd(spec.cwd);
+        for (key, value) in spec.env {
+            session = session.env(key, value);
+        }
+        Ok(session.program(spec.program.unwrap_or_default()))
     }
 
     /// Opens pane `name` in `session` and waits until its shell reads input.

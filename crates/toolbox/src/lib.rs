@@ -58,7 +58,7 @@ pub use environment::{ENVIRONMENT_BUDGET_BYTES, NEVER_HANG, NOT_INHERITED, pane_
 pub use error::{Error, Result};
 pub use full_screen::{FullScreen, find_full_screen};
 pub use kind::PaneKind;
-pub use launch::{Launcher, READY_TIMEOUT};
+pub use launch::{LaunchSpec, Launcher, READY_TIMEOUT};
 pub use sandbox::{
     Confinement, HIDDEN_IN_HOME, HIDDEN_SYSTEM, SANDBOX_TERM, Sandbox, SandboxError, SandboxPolicy, looks_secret,
 };
