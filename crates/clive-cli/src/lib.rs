@@ -88,7 +88,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             timeout: cli.global.timeout,
             allow_destructive: cli.global.allow_destructive,
             cwd: cli.global.cwd.clone(),
-            sandbox: tools::ToolsChoice::resolve(&cli.global)?.sandbox,
+            tools: tools::ToolsChoice::resolve(&cli.global)?,
         };
         let output = route_cmd::Output { json, dry_run: cli.global.dry_run };
         return route_cmd::run(settings, task, &options, output).await;

@@ -7,13 +7,14 @@ use router::safety::{self, GateDecision, GatePolicy};
 use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
 use tmux_habitat::{Key, Server};
-use toolbox::{Sandbox, SandboxPolicy};
+use toolbox::Sandbox;
 
 use crate::archive;
 use crate::error::CliError;
 use crate::provider;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
+use crate::tools::ToolsChoice;
 
 /// How long a fresh shell may take to show it reads input.
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
@@ -31,9 +32,9 @@ pub struct TaskOptions {
     pub allow_destructive: bool,
     /// The directory the command runs in (default: the current directory).
     pub cwd: Option<PathBuf>,
-    /// The sandbox a command a model wrote (the classifier's) runs in; `None` runs it unconfined. A command
-    /// the user typed (tier 0) always runs unconfined.
-    pub sandbox: Option<SandboxPolicy>,
+    /// The toolset the model tiers are offered, and the sandbox a command a model wrote (the classifier's)
+    /// runs in (`sandbox: None` runs it unconfined). A command the user typed (tier 0) always runs unconfined.
+    pub tools: ToolsChoice,
 }
 
 impl Default for TaskOptions {
@@ -44,7 +45,7 @@ impl Default for TaskOptions {
             timeout: Duration::from_secs(600),
             allow_destructive: false,
             cwd: None,
-            sandbox: Some(SandboxPolicy::default()),
+            tools: ToolsChoice::default(),
         }
     }
 }
@@ -220,7 +221,7 @@ async fn run_on(
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
     };
     // A command a model wrote runs sandboxed (unless turned off); one the user typed runs as typed.
-    let sandbox = match &options.sandbox {
+    let sandbox = match &options.tools.sandbox {
         Some(policy) if routed.tier != Tier::Direct => {
             Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?)
         }

@@ -30,6 +30,20 @@ pub struct ToolsChoice {
     pub sandbox_off_by: Option<String>,
 }
 
+impl Default for ToolsChoice {
+    /// The built-in cards, the default profile, the sandbox on with its default policy; no config file read.
+    fn default() -> Self {
+        ToolsChoice {
+            config: UserConfig::default(),
+            catalog: Catalog::built_in(),
+            toolset: Toolset::default(),
+            toolset_source: "the default profile".to_owned(),
+            sandbox: Some(SandboxPolicy::default()),
+            sandbox_off_by: None,
+        }
+    }
+}
+
 impl ToolsChoice {
     /// Reads the config file and applies the command line over it.
     pub fn resolve(args: &GlobalArgs) -> Result<ToolsChoice, CliError> {
@@ -65,6 +79,13 @@ impl ToolsChoice {
     /// Probes the machine for the toolset's tools (versions cached under clive's cache directory).
     pub async fn toolbox(&self) -> Toolbox {
         let options = ProbeOptions { cache_file: ProbeOptions::default_cache_file(), ..ProbeOptions::default() };
+        Toolbox::probe(self.catalog.clone(), self.toolset.clone(), &options).await
+    }
+
+    /// What is installed of the toolset, without versions (a `PATH` lookup per tool, no process): enough to
+    /// tell the router which panes and tools it may offer.
+    pub async fn installed(&self) -> Toolbox {
+        let options = ProbeOptions { versions: false, ..ProbeOptions::default() };
         Toolbox::probe(self.catalog.clone(), self.toolset.clone(), &options).await
     }
 

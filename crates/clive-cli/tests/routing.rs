@@ -200,6 +200,8 @@ fn the_models_command_runs_sandboxed_and_the_users_as_typed() {
 
     let report = run(&[]);
     assert_eq!(report["sandboxed"], true, "{report}");
+    let prompt = model.server.requests()[0].body["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(prompt.contains("Tools: bash"), "the installed tools of the toolset are context: {prompt}");
     assert!(report["output"].as_str().unwrap().contains("sandbox=1"), "{report}");
     assert_eq!(std::fs::read_to_string(work.join("inside.txt")).unwrap(), "made\n");
     assert!(!outside.exists(), "a write outside the working directory stayed in the sandbox's private /tmp");
