@@ -72,15 +72,15 @@ impl Launcher {
     /// Panes working in `cwd`, with this process's environment plus [`NEVER_HANG`](crate::NEVER_HANG), not
     /// sandboxed.
     pub fn new(cwd: impl Into<PathBuf>) -> Launcher {
-        let confinement = Confinement::new(PathBuf::new());
-        Launcher {
+        let launcher = Launcher {
             cwd: cwd.into(),
             run_dir: None,
-            environment: pane_environment(std::env::vars_os()),
+            environment: Vec::new(),
             sandbox: None,
-            home: confinement.home,
-            runtime_dir: confinement.runtime_dir,
-        }
+            home: None,
+            runtime_dir: None,
+        };
+        launcher.caller_environment(std::env::vars_os())
     }
 
     /// The caller's environment to start from (default: this process's); [`NEVER_HANG`](crate::NEVER_HANG)
