@@ -21,7 +21,7 @@ pub enum TypeError {
         reasons: String,
         /// The gate's error.
         #[source]
-        source: RouterError,
+        source: Box<RouterError>,
     },
     /// The command would remove the directory the pane works in (or one above it); nothing was typed.
     #[error("refused: {reasons}")]
@@ -122,7 +122,7 @@ impl GatedPane {
                     }
                     other => other.to_string(),
                 };
-                Err(TypeError::Refused { reasons, source })
+                Err(TypeError::Refused { reasons, source: Box::new(source) })
             }
         }
     }

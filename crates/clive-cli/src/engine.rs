@@ -5,28 +5,37 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent::{Agent, AgentConfig};
-use dag_sched::{CancelToken, Executor, Mode, PanePool, RunOptions, RunSummary, ShellRunner, ValidatedPlan};
+use agent::{Agent, AgentConfig, PaneProfile};
+use dag_sched::{
+    CancelToken, Executor, LaunchError, Mode, PaneLauncher, PanePool, RunOptions, RunSummary, ShellRunner,
+    ValidatedPlan,
+};
 use llm::{Budgeted, ChatModel, ProviderKind, TokenBudget};
 use router::safety::GatePolicy;
-use tmux_habitat::{Server, Session, SessionOptions};
+use tmux_habitat::{Server, Session};
 
 use crate::error::CliError;
 use crate::progress::Progress;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
-use crate::task_run::inherited_environment;
+use crate::tools::ToolsChoice;
 
 /// The pane a task without a plan runs in (the session's first window).
 pub const TASK_PANE: &str = "shell";
 
 /// How a model-backed run is set up.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelOptions {
     /// The token budget of the whole run (`--max-tokens`).
     pub max_tokens: u64,
     /// The most turns of an interactive subtask (`--max-turns`).
     pub max_turns: u32,
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        ModelOptions { max_tokens: 50_000, max_turns: 8 }
+    }
 }
 
 /// What a run needs besides its plan.
@@ -46,6 +55,8 @@ pub struct EngineOptions {
     pub label: String,
     /// No live progress on stderr.
     pub quiet: bool,
+    /// The toolset and the sandbox of panes a model types into.
+    pub tools: ToolsChoice,
 }
 
 /// The model a run uses, with its budget.
@@ -58,17 +69,29 @@ pub struct ModelSetup {
     pub provider: ProviderKind,
 }
 
-/// Connects to the provider the environment configures, behind the run's budget. `Ok(None)` when none is.
-pub fn connect_model(max_tokens: u64) -> Result<Option<ModelSetup>, CliError> {
+/// Connects to the provider the environment configures, drawing from `budget` (the router's calls and the
+/// runners' share it). `Ok(None)` when no provider is configured.
+pub fn connect_model(budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, CliError> {
     let config = match llm::ProviderConfig::detect_from_env() {
         Ok(config) => config,
         Err(llm::Error::NotConfigured) => return Ok(None),
-        Err(error) => return Err(CliError::Model(error)),
+        Err(error) => return Err(CliError::Provider(error)),
     };
     let provider = config.kind;
-    let budget = TokenBudget::new(max_tokens);
-    let model: Arc<dyn ChatModel> = Arc::new(Budgeted::new(llm::connect(config)?, budget.clone()));
+    let inner = llm::connect(config).map_err(CliError::Provider)?;
+    let model: Arc<dyn ChatModel> = Arc::new(Budgeted::new(inner, budget.clone()));
     Ok(Some(ModelSetup { model, budget, provider }))
+}
+
+/// Opens a plan's panes with the toolbox's launcher: the never-hang environment, and the sandbox for panes a
+/// model types into (docs/tools.md).
+struct ToolboxPanes(toolbox::Launcher);
+
+#[async_trait::async_trait]
+impl PaneLauncher for ToolboxPanes {
+    async fn launch(&self, session: &Session, name: &str) -> Result<tmux_habitat::Pane, LaunchError> {
+        Ok(self.0.open(session, name).await?)
+    }
 }
 
 /// A run in progress: its session (when the plan needs panes), run directory and runners.
@@ -95,23 +118,28 @@ impl Engine {
         model: Option<ModelSetup>,
     ) -> Result<Engine, CliError> {
         let needs_panes = plan.subtasks().iter().any(|s| !matches!(s.mode, Mode::Llm | Mode::Answer));
+        let model_panes = plan.subtasks().iter().any(|s| matches!(s.mode, Mode::Script | Mode::Interactive));
         let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
         let run_dir = settings.state_dir.join("runs").join(&session_name);
+        let installed = options.tools.installed().await;
         let (server, session, pool) = if needs_panes {
-            // One `tmux` process per call, as for tier 0: a control client attaching while another clive creates a
-            // session on the shared server can crash tmux 3.3a (docs/performance.md). The runners then wake on a
-            // backoff instead of on pane output; commands still signal their end.
-            let server = settings.server().await?;
-            let mut session_options = SessionOptions::new(&session_name).cwd(&options.cwd).window_name(TASK_PANE);
-            for (key, value) in inherited_environment(std::env::vars_os()) {
-                session_options = session_options.env(key, value);
-            }
+            // Panes a model types into run sandboxed (unless turned off); a plan of the user's commands only
+            // runs as typed.
+            // The sandbox binds the run directory writable: it must exist before the first pane starts.
+            std::fs::create_dir_all(&run_dir).map_err(|e| CliError::io("creating the run directory", &run_dir, e))?;
+            let launcher = if model_panes {
+                options.tools.model_pane_launcher(&options.cwd, &run_dir).await?
+            } else {
+                toolbox::Launcher::new(&options.cwd).run_dir(&run_dir)
+            };
+            let server = settings.run_server().await?;
+            let session_options = launcher.session(&server, &session_name)?.window_name(TASK_PANE);
             let session = server.new_session(session_options).await?;
             let backstop = options.timeout + options.retention + Duration::from_secs(3600);
             session_record::record_start(&server, &session_name, &options.label, backstop).await?;
-            let pool = Arc::new(PanePool::new(session.clone()));
             let first = session.first_pane().clone();
             first.wait_ready(Duration::from_secs(15)).await?;
+            let pool = Arc::new(PanePool::with_launcher(session.clone(), Arc::new(ToolboxPanes(launcher))));
             pool.insert(TASK_PANE, first).await;
             (Some(server), Some(session), Some(pool))
         } else {
@@ -131,6 +159,12 @@ impl Engine {
                 ..AgentConfig::default()
             };
             let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);
+            // What the model is told about each pane of the plan: its kind (by name: `shell`, `browser-2`) and
+            // the cards of the installed tools of that kind.
+            for pane in plan.panes() {
+                let kind = toolbox::PaneKind::of_pane_name(&pane).name();
+                builder = builder.profile(pane.clone(), PaneProfile::new(kind, installed.notes_for_pane(&pane)));
+            }
             if let Some(pool) = &pool {
                 builder = builder.pool(pool.clone());
             }
@@ -174,16 +208,17 @@ impl Engine {
         Ok(summary)
     }
 
-    /// Removes the session after a success; keeps it for `retention` otherwise. Returns whether it was kept.
+    /// Removes the session after a success; keeps it for `retention` otherwise; then lets go of the server
+    /// (its control client leaves in turn with other `clive`s). Returns whether the session was kept.
     pub async fn close(&self, success: bool, exit_code: i32, retention: Duration) -> Result<bool, CliError> {
         let (Some(server), Some(session)) = (&self.server, &self.session) else { return Ok(false) };
-        if success {
-            session.kill().await?;
-            Ok(false)
+        let kept = if success {
+            session.kill().await.map(|()| false).map_err(CliError::from)
         } else {
-            session_record::record_end(server, &self.session_name, Some(exit_code), retention).await?;
-            Ok(true)
-        }
+            session_record::record_end(server, &self.session_name, Some(exit_code), retention).await.map(|()| true)
+        };
+        server.close().await;
+        kept
     }
 
     /// The session's name, when the run has one.

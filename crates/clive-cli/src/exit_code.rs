@@ -13,8 +13,13 @@ pub const TASK_FAILED: i32 = 1;
 pub const NO_ANSWER: i32 = 3;
 /// The token budget (`--max-tokens`) ran out before the task was done.
 pub const BUDGET_SPENT: i32 = 4;
-/// Bad usage, an invalid plan file, or a task that needs a model while no provider is configured.
+/// Bad usage, an invalid plan file, a task that needs a model while no provider is configured, or a plan the
+/// planner could not make valid.
 pub const USAGE: i32 = 2;
+/// The task is too vague: clive printed one question for the user and ran nothing.
+pub const CLARIFY: i32 = 5;
+/// The model provider failed (unreachable, refused the key, kept failing); nothing was run.
+pub const MODEL_UNAVAILABLE: i32 = 69;
 /// The safety gate refused the command; nothing was typed. `--allow-destructive` overrides.
 pub const REFUSED: i32 = 77;
 /// The task's command did not finish within `--timeout`; its session is kept.
@@ -27,12 +32,15 @@ pub const INTERRUPTED: i32 = 130;
 /// The table printed at the end of `--help`.
 pub const HELP_TABLE: &str = "\
 Exit codes:
-  0..=255  a task that is a shell command: the exit code of its command (tier 0)
-  0        a task that needs a model reached its goal (--bool: YES); a management command succeeded
+  0..=255  a task that is one shell command (from tier 0 or the classifier): the exit code of its command
+  0        a task that needed the agent reached its goal (--bool: YES); a management command succeeded
   1        the task did not reach its goal (--bool: NO); no such session or log; `plan run`: a subtask failed
-  2        bad usage, an invalid plan file, or the task needs a model and no provider is configured
+  2        bad usage, an invalid plan file, the task needs a model and no provider is configured, or the
+           planner's plan stayed invalid
   3        --bool: no yes/no answer (the task failed, or its result says neither)
   4        the token budget (--max-tokens) ran out before the task was done
+  5        the task is too vague: clive printed a question (stdout) and ran nothing
+  69       the model provider failed (unreachable, bad key); nothing was run
   77       refused by the safety gate; nothing was typed (override: --allow-destructive)
   124      the command or a subtask timed out (--timeout); its session is kept
   125      clive itself failed (tmux missing, state directory not writable)

@@ -3,7 +3,8 @@
 //! `clive "ls -la"` routes the task with [`router`] (tier 0: it is a shell command, no model), passes it
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
-//! code. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
+//! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
+//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
 //! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
@@ -29,14 +30,16 @@ pub mod model_task;
 pub mod plan_cmd;
 pub mod progress;
 pub mod provider;
+pub mod route_cmd;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
+pub mod tools;
 
 pub use cli::{Cli, Command, PlanCommand};
 pub use error::CliError;
 pub use logging::init_logging;
-pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan, run_model_task};
+pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan};
 pub use settings::Settings;
 pub use task_run::{TaskOptions, TaskReport, run_task};
 
@@ -70,13 +73,35 @@ pub async fn execute(cli: Cli) -> i32 {
 
 /// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
 fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
-    json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() })
+    let mut report = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+    // What routing spent before it failed (the planner's attempts, a failed provider) is part of the cost.
+    if let CliError::Route(route_error) = error
+        && !route_error.steps().is_empty()
+    {
+        report["routing"] = json!({ "steps": route_error.steps() });
+    }
+    report
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
     let json = cli.global.json;
     if let Some(task) = task {
-        return run_any_task(cli, settings, task).await;
+        let options = TaskOptions {
+            keep: cli.global.keep,
+            retention: cli.global.retain,
+            timeout: cli.global.timeout,
+            allow_destructive: cli.global.allow_destructive,
+            cwd: cli.global.cwd.clone(),
+            tools: tools::ToolsChoice::resolve(&cli.global)?,
+            model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+        };
+        let output = route_cmd::Output {
+            json,
+            dry_run: cli.global.dry_run,
+            oneline: cli.global.oneline,
+            yes_no: cli.global.yes_no,
+        };
+        return route_cmd::run(settings, task, &options, output).await;
     }
     match &cli.command {
         Some(Command::Sessions) => {
@@ -114,6 +139,15 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Tools) => {
+            let view = tools::tools(&cli.global, settings).await?;
+            if json {
+                println!("{}", serde_json::to_string(&view).unwrap_or_default());
+            } else {
+                print!("{}", view.render());
+            }
+            Ok(exit_code::SUCCESS)
+        }
         Some(Command::Run { .. }) | None => {
             let help = <Cli as clap::CommandFactory>::command().render_help();
             eprintln!("{help}");
@@ -121,69 +155,6 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::USAGE)
         }
     }
-}
-
-/// A task: tier 0 runs it as a shell command; anything else goes to the model.
-async fn run_any_task(cli: &Cli, settings: &Settings, task: &str) -> Result<i32, CliError> {
-    let global = &cli.global;
-    let options = TaskOptions {
-        keep: global.keep,
-        retention: global.retain,
-        timeout: global.timeout,
-        allow_destructive: global.allow_destructive,
-        cwd: global.cwd.clone(),
-    };
-    let route = router::route(task);
-    if route.tier() == router::Tier::Direct {
-        let report = run_task(settings, task, &options).await?;
-        let code = if global.yes_no { i32::from(report.exit_code != 0) } else { report.exit_code };
-        if global.json {
-            outln!("{}", serde_json::to_string(&report).unwrap_or_default());
-        } else if global.yes_no {
-            outln!("{}", if report.exit_code == 0 { "YES" } else { "NO" });
-        } else if global.oneline {
-            outln!("{}", agent::text::one_line(&report.output, usize::MAX));
-        } else {
-            out!("{}", report.output);
-        }
-        if report.kept {
-            say_kept(&report.session, &format!("exit code {}", report.exit_code), global.retain);
-        }
-        return Ok(code);
-    }
-    let model_options = ModelTaskOptions {
-        task: options,
-        model: engine::ModelOptions { max_tokens: global.max_tokens, max_turns: global.max_turns },
-        yes_no: global.yes_no,
-        quiet: false,
-    };
-    let report = run_model_task(settings, task, &route, &model_options).await?;
-    if global.json {
-        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
-    } else if report.status == model_task::TaskStatus::Succeeded {
-        match (global.yes_no, report.verdict) {
-            (true, Some(yes)) => outln!("{}", if yes { "YES" } else { "NO" }),
-            (true, None) => eprintln!("clive: the result says neither yes nor no: {}", report.answer.trim()),
-            (false, _) if global.oneline => outln!("{}", agent::text::one_line(&report.answer, usize::MAX)),
-            (false, _) => outln!("{}", report.answer.trim_end()),
-        }
-    } else {
-        let status = serde_json::to_value(report.status).ok().and_then(|v| v.as_str().map(str::to_owned));
-        eprintln!("clive: {}: {}", status.unwrap_or_default().replace('_', " "), report.answer.trim());
-    }
-    if let (true, Some(session)) = (report.kept, &report.session) {
-        say_kept(session, &format!("exit code {}", report.exit_code), global.retain);
-    }
-    Ok(report.exit_code)
-}
-
-/// Tells where a kept session is.
-fn say_kept(session: &str, how: &str, retention: std::time::Duration) {
-    let id = session.trim_start_matches(session_record::SESSION_PREFIX);
-    eprintln!(
-        "clive: {how}; session {session} kept for {} (clive logs {id}, clive attach {id})",
-        manage::human_age(retention.as_secs())
-    );
 }
 
 async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli) -> Result<i32, CliError> {
@@ -216,6 +187,7 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 cwd: cli.global.cwd.clone(),
                 timeout: cli.global.timeout,
                 model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+                tools: tools::ToolsChoice::resolve(&cli.global)?,
             };
             let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {

@@ -1,30 +1,25 @@
-//! `clive "<task>"` for tasks that need a model: route → plan → runners → one answer, with a report that says
-//! what it cost.
-//!
-//! Until the routing tiers land, a task that is not a shell command runs as one `interactive` subtask on the pane
-//! `shell`; [`run_model_plan`] runs any plan a router gives.
+//! `clive "<task>"` for a route that is a plan (one subtask the classifier chose, or the planner's): the runners
+//! carry it out, one answer comes back, and the report says what it cost — routing included.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use agent::{AnswerSource, FINAL_ANSWER_ID, SubtaskStats, Tokens};
 use dag_sched::{Mode, Plan, RunSummary, SubtaskStatus, ValidatedPlan};
-use router::Route;
+use router::Routed;
 use serde::Serialize;
 
-use crate::engine::{Engine, EngineOptions, ModelOptions, ModelSetup, TASK_PANE, connect_model, task_directory};
+use crate::engine::{Engine, EngineOptions, ModelSetup, task_directory};
 use crate::error::CliError;
 use crate::exit_code;
 use crate::settings::Settings;
-use crate::task_run::{TaskOptions, decline_reason};
+use crate::task_run::{RoutingReport, TaskOptions};
 
 /// How a model task runs and answers.
 #[derive(Debug, Clone)]
 pub struct ModelTaskOptions {
-    /// Session, timeout, gate and directory, as for any task.
+    /// Session, timeout, gate, directory, tools, budget and turns, as for any task.
     pub task: TaskOptions,
-    /// Budget and turns.
-    pub model: ModelOptions,
     /// `--bool`: the answer is YES or NO (exit 0 or 1).
     pub yes_no: bool,
     /// No live progress on stderr.
@@ -144,6 +139,8 @@ pub struct ModelReport {
     pub task: String,
     /// The routing decision.
     pub route: serde_json::Value,
+    /// What routing cost: the tier that decided, and every tier's model, calls, tokens and latency.
+    pub routing: RoutingReport,
     /// The plan that ran.
     pub plan: Plan,
     /// How it ended.
@@ -164,7 +161,7 @@ pub struct ModelReport {
     pub modes: Vec<Mode>,
     /// Interactive turns and script attempts of all subtasks.
     pub turns: u32,
-    /// The whole run's calls, tokens, cost and times, the final summary call included.
+    /// The whole run's calls, tokens, cost and times: routing, the runners and the final summary.
     #[serde(flatten)]
     pub totals: Totals,
     /// Every subtask, in plan order.
@@ -181,45 +178,15 @@ pub struct ModelReport {
     pub run_dir: PathBuf,
 }
 
-/// The plan for a task no router has planned: one interactive subtask on the pane `shell`.
-pub fn single_subtask_plan(task: &str, yes_no: bool) -> Result<ValidatedPlan, CliError> {
-    let goal = if yes_no { agent::bool_goal(task) } else { task.trim().to_owned() };
-    let plan = Plan {
-        version: dag_sched::PLAN_VERSION,
-        panes: None,
-        subtasks: vec![dag_sched::Subtask {
-            id: "task".into(),
-            description: goal,
-            pane: TASK_PANE.into(),
-            mode: Mode::Interactive,
-            command: None,
-            depends_on: Vec::new(),
-            timeout: None,
-        }],
-    };
-    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun(Box::new(e)))
-}
-
-/// Runs `task`, which tier 0 declined (`route`), with the configured model.
-pub async fn run_model_task(
-    settings: &Settings,
-    task: &str,
-    route: &Route,
-    options: &ModelTaskOptions,
-) -> Result<ModelReport, CliError> {
-    if task.trim().is_empty() {
-        return Err(CliError::Invalid {
-            what: "task",
-            value: task.to_owned(),
-            reason: "it is empty; say what to do, e.g. clive \"count the lines of README.md\"".into(),
-        });
+/// `plan` for a `--bool` task: a plan of one model-driven subtask is asked to end its summary with YES or NO.
+pub fn yes_no_plan(plan: &ValidatedPlan) -> Result<ValidatedPlan, CliError> {
+    let mut plan = plan.plan().clone();
+    if let [only] = plan.subtasks.as_mut_slice()
+        && only.mode.needs_goal()
+    {
+        only.description = agent::bool_goal(&only.description);
     }
-    let Some(setup) = connect_model(options.model.max_tokens)? else {
-        return Err(CliError::NoProvider { reason: decline_reason(route) });
-    };
-    let plan = single_subtask_plan(task, options.yes_no)?;
-    let route = serde_json::to_value(route).unwrap_or_default();
-    run_model_plan(settings, task, route, &plan, setup, options).await
+    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun(Box::new(e)))
 }
 
 /// Runs `plan` for `task` with `setup`'s model and makes the report: the final answer, `--bool`'s verdict, what
@@ -227,7 +194,7 @@ pub async fn run_model_task(
 pub async fn run_model_plan(
     settings: &Settings,
     task: &str,
-    route: serde_json::Value,
+    routed: &Routed,
     plan: &ValidatedPlan,
     setup: ModelSetup,
     options: &ModelTaskOptions,
@@ -239,15 +206,16 @@ pub async fn run_model_plan(
         timeout: options.task.timeout,
         retention: options.task.retention,
         gate: router::safety::GatePolicy { allow_destructive: options.task.allow_destructive },
-        model: Some(options.model.clone()),
+        model: Some(options.task.model.clone()),
         label: task.to_owned(),
         quiet: options.quiet,
+        tools: options.task.tools.clone(),
     };
     let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
     let summary = engine.run(plan).await?;
     let Some(agent) = engine.agent.clone() else {
         // Engine::start builds the agent whenever it is given a model, as here.
-        return Err(CliError::Model(llm::Error::NotConfigured));
+        return Err(CliError::Provider(llm::Error::NotConfigured));
     };
     let answer = agent.final_answer(task, &summary).await;
     let succeeded = summary.all_succeeded();
@@ -286,7 +254,12 @@ pub async fn run_model_plan(
             }
         })
         .collect();
-    let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let routing_ms = crate::task_run::routing_ms(routed);
+    let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX) + routing_ms;
+    let mut totals = ledger.totals();
+    totals.model_calls += routed.model_calls();
+    totals.tokens += Tokens::from(routed.usage());
+    totals.model_ms += routing_ms;
     let state = budget.state();
     let files_written = subtasks.iter().flat_map(|s| s.files.iter().cloned()).collect();
     let mut modes: Vec<Mode> = Vec::new();
@@ -297,7 +270,8 @@ pub async fn run_model_plan(
     }
     let report = ModelReport {
         task: task.to_owned(),
-        route,
+        route: serde_json::to_value(&routed.route).unwrap_or_default(),
+        routing: RoutingReport::from(routed),
         plan: plan.plan().clone(),
         status,
         exit_code,
@@ -307,7 +281,7 @@ pub async fn run_model_plan(
         claimed_success: status == TaskStatus::Succeeded,
         modes,
         turns: subtasks.iter().map(|s| s.turns).sum(),
-        totals: Totals::from_stats(&ledger.totals(), wall_ms),
+        totals: Totals::from_stats(&totals, wall_ms),
         subtasks,
         budget: BudgetReport {
             max_tokens: budget.limit(),
@@ -371,11 +345,15 @@ mod tests {
     }
 
     #[test]
-    fn a_task_becomes_one_interactive_subtask() {
-        let plan = single_subtask_plan("count the lines of a.txt", true).unwrap();
-        let subtask = &plan.subtasks()[0];
-        assert_eq!((subtask.mode, subtask.pane.as_str()), (Mode::Interactive, TASK_PANE));
-        assert!(subtask.description.starts_with("count the lines of a.txt\n"), "{}", subtask.description);
-        assert!(subtask.description.contains("YES or NO"));
+    fn a_yes_no_task_of_one_subtask_asks_for_yes_or_no() {
+        let one = ValidatedPlan::from_json(
+            r#"{"subtasks":[{"id":"task","pane":"shell","mode":"interactive","description":"is a.txt empty"}]}"#,
+        )
+        .unwrap();
+        let asked = yes_no_plan(&one).unwrap();
+        assert!(asked.subtasks()[0].description.starts_with("is a.txt empty\n"));
+        assert!(asked.subtasks()[0].description.contains("YES or NO"));
+        let direct = ValidatedPlan::from_json(r#"{"subtasks":[{"id":"a","pane":"p","command":"true"}]}"#).unwrap();
+        assert_eq!(yes_no_plan(&direct).unwrap().plan(), direct.plan());
     }
 }

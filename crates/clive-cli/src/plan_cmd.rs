@@ -97,6 +97,8 @@ pub struct PlanRunOptions {
     pub timeout: Duration,
     /// Budget and turns of model-driven subtasks.
     pub model: ModelOptions,
+    /// The toolset and the sandbox of panes a model types into.
+    pub tools: crate::tools::ToolsChoice,
 }
 
 /// Runs a plan file in a fresh session `clive-<id>` (one window per plan pane, in the task directory), with live
@@ -122,7 +124,7 @@ pub async fn run_plan(
     let model = if model_modes.is_empty() {
         None
     } else {
-        let setup = connect_model(options.model.max_tokens)?;
+        let setup = connect_model(llm::TokenBudget::new(options.model.max_tokens))?;
         if setup.is_none() {
             return Err(CliError::NoProvider { reason: format!("the plan's {} need one", model_modes.join(", ")) });
         }
@@ -136,6 +138,7 @@ pub async fn run_plan(
         model: Some(options.model.clone()),
         label: format!("plan run {}", path.display()),
         quiet: options.quiet,
+        tools: options.tools.clone(),
     };
     let engine = Engine::start(settings, &plan, &engine_options, model).await?;
     let summary = engine.run(&plan).await?;

@@ -13,9 +13,18 @@ use dag_sched::SubtaskStatus;
 
 #[test]
 fn task_report() {
+    let route = router::route("ls -la | wc -l");
+    let routed = router::Routed {
+        route: route.clone(),
+        tier: router::Tier::Direct,
+        steps: vec![router::TierStep::new(router::Tier::Direct, std::time::Duration::from_micros(3))],
+    };
     let report = TaskReport {
         task: "ls -la | wc -l".into(),
-        route: router::route("ls -la | wc -l"),
+        route,
+        routing: (&routed).into(),
+        model_calls: 0,
+        tokens: Default::default(),
         command: "ls -la | wc -l".into(),
         exit_code: 0,
         output: "12\n".into(),
@@ -23,9 +32,13 @@ fn task_report() {
         session: "clive-ab12cd34".into(),
         kept: false,
         truncated: false,
+        sandboxed: false,
         modes: vec![dag_sched::Mode::Direct],
         claimed_success: true,
-        totals: clive_cli::model_task::Totals::command_only(7, 31),
+        wall_ms: 31,
+        model_ms: 0,
+        command_ms: 7,
+        overhead_ms: 24,
     };
     insta::assert_json_snapshot!(report);
 }

@@ -124,11 +124,22 @@ impl FakeModel {
         self
     }
 
-    /// The last user message of every request.
+    /// Queues the classifier's choice of one interactive subtask (the task itself, on the pane `shell`).
+    pub fn drive(&self) -> &Self {
+        self.replies(&[r#"{"kind":"drive","text":""}"#])
+    }
+
+    /// The last user message of every request the interactive runner made (routing's are left out).
     pub fn prompts(&self) -> Vec<String> {
         self.server
             .requests()
             .iter()
+            .filter(|r| {
+                let messages = r.body["messages"].as_array().cloned().unwrap_or_default();
+                messages.iter().any(|m| {
+                    m["role"] == "system" && m["content"].as_str().is_some_and(|c| c.contains("terminal pane"))
+                })
+            })
             .map(|r| {
                 let messages = r.body["messages"].as_array().unwrap();
                 messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_owned()
