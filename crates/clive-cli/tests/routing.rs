@@ -136,7 +136,7 @@ fn dry_run_text_shows_route_cost_and_plan() {
 }
 
 #[test]
-fn plans_the_planner_cannot_fix_and_plans_without_runners_are_clear_errors() {
+fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script() {
     let world = World::new();
     let model = Model::start();
     model.classify("plan", "");
@@ -153,10 +153,11 @@ fn plans_the_planner_cannot_fix_and_plans_without_runners_are_clear_errors() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["routing"]["steps"][2]["calls"], 3, "{report}");
 
+    // A program the classifier chose runs as a script subtask (crates/agent); its output is the answer.
     model.classify("program", "");
+    model.reply("```bash\nset -euo pipefail\necho 42\n```");
     let out = clive(&world, &model, &["sum the sizes of the log files"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("needs a plan with script subtasks"), "{}", text(&out.stderr));
+    assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "42\n"), "{}", text(&out.stderr));
 }
 
 #[test]
