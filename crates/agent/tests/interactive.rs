@@ -36,7 +36,7 @@ async fn the_model_sees_the_output_of_a_command_that_ended_at_once() {
 async fn a_yes_no_prompt_receives_exactly_y() {
     let world = World::new().await;
     let ask = r#"read -p "Proceed? [y/N] " answer; printf '%s' "$answer" > answer.txt"#;
-    world.replies(&[&run(ask), &keys(&["y", "Enter"]), &done("answered y")]);
+    world.replies(&[&run(ask), &done("answered"), &keys(&["y", "Enter"]), &done("answered y")]);
     let agent = world.agent();
     let summary = world.run(&agent, &World::interactive("answer the question with yes")).await;
     assert_eq!(summary.result("task").unwrap().status, SubtaskStatus::Succeeded, "{summary:?}");
@@ -44,9 +44,11 @@ async fn a_yes_no_prompt_receives_exactly_y() {
     let prompts = world.prompts();
     assert!(prompts[1].contains("is waiting for input (a yes/no question)"), "{}", prompts[1]);
     assert!(prompts[1].contains("Proceed? [y/N]"), "{}", prompts[1]);
+    // Done while the question is open is not believed.
+    assert!(prompts[2].contains("Not done yet: `read -p"), "{}", prompts[2]);
     // After the answer the old prompt on screen raises no new alarm: the command's end is reported.
-    assert!(prompts[2].contains("finished with exit code 0"), "{}", prompts[2]);
-    assert!(!prompts[2].contains("is waiting for input"), "{}", prompts[2]);
+    assert!(prompts[3].contains("finished with exit code 0"), "{}", prompts[3]);
+    assert!(!prompts[3].contains("is waiting for input"), "{}", prompts[3]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

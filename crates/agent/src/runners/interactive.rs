@@ -542,7 +542,17 @@ impl Loop<'_> {
             .filter(|d| resolve(d, &cwd).metadata().is_ok_and(|m| m.is_file() && m.len() == 0))
             .collect();
         let list = |names: Vec<String>| names.join(", ");
+        // A command left waiting for an answer is not a goal reached (a server left running may be).
+        let waiting = self
+            .command
+            .as_ref()
+            .filter(|_| matches!(self.observation, Observation::NeedsInput { .. }))
+            .map(|c| c.label.clone());
         let problem = match self.last_exit {
+            _ if waiting.is_some() => Some(format!(
+                "`{}` still waits for input. Answer it (keys), or stop it with [\"C-c\"], then say done.",
+                waiting.unwrap_or_default()
+            )),
             Some(code) if code != 0 => Some(format!(
                 "your last command failed (exit code {code}). Fix it, or run a command that shows the goal is reached, then say done."
             )),
