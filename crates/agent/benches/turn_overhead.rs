@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use agent::observe::Observation;
 use agent::prompt::{
-    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, Workplace, interactive_conversation, interactive_first,
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use agent::{Agent, PaneProfile};
 use dag_sched::{PanePool, RunOptions, ValidatedPlan};
@@ -136,7 +136,7 @@ async fn tokens_of_a_typical_turn() {
         reply: serde_json::json!({"action": "run", "command": "wc -l < notes.txt"}).to_string(),
         observation,
         step: Step { action: "run `wc -l < notes.txt`".into(), outcome: "exit 0: \"12\"".into() },
-        failed: false,
+        next: Next::Done,
     };
     let prompt =
         Prompt { system: INTERACTIVE_SYSTEM.into(), messages: interactive_conversation(&first, &[exchange], 8) };

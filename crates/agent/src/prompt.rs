@@ -155,15 +155,28 @@ pub struct Exchange {
     pub observation: String,
     /// What came of it, in one line: stands in for `observation` once the turn is old.
     pub step: Step,
-    /// Whether it failed (a command exited non-zero, the gate refused, the reply was no action): then the model
-    /// is asked to fix it rather than whether the goal is reached.
-    pub failed: bool,
+    /// What the model is asked after it.
+    pub next: Next,
+}
+
+/// The question that ends an observation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Next {
+    /// After progress: whether the goal is reached.
+    #[default]
+    Done,
+    /// After a failure (a command exited non-zero, the gate refused, the reply was no action): fix it.
+    Fix,
+    /// A program waits for input: answer it.
+    Answer,
 }
 
 /// The question after an observation.
 const ASK_DONE: &str = "Is the goal reached? Then reply done with the result; else the next action.";
 /// The question after a failure.
 const ASK_FIX: &str = "That did not work: reply the next action to fix it.";
+/// The question when a program waits for input.
+const ASK_ANSWER: &str = "Reply with the keys that answer it.";
 
 /// How many of the latest observations an interactive conversation shows in full; older turns shrink to a line.
 pub const FULL_OBSERVATIONS: usize = 2;
@@ -192,7 +205,11 @@ pub fn interactive_conversation(first: &str, exchanges: &[Exchange], max_turns: 
             format!("Result: {}", exchange.step.outcome)
         };
         let turn = u32::try_from(index + 2).unwrap_or(u32::MAX);
-        let question = if exchange.failed { ASK_FIX } else { ASK_DONE };
+        let question = match exchange.next {
+            Next::Done => ASK_DONE,
+            Next::Fix => ASK_FIX,
+            Next::Answer => ASK_ANSWER,
+        };
         messages.push(Message::user(render(
             INTERACTIVE_NEXT,
             &[
@@ -359,7 +376,7 @@ mod tests {
             reply: "{}".into(),
             observation: "done".into(),
             step: Step { action: "run `ls`".into(), outcome: "exit 0".into() },
-            failed: false,
+            next: Next::Done,
         };
         let turn = interactive_conversation(&first, &[exchange], 8).pop().unwrap().content;
         let script = script_request(&ScriptPrompt {
@@ -387,7 +404,7 @@ mod tests {
             reply: format!("{{\"action\":\"run\",\"command\":\"echo {n}\"}}"),
             observation: format!("full observation {n}"),
             step: Step { action: format!("run `echo {n}`"), outcome: format!("exit 0: \"{n}\"") },
-            failed: n == 2,
+            next: if n == 2 { Next::Fix } else { Next::Done },
         };
         let messages = interactive_conversation("first", &[exchange(1), exchange(2), exchange(3)], 8);
         assert_eq!(messages.len(), 7);

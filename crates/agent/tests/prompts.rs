@@ -4,7 +4,7 @@
 
 use agent::observe::Observation;
 use agent::prompt::{
-    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Prompt, ScriptPrompt, Step, Workplace, answer_request,
+    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace, answer_request,
     interactive_conversation, interactive_first, judge_request, llm_request, script_request, summary_request,
 };
 use agent::{Input, PaneProfile};
@@ -26,7 +26,7 @@ fn exchange(command: &str, exit_code: i32, output: &str) -> Exchange {
         reply: serde_json::json!({"action": "run", "command": command}).to_string(),
         observation: observation.render(2000),
         step: Step { action: format!("run `{command}`"), outcome: format!("exit {exit_code}: \"{}\"", output.trim()) },
-        failed: exit_code != 0,
+        next: if exit_code != 0 { Next::Fix } else { Next::Done },
     }
 }
 

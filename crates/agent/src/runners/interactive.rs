@@ -20,7 +20,7 @@ use crate::observe::{
     watch_screen,
 };
 use crate::prompt::{
-    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Prompt, Step, Workplace, interactive_conversation, interactive_first,
+    Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, last_line, new_part, one_line};
@@ -91,6 +91,7 @@ pub(crate) async fn run_interactive(
         command: None,
         last_exit: None,
         last_output: String::new(),
+        awaiting_input: false,
         bounced: false,
         log: String::new(),
         schema: action_schema(),
@@ -124,6 +125,8 @@ struct Loop<'a> {
     last_exit: Option<i32>,
     /// The output of the last command that ended, for a summary that says nothing.
     last_output: String,
+    /// Whether the running command was last seen waiting for input.
+    awaiting_input: bool,
     /// Whether a claim of success was already sent back once.
     bounced: bool,
     /// Commands and their outputs, for the subtask's output file.
@@ -235,15 +238,16 @@ impl Loop<'_> {
         if repeats >= 2 {
             observation.push_str(&format!("\nYou did exactly this {} times in a row: do something else.", repeats + 1));
         }
-        let failed = match &self.observation {
-            Observation::Finished { exit_code, .. } => *exit_code != 0,
+        let next = match &self.observation {
+            Observation::Finished { exit_code, .. } if *exit_code != 0 => Next::Fix,
             Observation::Refused { .. }
             | Observation::Unreadable { .. }
             | Observation::Busy { .. }
-            | Observation::NotDone { .. } => true,
-            _ => false,
+            | Observation::NotDone { .. } => Next::Fix,
+            Observation::NeedsInput { .. } => Next::Answer,
+            _ => Next::Done,
         };
-        self.exchanges.push(Exchange { reply, observation, step, failed });
+        self.exchanges.push(Exchange { reply, observation, step, next });
     }
 
     fn shape(&self, turn: u32) -> CallShape<'_> {
@@ -412,6 +416,7 @@ impl Loop<'_> {
     /// Turns what the watcher saw about a command into the next observation.
     async fn settle(&mut self, mut running: Command, seen: Seen, label: Option<String>) -> Result<Turn, DagError> {
         let label = label.unwrap_or_else(|| format!("run `{}`", running.label));
+        self.awaiting_input = matches!(seen, Seen::NeedsInput(_));
         match seen {
             Seen::Finished(output) => {
                 let elapsed = running.started.elapsed();
@@ -543,11 +548,7 @@ impl Loop<'_> {
             .collect();
         let list = |names: Vec<String>| names.join(", ");
         // A command left waiting for an answer is not a goal reached (a server left running may be).
-        let waiting = self
-            .command
-            .as_ref()
-            .filter(|_| matches!(self.observation, Observation::NeedsInput { .. }))
-            .map(|c| c.label.clone());
+        let waiting = self.command.as_ref().filter(|_| self.awaiting_input).map(|c| c.label.clone());
         let problem = match self.last_exit {
             _ if waiting.is_some() => Some(format!(
                 "`{}` still waits for input. Answer it (keys), or stop it with [\"C-c\"], then say done.",
