@@ -22,11 +22,13 @@
 //! # Ok(()) }
 //! ```
 
+mod agent_backend;
 pub mod local;
 mod reply;
 mod server;
 pub mod wire;
 
+pub use agent_backend::{AgentBackend, AgentTurn, Api, DEFAULT_REPLY, Turn};
 pub use local::{local_llm_url, local_model_config};
 pub use reply::Reply;
 pub use server::{FakeServer, RecordedRequest};
