@@ -125,6 +125,9 @@ pub struct PaneState {
     pub in_mode: bool,
     /// The pane's program has exited.
     pub dead: bool,
+    /// The screen as tmux printed it (`capture-pane -p -e`), for saving it as a fixture; `screen` is this,
+    /// parsed.
+    pub ansi: String,
 }
 
 /// Holds a pane's lock: while it lives no other holder in this process types into the pane.
@@ -231,6 +234,7 @@ impl Pane {
             screen: Screen::from_ansi(body, width).with_cursor(x, y),
             in_mode: in_mode == 1,
             dead: dead == 1,
+            ansi: body.to_string(),
         })
     }
 
