@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tmux_habitat::{Key, Pane, Server};
 
-use crate::delivery::{Action, Delivery, Event};
+use crate::delivery::{Action, Delivery, Event, KeysFor};
 use crate::error::Error;
 use crate::frame::{self, Recognition};
 use crate::journal::{self, Record};
@@ -155,16 +155,20 @@ async fn deliver_signed(
                 tokio::time::sleep(wait).await;
                 Event::Tick
             }
-            Action::ClearLeftover { keys, rows, leftover } => {
-                for _ in 0..rows {
-                    if let Err(error) = pane.send_keys(&keys).await {
+            Action::SendKeys { keys, why } => {
+                // One key per call: an agent may read keys that arrive together as one unknown sequence
+                // (Grok's Ink box ignores `End C-u` sent at once).
+                for key in &keys {
+                    if let Err(error) = pane.send_keys(std::slice::from_ref(key)).await {
                         return typing_failed(&delivery, lane, &pane_id, error.into(), started);
                     }
                 }
-                journal::append(
-                    &options.dirs.state,
-                    &Record::ClearedLeftover { at: journal::now_stamp(), lane, pane: &pane_id, leftover: &leftover },
-                )?;
+                if let KeysFor::ClearLeftover(leftover) = &why {
+                    journal::append(
+                        &options.dirs.state,
+                        &Record::ClearedLeftover { at: journal::now_stamp(), lane, pane: &pane_id, leftover },
+                    )?;
+                }
                 Event::Done
             }
             Action::Paste => match pane.paste(message.as_str()).await {
@@ -195,7 +199,10 @@ fn typing_failed(
     if !delivery.has_pasted() {
         return Err(error);
     }
-    let verdict =
-        Verdict::held(Stage::Pasted, format!("tmux failed after the paste ({error}); the text may be in the box"));
+    let verdict = Verdict::held(
+        Stage::Pasted,
+        format!("tmux failed after the paste ({error}); the text may be in the box"),
+        Some(false),
+    );
     Ok(Outcome::from_verdict(lane, Some(pane_id.to_string()), verdict, elapsed_ms(started)))
 }

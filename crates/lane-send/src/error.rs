@@ -80,6 +80,15 @@ pub enum Error {
     /// A tmux call failed.
     #[error("tmux: {0}")]
     Tmux(#[from] tmux_habitat::Error),
+    /// A JSON file (a saved frame's meta) could not be read.
+    #[error("{path} is not valid: {source}")]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
     /// Output could not be encoded.
     #[error("cannot encode {what}: {source}")]
     Encode {

@@ -68,6 +68,8 @@ pub enum Agent {
     Gemini,
     /// Grok CLI.
     Grok,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl Agent {
@@ -78,6 +80,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Grok => "grok",
+            Agent::Qwen => "qwen",
         }
     }
 }

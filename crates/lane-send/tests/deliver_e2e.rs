@@ -99,7 +99,7 @@ async fn busy_queue_is_delivered_queued() {
 }
 
 #[tokio::test]
-async fn busy_ignore_is_held_entered_and_submitted_at_most_once() {
+async fn busy_ignore_is_held_entered_with_the_text_taken_back() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2", "--busy-after-submit", "60000", "--busy-mode", "ignore"]).await;
     assert!(lab.send("api", "ops: first").await.is_delivered());
@@ -107,6 +107,8 @@ async fn busy_ignore_is_held_entered_and_submitted_at_most_once() {
     let held = lane_send::deliver(&lab.server, "api", "ops: ignored while busy", &options).await.unwrap();
     assert_eq!(held.stage(), Some(Stage::Entered), "{held:?}");
     assert!(held.details().enters >= 2, "Enter is pressed again while our text stays: {held:?}");
+    assert_eq!(held.details().restored, Some(true), "{held:?}");
+    assert!(!lab.screen_text("api").await.contains("ignored while busy"), "the box is empty again");
     let later = lane.submissions();
     assert_eq!(later.iter().filter(|s| s.text == "ops: ignored while busy").count(), 0);
     assert_eq!(later.len(), 1);
