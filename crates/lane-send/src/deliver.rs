@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use tmux_habitat::{Key, Pane, Server};
+use tmux_habitat::{Backoff, Key, Pane, Server};
 
 use crate::delivery::{Action, Delivery, Event, KeysFor};
 use crate::error::Error;
-use crate::frame::{self, Recognition};
+use crate::frame::{self, Choice, Recognition, SavedFrame};
 use crate::journal::{self, Record};
 use crate::lock;
 use crate::message::SignedMessage;
@@ -17,6 +17,10 @@ use crate::paths::Dirs;
 
 /// The default time budget for one delivery.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one key may take to show on screen before the next is sent anyway.
+const KEY_REDRAW_CAP: Duration = Duration::from_millis(120);
+/// How long an arrow key in a dialog may take to move the selection.
+const CHOICE_REDRAW_CAP: Duration = Duration::from_secs(1);
 
 /// Settings for [`deliver`].
 #[derive(Debug, Clone)]
@@ -51,6 +55,76 @@ async fn look(pane: &Pane) -> Result<Recognition, Error> {
 /// Recognises what a lane shows now, without typing anything (for `ls`).
 pub async fn inspect_lane(server: &Server, lane: &str) -> Result<Recognition, Error> {
     look(&server.pane(lane).await?).await
+}
+
+/// What a lane shows now, as a [`SavedFrame`] (the capture, its size and cursor, and what the recogniser
+/// says), for `lane-send frames capture`: a layout met in live use becomes a fixture with one command.
+pub async fn capture_lane(server: &Server, lane: &str) -> Result<SavedFrame, Error> {
+    let pane = server.pane(lane).await?;
+    let state = pane.capture_state().await?;
+    let height = u16::try_from(state.screen.height()).unwrap_or(u16::MAX);
+    SavedFrame::new(state.ansi, state.screen.width(), height, state.screen.cursor())
+}
+
+/// What a key could change: the box's text, rows and cursor (spinners and clocks elsewhere on the screen do
+/// not count), or what the screen is when it shows no box.
+async fn key_visible_state(pane: &Pane) -> Result<String, Error> {
+    Ok(match look(pane).await? {
+        Recognition::Input(input) => format!("{:?} {:?} {:?}", input.text, input.rows, input.cursor),
+        other => other.describe(),
+    })
+}
+
+/// Presses `keys` in a pane one at a time, each after the box redrew from the one before (or 120 ms passed,
+/// for a key that changes nothing visible). An agent that reads two keys in one chunk takes them for one
+/// unknown sequence or for text: Grok's box ignores `End C-u` sent at once and types a Backspace that arrives
+/// with a paste; Claude Code's dialogs drop an arrow that arrives with the next key.
+pub async fn press_keys(pane: &Pane, keys: &[Key]) -> Result<(), Error> {
+    for key in keys {
+        let before = key_visible_state(pane).await?;
+        pane.send_keys(std::slice::from_ref(key)).await?;
+        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(20), KEY_REDRAW_CAP);
+        while key_visible_state(pane).await? == before && backoff.wait().await {}
+    }
+    Ok(())
+}
+
+/// Picks choice `number` of the dialog `lane` shows now, the way a person would: one arrow at a time from the
+/// selected choice, each once the selection was seen to move, then Enter once it is on that choice. Nothing
+/// is sent when the lane shows no dialog or no such choice, and Enter is not pressed when the selection did
+/// not arrive. Returns the choice picked.
+pub async fn choose(server: &Server, lane: &str, number: u32) -> Result<Choice, Error> {
+    let refuse = |reason: String| Error::Choice { lane: lane.to_string(), reason };
+    let pane = server.pane(lane).await?;
+    let selected = |recognition: &Recognition| {
+        recognition.dialog().and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected)).map(|c| c.number)
+    };
+    let recognition = look(&pane).await?;
+    let Some(choice) = recognition.dialog().and_then(|dialog| dialog.choices.iter().find(|c| c.number == number))
+    else {
+        return Err(refuse(format!("no choice {number} on screen ({})", recognition.describe())));
+    };
+    let choice = choice.clone();
+    let mut at = selected(&recognition);
+    for arrow in &choice.keys[..choice.keys.len().saturating_sub(1)] {
+        pane.send_keys(std::slice::from_ref(arrow)).await?;
+        let mut backoff = Backoff::with(Duration::from_millis(5), Duration::from_millis(50), CHOICE_REDRAW_CAP);
+        loop {
+            let now = look(&pane).await?;
+            if selected(&now) != at {
+                at = selected(&now);
+                break;
+            }
+            if !backoff.wait().await {
+                return Err(refuse(format!("the selection did not move from choice {at:?} ({})", now.describe())));
+            }
+        }
+    }
+    if at != Some(number) {
+        return Err(refuse(format!("the selection is on choice {at:?}, not {number}; Enter not pressed")));
+    }
+    pane.send_keys(&[Key::Enter]).await?;
+    Ok(choice)
 }
 
 /// The names of the sessions on the server: the lanes that are live now.
@@ -156,12 +230,8 @@ async fn deliver_signed(
                 Event::Tick
             }
             Action::SendKeys { keys, why } => {
-                // One key per call: an agent may read keys that arrive together as one unknown sequence
-                // (Grok's Ink box ignores `End C-u` sent at once).
-                for key in &keys {
-                    if let Err(error) = pane.send_keys(std::slice::from_ref(key)).await {
-                        return typing_failed(&delivery, lane, &pane_id, error.into(), started);
-                    }
+                if let Err(error) = press_keys(&pane, &keys).await {
+                    return typing_failed(&delivery, lane, &pane_id, error, started);
                 }
                 if let KeysFor::ClearLeftover(leftover) = &why {
                     journal::append(

@@ -34,10 +34,8 @@ pub const MAX_ENTERS: u32 = 4;
 const INSPECT_ATTEMPTS: u32 = 3;
 /// How long cleared text may take to disappear from the box.
 const CLEAR_GRACE: Duration = Duration::from_millis(1500);
-/// How many times clearing keys are sent before giving up (an agent may clear one line per round).
-const CLEAR_ROUNDS: u32 = 3;
-/// How long after one round of clearing keys the box must still show the text before another round.
-const CLEAR_ROUND_GAP: Duration = Duration::from_millis(150);
+/// Clearing rounds beyond one per line of the text being cleared, before giving up.
+const EXTRA_CLEAR_ROUNDS: usize = 2;
 /// The part of the budget kept for taking our text back out when delivery cannot be proven (at most a
 /// third of the whole timeout).
 const TAKE_BACK_RESERVE: Duration = Duration::from_millis(1500);
@@ -142,7 +140,7 @@ pub struct Delivery {
     pasted: bool,
     pasted_at: Duration,
     cleared_at: Duration,
-    clear_rounds: u32,
+    clear_rounds: usize,
     enters: u32,
     last_enter_at: Duration,
     /// The box as it was when Enter was last pressed (to tell a newline from a swallowed Enter).
@@ -219,10 +217,23 @@ impl Delivery {
         }
     }
 
-    /// The keys that clear `rows` input rows, each row's keys in order.
-    fn clear_keys(&self, rows: usize) -> Vec<Key> {
-        let per_row: &[Key] = self.spec.map_or(&[], |spec| spec.clear_keys.as_slice());
-        per_row.iter().cycle().take(per_row.len() * rows).cloned().collect()
+    /// The keys of one clearing round, one line: End and the clear-line keys first; then, while text is left,
+    /// the join-line keys and the clear-line keys again. Clearing goes round by round, the box read after each,
+    /// so no key is pressed into a box already empty (Grok's Ink box types a Backspace that arrives with the
+    /// next paste as text), and agents may differ in what a row is (Grok shows a multi-line paste in one row
+    /// but clears it line by line).
+    fn clear_round(&mut self, now: Duration) -> Vec<Key> {
+        self.clear_rounds += 1;
+        self.cleared_at = now;
+        let (clear, join) =
+            self.spec.map_or((&[][..], &[][..]), |spec| (spec.clear_line.as_slice(), spec.join_line.as_slice()));
+        let lead = if self.clear_rounds == 1 { vec![Key::End] } else { join.to_vec() };
+        lead.into_iter().chain(clear.iter().cloned()).collect()
+    }
+
+    /// How many clearing rounds `text` may take.
+    fn max_clear_rounds(text: &str) -> usize {
+        text.lines().count().max(1) + EXTRA_CLEAR_ROUNDS
     }
 
     fn hold(&mut self, stage: Stage, reason: String, restored: Option<bool>) -> Action {
@@ -270,7 +281,17 @@ impl Delivery {
     }
 
     fn shows_ours(&self, input: &InputBox) -> bool {
-        !input.is_empty() && box_shows_message(&input.text, &input.paste_tokens, &self.shown_message())
+        if input.is_empty() {
+            return false;
+        }
+        // A box that cannot draw multi-line text readably: the box was empty when we pasted, and we hold the
+        // lane's lock, so what it shows now is our message (as with a collapsed paste token).
+        let opaque = self.message.contains('\n')
+            && self
+                .spec
+                .and_then(|spec| spec.variants.iter().find(|v| v.name == input.variant))
+                .is_some_and(|v| v.opaque_multiline);
+        opaque || box_shows_message(&input.text, &input.paste_tokens, &self.shown_message())
     }
 
     fn poll(&mut self, now: Duration) -> Action {
@@ -315,11 +336,10 @@ impl Delivery {
             ),
             Some(sender) if self.live_lanes.contains(sender) => {
                 self.cleared_leftover = Some(input.text.clone());
-                self.cleared_at = now;
-                self.clear_rounds = 1;
+                self.clear_rounds = 0;
                 self.phase = Phase::VerifyCleared;
                 self.poll = POLL_FIRST;
-                Action::SendKeys { keys: self.clear_keys(input.row_count()), why: KeysFor::ClearLeftover(input.text) }
+                Action::SendKeys { keys: self.clear_round(now), why: KeysFor::ClearLeftover(input.text) }
             }
             Some(sender) => self.hold(
                 Stage::NotPasted,
@@ -336,16 +356,13 @@ impl Delivery {
             if input.is_empty() {
                 return self.paste(now);
             }
-            // What is left must still be the leftover (an agent may clear one line per round).
+            // What is left must still be (part of) the leftover: clear the next row.
             let leftover = self.cleared_leftover.clone().unwrap_or_default();
-            if self.clear_rounds < CLEAR_ROUNDS
-                && now >= self.cleared_at + CLEAR_ROUND_GAP
+            if self.clear_rounds < Self::max_clear_rounds(&leftover)
                 && box_shows_message(&input.text, &input.paste_tokens, &leftover)
             {
-                self.clear_rounds += 1;
-                self.cleared_at = now;
                 return Action::SendKeys {
-                    keys: self.clear_keys(input.row_count()),
+                    keys: self.clear_round(now),
                     why: KeysFor::ClearLeftover(input.text.clone()),
                 };
             }
@@ -411,9 +428,14 @@ impl Delivery {
                     return self.press_enter(input, now);
                 }
             }
-            Recognition::Dialog(_) => {
-                // The agent may well have taken the message and now asks about its first step; whether the
-                // text is still behind the dialog cannot be seen, and keys would answer the dialog.
+            Recognition::Dialog(dialog) => {
+                // An agent that takes the message and at once asks about its first step replaces the box with
+                // a dialog: the transcript above it shows the message. Without that echo, whether the text is
+                // still behind the dialog cannot be seen, and keys would answer the dialog.
+                if dialog.above.iter().any(|row| echoes(row, &self.shown_message())) {
+                    let reason = format!("the agent took the message and opened a dialog ({:?})", dialog.line.trim());
+                    return self.finish(Ending::Delivered { queued: false }, reason, None);
+                }
                 let reason = format!("after Enter {}; not proven delivered", recognition.describe());
                 return self.hold(Stage::Entered, reason, Some(false));
             }
@@ -462,12 +484,10 @@ impl Delivery {
                 self.hold(stage, format!("{reason}; the box is empty"), Some(true))
             }
             Recognition::Input(input) if self.shows_ours(input) && self.spec.is_some() => {
-                self.clear_rounds = 1;
-                self.cleared_at = now;
+                self.clear_rounds = 0;
                 self.phase = Phase::TakingBack { stage, reason };
                 self.poll = POLL_FIRST;
-                let rows = input.row_count().max(self.message.lines().count());
-                Action::SendKeys { keys: self.clear_keys(rows), why: KeysFor::TakeBack }
+                Action::SendKeys { keys: self.clear_round(now), why: KeysFor::TakeBack }
             }
             Recognition::Input(input) => self.hold(
                 stage,
@@ -487,15 +507,11 @@ impl Delivery {
             if input.is_empty() {
                 return self.hold(stage, format!("{reason}; lane-send took its text back out"), Some(true));
             }
-            if self.clear_rounds < CLEAR_ROUNDS
-                && now >= self.cleared_at + CLEAR_ROUND_GAP
+            if self.clear_rounds < Self::max_clear_rounds(&self.message)
                 && self.shows_ours(input)
                 && now < self.deadline
             {
-                self.clear_rounds += 1;
-                self.cleared_at = now;
-                let rows = input.row_count().max(self.message.lines().count());
-                return Action::SendKeys { keys: self.clear_keys(rows), why: KeysFor::TakeBack };
+                return Action::SendKeys { keys: self.clear_round(now), why: KeysFor::TakeBack };
             }
         }
         if now < self.deadline {
@@ -507,6 +523,13 @@ impl Delivery {
         };
         self.hold(stage, format!("{reason}; taking the text back out failed: {still}"), Some(false))
     }
+}
+
+/// Whether a transcript row echoes the start of `message` (its first line, up to 50 characters).
+fn echoes(row: &str, message: &str) -> bool {
+    let start: String = message.lines().next().unwrap_or_default().chars().take(50).collect();
+    let start = crate::message::squeeze(&start);
+    !start.is_empty() && crate::message::squeeze(row).contains(&start)
 }
 
 /// Whether the agent turned Enter into a newline: the text is unchanged, and the box grew a row or the

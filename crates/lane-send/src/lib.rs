@@ -47,7 +47,9 @@ mod paths;
 #[cfg(feature = "coordination")]
 pub mod registry;
 
-pub use deliver::{DEFAULT_TIMEOUT, DeliverOptions, deliver, inspect_lane, live_lanes};
+pub use deliver::{
+    DEFAULT_TIMEOUT, DeliverOptions, capture_lane, choose, deliver, inspect_lane, live_lanes, press_keys,
+};
 pub use error::{Error, FrameSpecProblem};
 pub use message::SignedMessage;
 pub use outcome::{Details, Ending, Outcome, Stage, Verdict};

@@ -295,3 +295,11 @@ fn real_permission_dialogs_carry_their_choices() {
         assert_eq!(no.keys.len(), count, "{name}: arrows down from the first, then Enter");
     }
 }
+
+#[test]
+fn a_selection_moved_down_is_seen_and_arrows_go_up() {
+    let dialog = recognise("real-codex-approval-no-selected.ansi").dialog().cloned().unwrap();
+    let selected: Vec<u32> = dialog.choices.iter().filter(|c| c.selected).map(|c| c.number).collect();
+    assert_eq!(selected, [3]);
+    assert_eq!(dialog.choices[0].keys, [tmux_habitat::Key::Up, tmux_habitat::Key::Up, tmux_habitat::Key::Enter]);
+}

@@ -26,6 +26,7 @@ fn input_box(text: &str, queue_marker: bool) -> InputBox {
         queue_marker,
         notices: Vec::new(),
         cursor: None,
+        clipped: false,
     }
 }
 
@@ -42,7 +43,15 @@ fn dialog() -> Recognition {
         row: 3,
         line: "Do you want to proceed?".into(),
         choices: Vec::new(),
+        above: vec!["● Bash(touch x)".into()],
     })
+}
+
+/// A dialog the agent opened at once for our message: the transcript above it echoes the message.
+fn dialog_after(message: &str) -> Recognition {
+    let Recognition::Dialog(mut dialog) = dialog() else { unreachable!() };
+    dialog.above.insert(0, format!("❯ {message}"));
+    Recognition::Dialog(dialog)
 }
 
 /// What the driver has done so far, for screens that depend on it.
@@ -196,6 +205,24 @@ fn dialog_and_unknown_hold_before_typing() {
 }
 
 #[test]
+fn a_dialog_after_enter_delivers_only_when_the_transcript_shows_the_message() {
+    let after_enter = |then: Recognition| {
+        move |done: Done| match done {
+            Done { pastes: 0, .. } => boxed("", false),
+            Done { enters: 0, .. } => boxed(MESSAGE, false),
+            _ => then.clone(),
+        }
+    };
+    let (_, verdict) = run_with(30, after_enter(dialog_after(MESSAGE)));
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
+    assert!(verdict.reason.contains("opened a dialog"), "{}", verdict.reason);
+    let (actions, verdict) = run_with(30, after_enter(dialog()));
+    assert_eq!(verdict.held_at(), Some(Stage::Entered));
+    assert_eq!(verdict.restored, Some(false));
+    assert_eq!(count(&actions, &Action::PressEnter), 1, "no key goes into a dialog");
+}
+
+#[test]
 fn text_never_shown_is_held_pasted_with_the_box_as_it_was() {
     let (actions, verdict) = run(&[boxed("", false)], 100);
     assert_eq!(verdict.held_at(), Some(Stage::Pasted));
@@ -307,6 +334,7 @@ fn any_recognition() -> impl Strategy<Value = Recognition> {
         Just(boxed("a human draft", false)),
         Just(with_newline(MESSAGE)),
         Just(dialog()),
+        Just(dialog_after(MESSAGE)),
         Just(Recognition::Unknown { reason: "redraw".into() }),
     ]
 }

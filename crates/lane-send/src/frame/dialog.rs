@@ -24,6 +24,9 @@ pub struct Dialog {
     pub line: String,
     /// The numbered choices, in order (empty when the dialog shows none).
     pub choices: Vec<Choice>,
+    /// The non-blank rows above that row, oldest first (trimmed; up to 30 screen rows): the question, what
+    /// it is about, and the end of the transcript that led to it.
+    pub above: Vec<String>,
 }
 
 /// One numbered choice of a dialog, e.g. `❯ 1. Yes` or `2. Yes, and don't ask again (p)`.
@@ -43,6 +46,9 @@ pub struct Choice {
     #[serde(serialize_with = "key_names")]
     pub keys: Vec<Key>,
 }
+
+/// How many screen rows above a dialog's deciding row are kept in [`Dialog::above`].
+const ABOVE_ROWS: usize = 30;
 
 fn key_names<S: serde::Serializer>(keys: &[Key], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(keys.iter().map(Key::tmux_name))
@@ -64,10 +70,29 @@ fn shortcut_pattern() -> &'static Regex {
 }
 
 /// The lowest row in `range` that matches one of `spec`'s dialog patterns, as a dialog with the choices
-/// shown around it.
-pub(super) fn find(rows: &[RowText], screen: &Screen, spec: &AgentSpec, range: Range<usize>) -> Option<Dialog> {
+/// shown in the screen's lower part (`choice_rows` rows; a selected option can look like an input row, so
+/// `range` may start below the first options).
+pub(super) fn find(
+    rows: &[RowText],
+    screen: &Screen,
+    spec: &AgentSpec,
+    range: Range<usize>,
+    choice_rows: usize,
+) -> Option<Dialog> {
     let row = range.clone().rev().find(|&row| spec.dialogs.iter().any(|dialog| dialog.is_match(&rows[row].text)))?;
-    Some(Dialog { agent: Some(spec.agent), row, line: rows[row].text.clone(), choices: choices(rows, screen, range) })
+    let from = range.start.min(rows.len().saturating_sub(choice_rows));
+    let above = rows[row.saturating_sub(ABOVE_ROWS)..row]
+        .iter()
+        .map(|line| line.text.trim().to_string())
+        .filter(|line| !line.is_empty())
+        .collect();
+    Some(Dialog {
+        agent: Some(spec.agent),
+        row,
+        line: rows[row].text.clone(),
+        choices: choices(rows, screen, from..rows.len()),
+        above,
+    })
 }
 
 /// A numbered option row: number, label, shortcut, whether it is marked selected.

@@ -29,6 +29,8 @@ pub(super) struct Candidate<'a> {
     pub(super) footer_known: bool,
     /// Non-blank rows right below the frame that the variant does not name.
     notices: Vec<String>,
+    /// The box is taller than the screen: its top border and first rows are above it.
+    clipped: bool,
 }
 
 /// Looks for `variant`'s box: `Ok(None)` when its structure is nowhere, `Err` with the element that failed
@@ -44,8 +46,13 @@ pub(super) fn find<'a>(
         Layout::Box => find_box(rows, variant)?,
         Layout::Block => find_block(rows, variant)?,
     };
-    let Some((top, bottom, input_rows, refusal)) = found else { return Ok(None) };
+    let Some(Frame { top, bottom, input_rows, refusal, clipped }) = found else { return Ok(None) };
     let (footer_known, notices) = below(rows, bottom, variant);
+    if clipped && !footer_known {
+        return Err(format!(
+            "a box reaches above the screen to its bottom border at row {bottom}, with no known footer"
+        ));
+    }
     if variant.layout == Layout::Block && !footer_known {
         // Without glyphs a prompt row alone could be history; the footer or the cursor proves it is live.
         let (cursor_row, _) = cursor;
@@ -56,7 +63,7 @@ pub(super) fn find<'a>(
             ));
         }
     }
-    Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal, footer_known, notices }))
+    Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal, footer_known, notices, clipped }))
 }
 
 fn is_blank(row: &RowText) -> bool {
@@ -87,7 +94,16 @@ fn prompt_or_refusal(variant: &VariantSpec, text: &str) -> Option<(usize, Option
         .find_map(|refusal| refusal.prompt.find(text).map(|found| (found.end(), Some(refusal.reason.clone()))))
 }
 
-type Found = Option<(usize, usize, Vec<InputRow>, Option<String>)>;
+/// A frame's rows, before its content is read.
+struct Frame {
+    top: usize,
+    bottom: usize,
+    input_rows: Vec<InputRow>,
+    refusal: Option<String>,
+    clipped: bool,
+}
+
+type Found = Option<Frame>;
 
 /// Reads the input rows strictly between `top` and `bottom`, each narrowed by `inner`.
 fn collect_inner_rows(
@@ -137,7 +153,7 @@ fn find_rules(rows: &[RowText], variant: &VariantSpec) -> Result<Found, String> 
             continue;
         }
         let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| Some((0, row.cells_len())))?;
-        return Ok(Some((top, bottom, input_rows, refusal)));
+        return Ok(Some(Frame { top, bottom, input_rows, refusal, clipped: false }));
     }
     Ok(None)
 }
@@ -161,21 +177,34 @@ fn find_box(rows: &[RowText], variant: &VariantSpec) -> Result<Found, String> {
         return Ok(None);
     };
     let indent = leading_spaces(&rows[bottom]);
+    // The right border is wherever the row ends, if anywhere: an agent that misjudges the width of a TAB or
+    // a wide character (Grok's Ink box) pushes it right on that row, or off the screen. The borders above
+    // and below and the prompt are proof enough.
+    let inner = |row: &RowText| {
+        let last = row.cells_len().checked_sub(1)?;
+        if row.cell_text(indent) != "│" || (0..indent).any(|col| row.cell_text(col) != " ") {
+            return None;
+        }
+        let end = if last > indent && row.cell_text(last) == "│" { last } else { last + 1 };
+        Some((indent + 1, end))
+    };
     let lowest_top = bottom.saturating_sub(MAX_INPUT_ROWS + 1);
     let Some(top) = (lowest_top..bottom).rev().find(|&row| box_edges(&rows[row], indent, "╭", "╮")) else {
+        // A box taller than the screen (Grok's Ink box grows with a long multi-line paste): bordered rows
+        // up to the top of the screen. Its prompt is out of sight; a known footer must prove it, and only an
+        // agent known to draw such boxes is considered.
+        if variant.opaque_multiline && bottom > 0 && (0..bottom).all(|row| inner(&rows[row]).is_some()) {
+            let input_rows =
+                (0..bottom).filter_map(|row| inner(&rows[row]).map(|(start, end)| (row, start, end))).collect();
+            return Ok(Some(Frame { top: 0, bottom, input_rows, refusal: None, clipped: true }));
+        }
         return Err(format!("box bottom at row {bottom} has no top border"));
     };
     if top + 1 == bottom {
         return Err(format!("box at rows {top}..{bottom} has no rows"));
     }
-    // The right border is wherever the row ends: an agent that misjudges a TAB's width (Grok's Ink box)
-    // pushes it right on that row only.
-    let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| {
-        let last = row.cells_len().checked_sub(1)?;
-        let bordered = last > indent && row.cell_text(indent) == "│" && row.cell_text(last) == "│";
-        bordered.then_some((indent + 1, last))
-    })?;
-    Ok(Some((top, bottom, input_rows, refusal)))
+    let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, inner)?;
+    Ok(Some(Frame { top, bottom, input_rows, refusal, clipped: false }))
 }
 
 fn find_block(rows: &[RowText], variant: &VariantSpec) -> Result<Found, String> {
@@ -200,7 +229,7 @@ fn find_block(rows: &[RowText], variant: &VariantSpec) -> Result<Found, String> 
             return Err(format!("prompt row {top} is followed by more than {MAX_INPUT_ROWS} input rows"));
         }
     }
-    Ok(Some((top, bottom, input_rows, refusal)))
+    Ok(Some(Frame { top, bottom, input_rows, refusal, clipped: false }))
 }
 
 /// Reads the box's content: real input, ghost text, placeholder, paste tokens, markers around it.
@@ -263,6 +292,7 @@ pub(super) fn read_box(
         placeholder,
         paste_tokens,
         notices: candidate.notices.clone(),
+        clipped: candidate.clipped,
         cursor: (first_input..=last_input).contains(&cursor.0).then_some(cursor),
     }
 }

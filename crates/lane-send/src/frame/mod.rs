@@ -81,6 +81,9 @@ pub struct InputBox {
     pub notices: Vec<String>,
     /// The terminal cursor `(row, column)`, when it is inside the box.
     pub cursor: Option<(usize, usize)>,
+    /// The box is taller than the screen: its first rows (and the prompt) are above the top of the pane, so
+    /// `text` holds only what is visible.
+    pub clipped: bool,
 }
 
 impl InputBox {
@@ -230,7 +233,7 @@ pub fn recognise_with(screen: &Screen, specs: &[AgentSpec]) -> Recognition {
         };
     }
     let agent = chosen.spec.agent;
-    if let Some(dialog) = dialog::find(&rows, screen, chosen.spec, chosen.top..rows.len()) {
+    if let Some(dialog) = dialog::find(&rows, screen, chosen.spec, chosen.top..rows.len(), DIALOG_ROWS) {
         return Recognition::Dialog(dialog);
     }
     let above = chosen.top.saturating_sub(ROWS_ABOVE)..chosen.top;
@@ -279,7 +282,8 @@ fn no_box(rows: &[RowText], screen: &Screen, specs: &[AgentSpec], rejections: &[
     let mut found: Option<(usize, Recognition)> = None;
     let mut tied = false;
     for spec in specs {
-        let dialog = dialog::find(rows, screen, spec, start..rows.len()).map(|d| (d.row, Recognition::Dialog(d)));
+        let dialog =
+            dialog::find(rows, screen, spec, start..rows.len(), DIALOG_ROWS).map(|d| (d.row, Recognition::Dialog(d)));
         let overlay = spec.overlays.iter().filter(|overlay| overlay.place == Place::Anywhere).find_map(|overlay| {
             let row = (start..rows.len()).rev().find(|&row| overlay.pattern.is_match(&rows[row].text))?;
             let line = rows[row].text.clone();

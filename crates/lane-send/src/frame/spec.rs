@@ -84,6 +84,8 @@ struct RawVariant {
     refuse: Vec<RawRefusal>,
     #[serde(default)]
     inline_separator: Option<String>,
+    #[serde(default)]
+    opaque_multiline: bool,
     footer: Vec<String>,
     #[serde(default)]
     placeholders: Vec<String>,
@@ -104,7 +106,8 @@ struct RawAgentSpec {
     version: u32,
     settle_ms: u64,
     enter_retry_ms: u64,
-    clear_keys: Vec<String>,
+    clear_line: Vec<String>,
+    join_line: Vec<String>,
     variants: Vec<RawVariant>,
     #[serde(default)]
     dialogs: Vec<String>,
@@ -167,6 +170,10 @@ pub struct VariantSpec {
     /// Marks where one line of a multi-line input ends inside a single screen row (Grok's Ink box shows a
     /// multi-line paste side by side, `line one│ line two`).
     pub inline_separator: Option<Regex>,
+    /// The box draws multi-line input unreadably (Grok's Ink box lays the lines out as narrow columns and
+    /// grows past the screen): after lane-send pasted a multi-line message into the empty box it holds the
+    /// lock of, any text in the box is taken for that message, as a collapsed paste token is.
+    pub opaque_multiline: bool,
     /// Rows the agent draws below the box. A block box is proven by one of them (or by the cursor); below a
     /// box with rules or borders, rows that match none are reported as notices, not refused.
     pub footer: Vec<Regex>,
@@ -194,8 +201,12 @@ pub struct AgentSpec {
     pub settle_ms: u64,
     /// Minimum time between two Enter presses while our text stays in the box.
     pub enter_retry_ms: u64,
-    /// The keys that clear one input row (checked when the table loads).
-    pub clear_keys: Vec<Key>,
+    /// The keys that delete the line the cursor is on, from the cursor to its start (checked when the table
+    /// loads). Clearing presses End, then these; while text is left, [`join_line`](Self::join_line) and these
+    /// again, reading the box after each round and pressing each key on its own after a redraw.
+    pub clear_line: Vec<Key>,
+    /// The keys that join an emptied line with the one above it, the cursor ending there.
+    pub join_line: Vec<Key>,
     /// Frame variants, tried in order.
     pub variants: Vec<VariantSpec>,
     /// Screen text that means a dialog replaced the box.
@@ -237,6 +248,7 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
             .map(|refusal| Ok(Refusal { prompt: compile(file, &refusal.prompt)?, reason: refusal.reason.clone() }))
             .collect::<Result<_, Error>>()?,
         inline_separator: optional(&raw.inline_separator)?,
+        opaque_multiline: raw.opaque_multiline,
         footer: compile_all(file, &raw.footer)?,
         placeholders: compile_all(file, &raw.placeholders)?,
         ghost_fg: raw.ghost_fg.clone(),
@@ -249,17 +261,19 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
 /// Parses and compiles one agent table.
 pub fn parse_spec(file: &str, source: &str) -> Result<AgentSpec, Error> {
     let raw: RawAgentSpec = serde_saphyr::from_str(source).map_err(|source| invalid(file, source.into()))?;
-    let clear_keys = raw
-        .clear_keys
-        .iter()
-        .map(|key| Key::parse(key).ok_or_else(|| invalid(file, FrameSpecProblem::UnknownKey { key: key.clone() })))
-        .collect::<Result<_, _>>()?;
+    let keys = |names: &[String]| {
+        names
+            .iter()
+            .map(|key| Key::parse(key).ok_or_else(|| invalid(file, FrameSpecProblem::UnknownKey { key: key.clone() })))
+            .collect::<Result<Vec<Key>, _>>()
+    };
     Ok(AgentSpec {
         agent: raw.agent,
         version: raw.version,
         settle_ms: raw.settle_ms,
         enter_retry_ms: raw.enter_retry_ms,
-        clear_keys,
+        clear_line: keys(&raw.clear_line)?,
+        join_line: keys(&raw.join_line)?,
         variants: raw.variants.iter().map(|variant| compile_variant(file, variant)).collect::<Result<_, _>>()?,
         dialogs: compile_all(file, &raw.dialogs)?,
         overlays: raw
@@ -316,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_bad_pattern_names_the_file_and_pattern() {
-        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: []}\n";
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_line: []\njoin_line: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: []}\n";
         let error = parse_spec("broken.yaml", source).unwrap_err();
         assert!(
             matches!(&error, Error::FrameSpec { problem, .. } if matches!(**problem, FrameSpecProblem::Pattern { .. })),
@@ -328,7 +342,7 @@ mod tests {
 
     #[test]
     fn a_misspelled_clear_key_is_refused_at_load() {
-        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: [End, C-u, Bspace]\nvariants: []\n";
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_line: [C-u]\njoin_line: [Bspace]\nvariants: []\n";
         let error = parse_spec("typo.yaml", source).unwrap_err();
         assert!(
             matches!(&error, Error::FrameSpec { problem, .. } if matches!(&**problem, FrameSpecProblem::UnknownKey { key } if key == "Bspace")),

@@ -82,6 +82,8 @@ pub const HEIGHT: u16 = 40;
 /// One real agent running offline in a private tmux server.
 pub struct RealAgent {
     pub kind: Kind,
+    /// The pane's first process: the agent (its tree is killed on drop).
+    pid: u32,
     pub server: Server,
     pub backend: AgentBackend,
     pub lane: String,
@@ -132,7 +134,9 @@ impl RealAgent {
             .await
             .map_err(|error| format!("{}: cannot start: {error}", kind.name()))?;
         let dirs = lane_send::Dirs::under(&home.path().join("lane-send"));
-        Ok(RealAgent { kind, server, backend, lane: lane.to_string(), home, work, dirs })
+        let pane = server.pane(lane).await.map_err(|e| e.to_string())?;
+        let pid = pane.info().await.map_err(|e| e.to_string())?.pid;
+        Ok(RealAgent { kind, pid, server, backend, lane: lane.to_string(), home, work, dirs })
     }
 
     /// Polls the lane until `ready` holds, or fails after `timeout` with the last screen.
@@ -211,7 +215,7 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
         Kind::Claude => {
             let tail = &API_KEY[API_KEY.len() - 20..];
             let mut projects = serde_json::Map::new();
-            projects.insert(work_str.clone(), json!({"hasTrustDialogAccepted": true, "allowedTools": []}));
+            projects.insert(work_str, json!({"hasTrustDialogAccepted": true, "allowedTools": []}));
             write_json(
                 &home.join(".claude.json"),
                 &json!({
@@ -254,7 +258,7 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
                 }),
             );
             let mut trusted = serde_json::Map::new();
-            trusted.insert(work_str.clone(), json!("TRUST_FOLDER"));
+            trusted.insert(work_str, json!("TRUST_FOLDER"));
             write_json(&home.join(".gemini/trustedFolders.json"), &serde_json::Value::Object(trusted));
             set("GEMINI_API_KEY", API_KEY);
             set("GOOGLE_GEMINI_BASE_URL", url);
@@ -278,4 +282,41 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
         }
     }
     env
+}
+
+impl Drop for RealAgent {
+    /// Kills the agent's whole process tree before its tmux server goes: some agents leave children that a
+    /// hang-up does not end (Gemini CLI relaunches itself in a child node process).
+    fn drop(&mut self) {
+        for pid in descendants(self.pid).into_iter().chain([self.pid]) {
+            if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+/// Every live descendant of `root`, from /proc.
+fn descendants(root: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (comm) state ppid …`; comm may hold spaces and parentheses, so read after the last `)`.
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut found = vec![root];
+    let mut index = 0;
+    while index < found.len() {
+        let parent = found[index];
+        found.extend(parents.iter().filter(|(_, ppid)| *ppid == parent).map(|(pid, _)| *pid));
+        index += 1;
+    }
+    found.remove(0);
+    found
 }

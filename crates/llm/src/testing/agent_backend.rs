@@ -84,6 +84,8 @@ pub struct AgentTurn {
     /// Every user message of the conversation so far, oldest first (agent-injected context in `<tag>…`
     /// blocks left out).
     pub user_messages: Vec<String>,
+    /// The conversation ends in a tool result: this request continues an earlier turn.
+    pub continued: bool,
 }
 
 #[derive(Debug)]
@@ -138,8 +140,9 @@ impl AgentBackend {
         self.requests().iter().filter_map(real_turn).collect()
     }
 
-    /// What the agent submitted, in order: each user message once, when it first reached the model. (A turn
-    /// continued after a tool result repeats the conversation; it adds nothing here.)
+    /// What the agent submitted, in order: the newest user message of each real turn that a user started
+    /// (a turn continued after a tool result repeats the conversation and adds nothing). Agents submit some
+    /// messages of their own too (Qwen Code's context and memory prompts).
     pub fn submitted(&self) -> Vec<String> {
         submissions(self.turns())
     }
@@ -149,15 +152,9 @@ impl AgentBackend {
     }
 }
 
-/// Each user message once, from turns whose conversations grow (a continued turn repeats what it holds).
+/// The newest user message of each turn that is not a continuation.
 fn submissions(turns: impl IntoIterator<Item = AgentTurn>) -> Vec<String> {
-    let mut submitted: Vec<String> = Vec::new();
-    for turn in turns {
-        if turn.user_messages.len() > submitted.len() {
-            submitted.extend(turn.user_messages[submitted.len()..].iter().cloned());
-        }
-    }
-    submitted
+    turns.into_iter().filter(|turn| !turn.continued).filter_map(|turn| turn.user_messages.last().cloned()).collect()
 }
 
 fn api_of(path: &str) -> Option<Api> {
@@ -199,8 +196,12 @@ fn tools(api: Api, body: &Value) -> Vec<(String, Value)> {
     }
 }
 
-/// Agent-injected context (`<system-reminder>…`, `<environment_context>…`) is not something a user typed.
+/// Agent-injected context (`<system-reminder>…`, `<environment_context>…`, Claude Code's `[Request
+/// interrupted by user…]`) is not something a user typed.
 fn is_injected(text: &str) -> bool {
+    if text.starts_with("[Request interrupted by user") {
+        return true;
+    }
     let Some(rest) = text.trim_start().strip_prefix('<') else { return false };
     let tag: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
     !tag.is_empty() && rest[tag.len()..].starts_with('>')
@@ -244,7 +245,9 @@ fn user_messages(api: Api, body: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Whether the conversation ends in a tool result rather than in something the user submitted.
+/// Whether the conversation ends in a tool result rather than in something the user submitted. (After an
+/// interrupted tool call Claude Code sends the tool result and the user's next message together: that is a
+/// new turn.)
 fn continues_a_turn(api: Api, body: &Value) -> bool {
     let last = match api {
         Api::Anthropic | Api::ChatCompletions => body["messages"].as_array().and_then(|m| m.last()),
@@ -254,10 +257,18 @@ fn continues_a_turn(api: Api, body: &Value) -> bool {
     let Some(last) = last else { return false };
     let blocks = |key: &str| last[key].as_array().cloned().unwrap_or_default();
     match api {
-        Api::Anthropic => blocks("content").iter().any(|block| block["type"] == "tool_result"),
+        Api::Anthropic => {
+            blocks("content").iter().any(|block| block["type"] == "tool_result")
+                && user_text(&last["content"], &["text"]).is_none()
+        }
         Api::ChatCompletions => last["role"] == "tool",
         Api::Responses => last["type"].as_str().is_some_and(|kind| kind.ends_with("_output")),
-        Api::Gemini => blocks("parts").iter().any(|part| !part["functionResponse"].is_null()),
+        Api::Gemini => {
+            let parts = blocks("parts");
+            let texts: Vec<Value> = parts.iter().filter(|part| part["text"].is_string()).cloned().collect();
+            parts.iter().any(|part| !part["functionResponse"].is_null())
+                && user_text(&Value::Array(texts), &[]).is_none()
+        }
     }
 }
 
@@ -270,7 +281,12 @@ fn real_turn(request: &RecordedRequest) -> Option<AgentTurn> {
         Api::Gemini => request.path.rsplit('/').next().and_then(|last| last.split(':').next()).map(str::to_string),
         _ => request.body["model"].as_str().map(str::to_string),
     };
-    Some(AgentTurn { api, model, user_messages: user_messages(api, &request.body) })
+    Some(AgentTurn {
+        api,
+        model,
+        user_messages: user_messages(api, &request.body),
+        continued: continues_a_turn(api, &request.body),
+    })
 }
 
 const TOKENS: Tokens = Tokens { input: 100, output: 5, cached: 0 };
@@ -425,6 +441,7 @@ mod tests {
         assert!(is_injected("<environment_context>x"));
         assert!(!is_injected("ops: <b>bold</b>"));
         assert!(!is_injected("< not a tag"));
+        assert!(is_injected("[Request interrupted by user for tool use]"));
     }
 
     #[test]
@@ -457,7 +474,8 @@ mod tests {
                          "messages": messages}),
         };
         let first = request(json!([{"role": "system", "content": "sys"}, {"role": "user", "content": "ops: one"}]));
-        let continued = request(json!([{"role": "user", "content": "ops: one"}, {"role": "tool", "content": "out"}]));
+        let continued = request(json!([{"role": "user", "content": "ops: one"}, {"role": "assistant", "content": "x"},
+                                       {"role": "tool", "content": "out"}]));
         let second = request(json!([{"role": "user", "content": "ops: one"},
                                     {"role": "user", "content": [{"type": "text", "text": "ops: two"}]}]));
         let turns = [&first, &continued, &second].into_iter().filter_map(real_turn);
