@@ -127,6 +127,20 @@ async fn swallowed_enter_is_pressed_again_and_submits_once() {
 }
 
 #[tokio::test]
+async fn an_enter_made_into_a_newline_is_taken_out_before_enter_again() {
+    for style in ["claude2", "codex", "gemini", "grok"] {
+        let lab = Lab::new().await;
+        let lane = lab.agent("api", &["--style", style, "--first-enter-newline"]).await;
+        let outcome = lab.send("api", "ops: no stray newline").await;
+        assert!(outcome.is_delivered(), "{style}: {outcome:?}");
+        assert_eq!(outcome.details().enters, 2, "{style}");
+        let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
+        assert_eq!(submissions.len(), 1, "{style}");
+        assert_eq!(submissions[0].text, "ops: no stray newline", "{style}: submitted without the newline");
+    }
+}
+
+#[tokio::test]
 async fn paste_newline_window_is_respected_by_the_settle_time() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "gemini", "--paste-newline-window", "40"]).await;

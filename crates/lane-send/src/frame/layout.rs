@@ -46,7 +46,13 @@ pub(super) fn find<'a>(
         Layout::Box => find_box(rows, variant)?,
         Layout::Block => find_block(rows, variant)?,
     };
-    let Some(Frame { top, bottom, input_rows, refusal, clipped }) = found else { return Ok(None) };
+    let Some(Frame { top, mut bottom, mut input_rows, refusal, clipped }) = found else { return Ok(None) };
+    // A block's input ends at a blank row, but a blank row with the cursor on it is an empty input line (a
+    // newline just typed): it belongs to the box.
+    if variant.layout == Layout::Block && cursor.0 == bottom + 1 && rows.get(bottom + 1).is_some_and(is_blank) {
+        bottom += 1;
+        input_rows.push((bottom, 0, 0));
+    }
     let (footer_known, notices) = below(rows, bottom, variant);
     if clipped && !footer_known {
         return Err(format!(
