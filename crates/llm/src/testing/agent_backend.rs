@@ -1,24 +1,4 @@
-//! A model backend for real agent CLIs running offline: answers whatever they ask, in their own wire format,
-//! and records what they submitted.
-//!
-//! Claude Code speaks Anthropic Messages (plus `count_tokens`), Codex the OpenAI Responses API, Gemini CLI
-//! Gemini's `generateContent`/`streamGenerateContent`, Grok CLI and Qwen Code OpenAI chat completions. An agent
-//! makes requests no test can script in order (titles, quota probes, model routers, next-speaker checks), so
-//! [`AgentBackend`] answers each request by its route instead of from a queue: a request that carries tools is
-//! one of the agent's real turns and gets the [`Turn`] whose trigger its newest user message contains (default:
-//! a short text); a side call gets a plain text, or JSON that fits the schema it asked for.
-//!
-//! ```
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use llm::testing::{AgentBackend, Turn};
-//!
-//! let backend = AgentBackend::start().await?;
-//! backend.when("run the tests", Turn::shell("cargo test"));
-//! // ANTHROPIC_BASE_URL=<backend.url()> claude …, then type into its box:
-//! assert!(backend.submitted().is_empty());
-//! # Ok(()) }
-//! ```
+//! A model backend for real agent CLIs running offline; see [`AgentBackend`].
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -94,7 +74,29 @@ struct Rules {
     default: Turn,
 }
 
-/// A backend for real agent CLIs; see the [module docs](self). Shut down when dropped.
+/// A model backend for real agent CLIs running offline: answers whatever they ask, in their own wire format,
+/// and records what they submitted.
+///
+/// Claude Code speaks Anthropic Messages (plus `count_tokens`), Codex the OpenAI Responses API, Gemini CLI
+/// Gemini's `generateContent`/`streamGenerateContent`, Grok CLI and Qwen Code OpenAI chat completions. An agent
+/// makes requests no test can script in order (titles, quota probes, model routers, next-speaker checks), so
+/// [`AgentBackend`] answers each request by its route instead of from a queue: a request that carries tools is
+/// one of the agent's real turns and gets the [`Turn`] whose trigger its newest user message contains (default:
+/// a short text); a side call gets a plain text, or JSON that fits the schema it asked for.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use llm::testing::{AgentBackend, Turn};
+///
+/// let backend = AgentBackend::start().await?;
+/// backend.when("run the tests", Turn::shell("cargo test"));
+/// // ANTHROPIC_BASE_URL=<backend.url()> claude …, then type into its box:
+/// assert!(backend.submitted().is_empty());
+/// # Ok(()) }
+/// ```
+///
+/// Shut down when dropped.
 #[derive(Debug)]
 pub struct AgentBackend {
     server: FakeServer,
