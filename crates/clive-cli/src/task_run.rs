@@ -1,27 +1,23 @@
 //! Running one task end to end: route it, gate it, run it in a fresh session, report, clean up.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use router::safety::{self, GateDecision, GatePolicy};
-use router::{Route, Tier};
+use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
-use tmux_habitat::{Key, Server, SessionOptions};
+use tmux_habitat::{Key, Server};
+use toolbox::Sandbox;
 
 use crate::archive;
 use crate::error::CliError;
 use crate::provider;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
+use crate::tools::ToolsChoice;
 
 /// How long a fresh shell may take to show it reads input.
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// Variables not copied from the caller into the session: tmux and the pane's shell set their own.
-const NOT_INHERITED: [&str; 9] = ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
-
-/// tmux refuses a command message past about 16 KB; the environment gets at most this much of it.
-const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
 
 /// How to run a task.
 #[derive(Debug, Clone)]
@@ -36,6 +32,9 @@ pub struct TaskOptions {
     pub allow_destructive: bool,
     /// The directory the command runs in (default: the current directory).
     pub cwd: Option<PathBuf>,
+    /// The toolset the model tiers are offered, and the sandbox a command a model wrote (the classifier's)
+    /// runs in (`sandbox: None` runs it unconfined). A command the user typed (tier 0) always runs unconfined.
+    pub tools: ToolsChoice,
 }
 
 impl Default for TaskOptions {
@@ -46,17 +45,24 @@ impl Default for TaskOptions {
             timeout: Duration::from_secs(600),
             allow_destructive: false,
             cwd: None,
+            tools: ToolsChoice::default(),
         }
     }
 }
 
 /// What a task run produced: `--json` prints exactly this.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskReport {
     /// The task as given.
     pub task: String,
     /// Where the router sent it.
     pub route: Route,
+    /// Which tier decided and what routing cost.
+    pub routing: RoutingReport,
+    /// Model calls of the whole run (here: routing's).
+    pub model_calls: u32,
+    /// Tokens of the whole run (here: routing's).
+    pub tokens: TokenCount,
     /// The command line typed into the pane.
     pub command: String,
     /// The command's exit code.
@@ -71,6 +77,53 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+    /// Whether the command ran in the sandbox (a model wrote it; docs/tools.md).
+    pub sandboxed: bool,
+}
+
+/// What routing a task cost, as `--json` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoutingReport {
+    /// The tier that decided.
+    pub tier: Tier,
+    /// Model calls made to route the task.
+    pub model_calls: u32,
+    /// Input tokens of those calls.
+    pub input_tokens: u64,
+    /// Output tokens of those calls.
+    pub output_tokens: u64,
+    /// Every tier that looked at the task: model, calls, tokens, latency, why it passed the task on.
+    pub steps: Vec<TierStep>,
+}
+
+/// Tokens in and out, as `--json` shows them (`{"input": …, "output": …}`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TokenCount {
+    /// Input tokens.
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+}
+
+impl TokenCount {
+    /// The tokens routing `routed` cost.
+    pub fn of_routing(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        TokenCount { input: usage.input_tokens, output: usage.output_tokens }
+    }
+}
+
+impl From<&Routed> for RoutingReport {
+    fn from(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        RoutingReport {
+            tier: routed.tier,
+            model_calls: routed.model_calls(),
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            steps: routed.steps.clone(),
+        }
+    }
 }
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
@@ -89,25 +142,45 @@ fn plan_task_in(
         Route::Direct(direct) => direct.command.clone(),
         other => {
             let reason = match other {
-                Route::Classifier(escalation) | Route::Planner(escalation) => {
-                    serde_json::to_value(&escalation.declined)
-                        .ok()
-                        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-                        .map_or_else(
-                            || "not a shell command".to_owned(),
-                            |r| format!("tier 0 declined: {}", r.replace('_', " ")),
-                        )
-                }
-                _ => format!("tier {}", other.tier().number()),
+                Route::NeedsModel(escalation) => format!("tier 0 declined: {}", escalation.declined),
+                _ => "not a shell command".to_owned(),
             };
-            debug_assert_ne!(other.tier(), Tier::Direct);
             return Err(match provider::configured_provider(env) {
                 None => CliError::NoProvider { reason },
                 Some(_) => CliError::ModelTierUnavailable { reason },
             });
         }
     };
-    match safety::check(&command, GatePolicy { allow_destructive })? {
+    gate(&command, allow_destructive)?;
+    Ok((route, command))
+}
+
+/// Runs `task` when it is a shell command (tier 0; a task in words is an error here, see
+/// [`crate::route_cmd`]): gates it, sweeps expired sessions, runs the command in a fresh detached session
+/// `clive-<id>` in the caller's directory and environment, and removes the session after a success (keeps it
+/// after a failure or with `keep`).
+pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+    let started = Instant::now();
+    let (route, command) = plan_task(task, options.allow_destructive)?;
+    let routed = Routed { route, tier: Tier::Direct, steps: vec![TierStep::new(Tier::Direct, started.elapsed())] };
+    run_gated(settings, task, &routed, &command, options).await
+}
+
+/// Runs one command a router chose for `task` (tier 0, or the classifier's command), like [`run_task`]; the
+/// command passes the safety gate first.
+pub async fn run_command(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    gate(command, options.allow_destructive)?;
+    run_gated(settings, task, routed, command, options).await
+}
+
+fn gate(command: &str, allow_destructive: bool) -> Result<(), CliError> {
+    match safety::check(command, GatePolicy { allow_destructive })? {
         GateDecision::Clear => {}
         GateDecision::Overridden(findings) => {
             for finding in findings {
@@ -115,15 +188,31 @@ fn plan_task_in(
             }
         }
     }
-    Ok((route, command))
+    Ok(())
 }
 
-/// Runs `task`: routes it (tier 0 only in this version), gates it, sweeps expired sessions, runs the command
-/// in a fresh detached session `clive-<id>` in the caller's directory and environment, and removes the
-/// session after a success (keeps it after a failure or with `keep`).
-pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
-    let (route, command) = plan_task(task, options.allow_destructive)?;
-    let server = settings.server().await?;
+async fn run_gated(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    let server = settings.run_server().await?;
+    let report = run_on(settings, &server, task, routed, command, options).await;
+    server.close().await;
+    report
+}
+
+async fn run_on(
+    settings: &Settings,
+    server: &Server,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    let server = server.clone();
     sweep_if_running(settings, &server).await;
 
     let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
@@ -131,10 +220,15 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
     };
-    let mut session_options = SessionOptions::new(&session_name).cwd(&cwd);
-    for (key, value) in inherited_environment(std::env::vars_os()) {
-        session_options = session_options.env(key, value);
-    }
+    // A command a model wrote runs sandboxed (unless turned off); one the user typed runs as typed.
+    let sandbox = match &options.tools.sandbox {
+        Some(policy) if routed.tier != Tier::Direct => {
+            Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?)
+        }
+        _ => None,
+    };
+    let sandboxed = sandbox.is_some();
+    let session_options = toolbox::Launcher::new(&cwd).sandbox(sandbox).session(&server, &session_name)?;
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // If this process dies, the session still expires: after the timeout and a retention period.
@@ -143,7 +237,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     pane.wait_ready(SHELL_READY_TIMEOUT).await?;
 
     let outcome = tokio::select! {
-        outcome = pane.run(&command, options.timeout) => outcome,
+        outcome = pane.run(command, options.timeout) => outcome,
         _ = tokio::signal::ctrl_c() => {
             let _ = pane.send_keys(&[Key::CTRL_C]).await;
             let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
@@ -169,14 +263,18 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     }
     Ok(TaskReport {
         task: task.to_owned(),
-        route,
-        command,
+        route: routed.route.clone(),
+        routing: RoutingReport::from(routed),
+        model_calls: routed.model_calls(),
+        tokens: TokenCount::of_routing(routed),
+        command: command.to_owned(),
         exit_code: output.exit_code,
         output: output.output,
         duration_ms: u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX),
         session: session_name,
         kept,
         truncated: output.truncated,
+        sandboxed,
     })
 }
 
@@ -194,44 +292,9 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
 
 /// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
 /// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
-fn inherited_environment(
-    vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
-) -> Vec<(String, String)> {
-    let mut vars: Vec<(String, String)> = vars
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .filter(|(k, _)| !NOT_INHERITED.contains(&k.as_str()) && !k.starts_with("TERM_") && !k.contains('='))
-        .collect();
-    let size = |vars: &[(String, String)]| vars.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>();
-    while size(&vars) > ENVIRONMENT_BUDGET_BYTES {
-        let Some((largest, _)) = vars.iter().enumerate().max_by_key(|(_, (k, v))| k.len() + v.len()) else { break };
-        let (name, value) = vars.swap_remove(largest);
-        tracing::warn!(variable = %name, bytes = value.len(), "environment variable too large to pass to the session; left out");
-    }
-    vars
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsString;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Iterator<Item = (OsString, OsString)> {
-        pairs.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))).collect::<Vec<_>>().into_iter()
-    }
-
-    #[test]
-    fn tmux_and_terminal_variables_stay_behind() {
-        let vars =
-            inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
-        assert_eq!(vars, vec![("FOO".to_owned(), "bar".to_owned())]);
-    }
-
-    #[test]
-    fn oversized_environment_drops_the_largest() {
-        let big = "x".repeat(ENVIRONMENT_BUDGET_BYTES);
-        let vars = inherited_environment(env(&[("BIG", &big), ("SMALL", "1")]));
-        assert_eq!(vars, vec![("SMALL".to_owned(), "1".to_owned())]);
-    }
 
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {

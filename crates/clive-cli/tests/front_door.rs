@@ -95,7 +95,7 @@ fn json_reports_one_object() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["task"], "echo hi");
     assert_eq!(report["command"], "echo hi");
-    assert_eq!(report["route"]["tier"], "direct");
+    assert_eq!(report["route"]["route"], "direct");
     assert_eq!(report["exit_code"], 0);
     assert_eq!(report["output"], "hi\n");
     assert!(report["duration_ms"].is_u64());
@@ -178,6 +178,29 @@ fn two_processes_at_the_same_moment_both_succeed() {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), format!("run{i}\n"));
+    }
+    assert!(world.tmux_sessions().is_empty());
+}
+
+/// Eight `clive`s at once, three times, on one server, each over control mode: sessions are created while
+/// other processes' control clients attach and leave. tmux (3.3a and 3.5a) crashes when those overlap; the
+/// processes take turns, so every run succeeds and the server survives.
+#[test]
+fn many_processes_on_one_server_over_control_mode_all_succeed() {
+    let world = World::new();
+    for round in 0..3 {
+        let children: Vec<_> = (0..8)
+            .map(|i| {
+                let mut command = world.command(&[&format!("echo r{round}-{i}")]);
+                command.env_remove("TMUX_HABITAT_TRANSPORT").stdout(std::process::Stdio::piped());
+                command.stderr(std::process::Stdio::piped()).spawn().unwrap()
+            })
+            .collect();
+        for (i, child) in children.into_iter().enumerate() {
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "round {round}, run {i}: {}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), format!("r{round}-{i}\n"));
+        }
     }
     assert!(world.tmux_sessions().is_empty());
 }
