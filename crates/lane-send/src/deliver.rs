@@ -90,41 +90,50 @@ pub async fn press_keys(pane: &Pane, keys: &[Key]) -> Result<(), Error> {
 }
 
 /// Picks choice `number` of the dialog `lane` shows now, the way a person would: one arrow at a time from the
-/// selected choice, each once the selection was seen to move, then Enter once it is on that choice. Nothing
-/// is sent when the lane shows no dialog or no such choice, and Enter is not pressed when the selection did
-/// not arrive. Returns the choice picked.
+/// selected choice, each once the selection was seen on the next choice (two reads agreeing: a dialog that
+/// animates is read mid-redraw at times), then Enter once it is on that choice. Nothing is sent when the lane
+/// shows no dialog or no such choice, and Enter is not pressed when the selection did not arrive. Returns the
+/// choice picked.
 pub async fn choose(server: &Server, lane: &str, number: u32) -> Result<Choice, Error> {
     let refuse = |reason: String| Error::Choice { lane: lane.to_string(), reason };
     let pane = server.pane(lane).await?;
-    let selected = |recognition: &Recognition| {
-        recognition.dialog().and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected)).map(|c| c.number)
-    };
     let recognition = look(&pane).await?;
-    let Some(choice) = recognition.dialog().and_then(|dialog| dialog.choices.iter().find(|c| c.number == number))
-    else {
+    let dialog = recognition.dialog();
+    let (Some(choice), Some(from)) = (
+        dialog.and_then(|dialog| dialog.choices.iter().find(|choice| choice.number == number)).cloned(),
+        dialog.and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected)).map(|choice| choice.number),
+    ) else {
         return Err(refuse(format!("no choice {number} on screen ({})", recognition.describe())));
     };
-    let choice = choice.clone();
-    let mut at = selected(&recognition);
+    let mut at = from;
     for arrow in &choice.keys[..choice.keys.len().saturating_sub(1)] {
+        let next = if *arrow == Key::Up { at.saturating_sub(1) } else { at + 1 };
         pane.send_keys(std::slice::from_ref(arrow)).await?;
-        let mut backoff = Backoff::with(Duration::from_millis(5), Duration::from_millis(50), CHOICE_REDRAW_CAP);
-        loop {
-            let now = look(&pane).await?;
-            if selected(&now) != at {
-                at = selected(&now);
-                break;
-            }
-            if !backoff.wait().await {
-                return Err(refuse(format!("the selection did not move from choice {at:?} ({})", now.describe())));
-            }
-        }
-    }
-    if at != Some(number) {
-        return Err(refuse(format!("the selection is on choice {at:?}, not {number}; Enter not pressed")));
+        selection_reaches(&pane, next).await.map_err(|seen| {
+            refuse(format!("the selection did not move from choice {at} to {next} ({seen}); Enter not pressed"))
+        })?;
+        at = next;
     }
     pane.send_keys(&[Key::Enter]).await?;
     Ok(choice)
+}
+
+/// Waits until two reads in a row show the dialog's selection on choice `number`; `Err` with what was seen
+/// last when it does not within [`CHOICE_REDRAW_CAP`].
+async fn selection_reaches(pane: &Pane, number: u32) -> Result<(), String> {
+    let mut backoff = Backoff::with(Duration::from_millis(5), Duration::from_millis(50), CHOICE_REDRAW_CAP);
+    let mut agreeing = 0;
+    loop {
+        let now = look(pane).await.map_err(|error| error.to_string())?;
+        let selected = now.dialog().and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected));
+        agreeing = if selected.is_some_and(|choice| choice.number == number) { agreeing + 1 } else { 0 };
+        if agreeing == 2 {
+            return Ok(());
+        }
+        if !backoff.wait().await {
+            return Err(now.describe());
+        }
+    }
 }
 
 /// The names of the sessions on the server: the lanes that are live now.
