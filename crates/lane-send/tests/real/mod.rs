@@ -291,13 +291,31 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
 impl Drop for RealAgent {
     /// Kills the agent's whole process tree before its tmux server goes: some agents leave children that a
     /// hang-up does not end (Gemini CLI relaunches itself in a child node process).
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "Drop has no runtime; bounded 5 ms polls until the killed processes are gone, so none writes \
+                  into the private HOME after it is removed"
+    )]
     fn drop(&mut self) {
-        for pid in descendants(self.pid).into_iter().chain([self.pid]) {
+        let tree: Vec<u32> = descendants(self.pid).into_iter().chain([self.pid]).collect();
+        for &pid in &tree {
             if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
                 let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
             }
         }
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while tree.iter().any(|pid| alive(*pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
+}
+
+/// Whether `pid` still runs (a zombie has ended: its state is `Z`).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(')').map(|(_, rest)| !rest.trim_start().starts_with('Z')))
+        .unwrap_or(false)
 }
 
 /// Every live descendant of `root`, from /proc.
