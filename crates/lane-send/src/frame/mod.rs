@@ -5,6 +5,7 @@
 //! (rules, box, block) and how to read input rows without ghost text.
 
 mod input;
+mod menu;
 pub mod spec;
 
 use serde::Serialize;
@@ -15,6 +16,7 @@ use spec::{AgentSpec, Layout, VariantSpec};
 use tmux_habitat::Screen;
 
 pub use input::RowText;
+pub use menu::{Choice, Menu, read_menu};
 
 /// How far above the box to look for busy and queue markers.
 const MARKER_ROWS_ABOVE: usize = 10;
