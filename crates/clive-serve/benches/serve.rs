@@ -1,0 +1,2 @@
+//! Benchmarks (placeholder).
+fn main() {}
