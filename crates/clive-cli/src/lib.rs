@@ -26,11 +26,12 @@ mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
+pub mod serve_cmd;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
 
-pub use cli::{Cli, Command, PlanCommand};
+pub use cli::{Cli, Command, PlanCommand, ServeArgs};
 pub use error::CliError;
 pub use logging::init_logging;
 pub use settings::Settings;
@@ -132,6 +133,34 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Serve(args)) => {
+            let options = serve_cmd::ServeOptions {
+                bind: args.bind,
+                port: args.port,
+                policy: serve_cmd::input_policy(args.allow_input, args.allow_approvals, &args.allow_input_for),
+                sockets: args.socket.clone(),
+                prefix: args.prefix.clone(),
+                new_token: args.new_token,
+            };
+            serve_cmd::serve(settings, &options, |serving| {
+                if json {
+                    outln!("{}", serde_json::to_string(serving).unwrap_or_default());
+                } else {
+                    outln!("{}", serving.url);
+                    eprintln!("clive serve: open the URL above; Ctrl-C stops");
+                }
+            })
+            .await
+        }
+        Some(Command::Replay { id, speed, instant, idle_limit }) => {
+            if json {
+                let report = serve_cmd::replay_report(settings, id)?;
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+                return Ok(exit_code::SUCCESS);
+            }
+            let speed = if *instant { None } else { Some(*speed) };
+            serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
+        }
         Some(Command::Run { .. }) | None => {
             let help = <Cli as clap::CommandFactory>::command().render_help();
             eprintln!("{help}");

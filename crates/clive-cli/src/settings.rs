@@ -3,7 +3,8 @@
 //! - Socket: `CLIVE_TMUX_SOCKET` (a name as for `tmux -L`, or a path as for `tmux -S` when it contains
 //!   `/`), default the name `clive`.
 //! - State: `CLIVE_HOME/state` when `CLIVE_HOME` is set, else `$XDG_STATE_HOME/clive`, else
-//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it.
+//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it,
+//!   pane recordings to `recordings/`, and `clive serve`'s access token to `serve-token`.
 
 use std::path::{Path, PathBuf};
 
@@ -66,6 +67,23 @@ impl Settings {
         self.log_dir().join(format!("{session}.log"))
     }
 
+    /// Where pane recordings (asciicast v2, `<session>.cast`) go; `clive serve` lists them, `clive replay`
+    /// plays them.
+    pub fn recordings_dir(&self) -> PathBuf {
+        self.state_dir.join("recordings")
+    }
+
+    /// The recording of one session's pane. The seam for pane launchers: start
+    /// `clive_serve::Recording::start(&pane, settings.recording_file(session), …)` right after creating it.
+    pub fn recording_file(&self, session: &str) -> PathBuf {
+        self.recordings_dir().join(format!("{session}.cast"))
+    }
+
+    /// `clive serve`'s access token (mode 0600), kept so a restarted server keeps open pages working.
+    pub fn serve_token_file(&self) -> PathBuf {
+        self.state_dir.join("serve-token")
+    }
+
     /// The socket file, for a cheap "is a server running at all" check.
     pub fn socket_path(&self) -> PathBuf {
         self.socket.resolve()
@@ -74,14 +92,19 @@ impl Settings {
     /// A handle on clive's tmux server (it starts with the first session; it is left running on drop).
     /// Commands travel as one `tmux` process each unless `TMUX_HABITAT_TRANSPORT` says otherwise.
     pub async fn server(&self) -> Result<Server, CliError> {
+        // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
+        // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
+        self.server_with(TransportKind::from_env().unwrap_or(TransportKind::Subprocess)).await
+    }
+
+    /// A handle on clive's tmux server over the given transport (`clive serve` follows output, so it needs
+    /// control mode).
+    pub async fn server_with(&self, transport: TransportKind) -> Result<Server, CliError> {
         let builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),
             SocketSpec::Inherit => Server::builder().socket_path(SocketSpec::Inherit.resolve()).keep_on_drop(true),
         };
-        // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
-        // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
-        let transport = TransportKind::from_env().unwrap_or(TransportKind::Subprocess);
         Ok(builder.transport(transport).start().await?)
     }
 

@@ -229,6 +229,7 @@ function showPane(key) {
 
   function status(message) {
     $("pane-title").textContent = message.title;
+    $("where").textContent = message.title;
     $("pane-agent").textContent = message.agent || message.command || "";
     const stateNode = $("pane-state");
     stateNode.className = `state ${message.state}`;
