@@ -221,6 +221,18 @@ async fn scenario(world: &World) {
     screenshot(&mut browser, "phone").await;
     browser.viewport(1280, 800, false).await.unwrap();
 
+    // A recording of a session that is gone is listed under Archived and plays in the page.
+    let recordings = world.home.join("state/recordings");
+    std::fs::create_dir_all(&recordings).unwrap();
+    let cast = "{\"version\":2,\"width\":60,\"height\":8,\"title\":\"clive-0ldrec01: an old task\"}\n\
+                [0.05, \"o\", \"$ make\\r\\n\"]\n[0.15, \"o\", \"\\u001b[32mreplayed-text\\u001b[0m\\r\\n\"]\n";
+    std::fs::write(recordings.join("clive-0ldrec01.cast"), cast).unwrap();
+    browser.eval("location.hash = '#/'").await.unwrap();
+    browser.wait_for("document.querySelector('#archived').textContent.includes('an old task')", WAIT).await.unwrap();
+    browser.eval("document.querySelector('#archived .card').click()").await.unwrap();
+    browser.wait_for("window.clive.replay && clive.replay.done", WAIT).await.unwrap();
+    shows(&mut browser, "replayed-text").await;
+
     // A wrong token gets 401; a socket opened from another origin is refused even with the token.
     browser.goto(&format!("http://{}/?token=wrong", serve.addr)).await.unwrap();
     let body = browser.eval("document.body.textContent").await.unwrap();

@@ -82,7 +82,9 @@ function el(tag, className, text) {
 
 // ---- the session list -------------------------------------------------------------------------------------
 
-function renderSessions(message) {
+// Ages count on between listings: the server's clock, carried forward by this one.
+function renderSessions(message, receivedAt) {
+  const now = message.now + Math.floor((Date.now() - receivedAt) / 1000);
   const list = $("sessions");
   list.replaceChildren();
   if (message.panes.length === 0) {
@@ -97,7 +99,7 @@ function renderSessions(message) {
     top.append(el("span", "name", name));
     top.append(el("span", "agent", pane.agent || pane.command));
     top.append(el("span", `state ${pane.state}`, pane.state === "waiting" ? "waiting for approval" : pane.state));
-    if (pane.started) top.append(el("span", "age", age(Math.max(0, message.now - pane.started))));
+    if (pane.started) top.append(el("span", "age", age(Math.max(0, now - pane.started))));
     card.append(top);
     card.append(el("div", "task", pane.task || (pane.catalog !== "clive" ? pane.catalog : "")));
     list.append(card);
@@ -111,7 +113,7 @@ function renderSessions(message) {
     const top = el("div", "top");
     top.append(el("span", "name", item.id));
     top.append(el("span", "state finished", item.recording ? "recording" : "log"));
-    top.append(el("span", "age", age(Math.max(0, message.now - item.modified))));
+    top.append(el("span", "age", age(Math.max(0, now - item.modified))));
     card.append(top);
     card.append(el("div", "task", item.title || ""));
     archived.append(card);
@@ -120,14 +122,21 @@ function renderSessions(message) {
 
 function showList() {
   $("where").textContent = "";
+  let last = null;
   const link = new Link(
     () => "/ws/sessions",
     (data) => {
       const message = JSON.parse(data);
-      if (message.type === "sessions") renderSessions(message);
+      if (message.type !== "sessions") return;
+      last = { message, receivedAt: Date.now() };
+      renderSessions(message, last.receivedAt);
     },
   );
-  return () => link.close();
+  const ticker = setInterval(() => last && renderSessions(last.message, last.receivedAt), 10000);
+  return () => {
+    clearInterval(ticker);
+    link.close();
+  };
 }
 
 // ---- a live pane ------------------------------------------------------------------------------------------

@@ -233,3 +233,32 @@ async fn a_pane_that_goes_away_closes_its_socket_and_leaves_the_list() {
     }
     drop(dead);
 }
+
+#[tokio::test]
+async fn archived_recordings_are_listed_and_served() {
+    let served = Served::start(InputPolicy::read_only()).await;
+    let dir = served.dir.path().join("recordings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cast = "{\"version\":2,\"width\":40,\"height\":5,\"title\":\"clive-0ld: tests\"}\n[0.5, \"o\", \"done\\r\\n\"]\n";
+    std::fs::write(dir.join("clive-0ld.cast"), cast).unwrap();
+    let mut backoff = tmux_habitat::Backoff::new(TIMEOUT);
+    let archived = loop {
+        let listing = served.listing().await;
+        if let Some(item) = listing["archived"].as_array().unwrap().iter().find(|a| a["id"] == "clive-0ld") {
+            break item.clone();
+        }
+        assert!(backoff.wait().await, "the recording is not listed: {listing:#}");
+    };
+    assert_eq!(archived["title"], "clive-0ld: tests");
+    assert_eq!((archived["recording"].as_bool(), archived["log"].as_bool()), (Some(true), Some(false)));
+
+    let client = reqwest::Client::new();
+    let get = |path: &str| client.get(served.http(path)).bearer_auth(served.token.expose()).send();
+    let response = get("/api/recordings/clive-0ld").await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/x-asciicast");
+    assert_eq!(response.text().await.unwrap(), cast);
+    for path in ["/api/recordings/clive-none", "/api/recordings/..%2Fetc", "/api/logs/clive-0ld"] {
+        assert_eq!(get(path).await.unwrap().status(), 404, "{path}");
+    }
+}
