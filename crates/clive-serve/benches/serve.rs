@@ -133,6 +133,17 @@ fn cpu_seconds(pid: u32) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// Resident memory of a process, in MiB.
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    kib / 1024.0
+}
+
 fn percentile(samples: &[f64], p: f64) -> f64 {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
@@ -155,10 +166,8 @@ async fn fifo_pane(server: &Server, dir: &Path, name: &str) -> Fifo {
     let command = format!("stty -echo; exec cat {}", path.display());
     server.new_session(SessionOptions::new(name).size(120, 40).command(command)).await.unwrap();
     // Opening the write end waits for `cat` to open the read end.
-    let writer = tokio::task::spawn_blocking(move || std::fs::OpenOptions::new().write(true).open(path))
-        .await
-        .unwrap()
-        .unwrap();
+    let writer =
+        tokio::task::spawn_blocking(move || std::fs::OpenOptions::new().write(true).open(path)).await.unwrap().unwrap();
     Fifo { writer }
 }
 
@@ -270,7 +279,7 @@ async fn latency(samples: usize) {
 
 /// `viewers` clients follow a pane printing `rate` bytes a second for `duration`; returns the server's CPU
 /// share of one core and the bytes each viewer got.
-async fn flood(viewers: usize, duration: Duration) -> (f64, f64, Vec<u64>) {
+async fn flood(viewers: usize, duration: Duration) -> (f64, f64, f64, Vec<u64>) {
     const RATE: usize = 1 << 20;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::builder().socket_path(dir.path().join("tmux.sock")).start().await.unwrap();
@@ -320,7 +329,8 @@ async fn flood(viewers: usize, duration: Duration) -> (f64, f64, Vec<u64>) {
         }));
     }
     // Printable lines, as an agent's output would be; paced in 16 steps a second.
-    let line = "flood 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 the quick brown fox\n";
+    let line =
+        "flood 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 the quick brown fox\n";
     let chunk: String = line.repeat(RATE / 16 / line.len());
     let (cpu0, tmux0, t0) = (cpu_seconds(child.pid()), cpu_seconds(tmux_pid), Instant::now());
     let mut tick = tokio::time::interval(Duration::from_millis(1000 / 16));
@@ -336,15 +346,16 @@ async fn flood(viewers: usize, duration: Duration) -> (f64, f64, Vec<u64>) {
     let elapsed = t0.elapsed().as_secs_f64();
     let cpu = (cpu_seconds(child.pid()) - cpu0) / elapsed;
     let tmux_cpu = (cpu_seconds(tmux_pid) - tmux0) / elapsed;
+    let rss = rss_mib(child.pid());
     server.kill().await.unwrap();
-    (cpu, tmux_cpu, got)
+    (cpu, tmux_cpu, rss, got)
 }
 
 async fn viewers(duration: Duration) {
     println!("a pane printing 1 MB/s for {}s (server CPU, share of one core)", duration.as_secs());
     let mut base = None;
     for count in [0usize, 1, 20] {
-        let (cpu, tmux_cpu, got) = flood(count, duration).await;
+        let (cpu, tmux_cpu, rss, got) = flood(count, duration).await;
         let mb_s = got.iter().map(|b| *b as f64).sum::<f64>() / got.len().max(1) as f64 / duration.as_secs_f64() / 1e6;
         let all_same = got.windows(2).all(|w| w[0] == w[1]);
         let ratio = base.map_or(String::new(), |b: f64| format!("  ({:.1}x no viewers)", cpu / b.max(0.001)));
@@ -354,7 +365,7 @@ async fn viewers(duration: Duration) {
             format!("{mb_s:.2} MB/s to each, in order, nothing dropped, all equal: {all_same}")
         };
         println!(
-            "  {count:>2} viewers: clive-serve {:5.1}%  tmux {:5.1}%{ratio}  {delivered}",
+            "  {count:>2} viewers: clive-serve {:5.1}% (RSS {rss:.0} MiB)  tmux {:5.1}%{ratio}  {delivered}",
             cpu * 100.0,
             tmux_cpu * 100.0
         );
@@ -362,7 +373,7 @@ async fn viewers(duration: Duration) {
     }
 }
 
-async fn idle_cpu(sessions: usize, duration: Duration) -> f64 {
+async fn idle_cpu(sessions: usize, duration: Duration) -> (f64, f64) {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::builder().socket_path(dir.path().join("tmux.sock")).start().await.unwrap();
     for i in 0..sessions {
@@ -383,14 +394,19 @@ async fn idle_cpu(sessions: usize, duration: Duration) -> f64 {
     let (cpu0, t0) = (cpu_seconds(child.pid()), Instant::now());
     tokio::time::sleep(duration).await;
     let cpu = (cpu_seconds(child.pid()) - cpu0) / t0.elapsed().as_secs_f64();
+    let rss = rss_mib(child.pid());
     server.kill().await.unwrap();
-    cpu
+    (cpu, rss)
 }
 
 async fn idle(duration: Duration) {
-    println!("idle sessions, a page connected (list + one pane), {}s (server CPU, share of one core)", duration.as_secs());
-    let none = idle_cpu(0, duration).await;
-    let fifty = idle_cpu(50, duration).await;
-    println!("   1 session  (baseline): {:.2}%", none * 100.0);
-    println!("  51 sessions:            {:.2}%  (goal < 1%: {})", fifty * 100.0, if fifty < 0.01 { "met" } else { "MISSED" });
+    println!(
+        "idle sessions, a page connected (list + one pane), {}s (server CPU, share of one core)",
+        duration.as_secs()
+    );
+    let (none, none_rss) = idle_cpu(0, duration).await;
+    let (fifty, fifty_rss) = idle_cpu(50, duration).await;
+    println!("   1 session  (baseline): {:.2}%  RSS {none_rss:.1} MiB", none * 100.0);
+    let verdict = if fifty < 0.01 { "met" } else { "MISSED" };
+    println!("  51 sessions:            {:.2}%  RSS {fifty_rss:.1} MiB  (goal < 1%: {verdict})", fifty * 100.0);
 }

@@ -239,7 +239,8 @@ async fn archived_recordings_are_listed_and_served() {
     let served = Served::start(InputPolicy::read_only()).await;
     let dir = served.dir.path().join("recordings");
     std::fs::create_dir_all(&dir).unwrap();
-    let cast = "{\"version\":2,\"width\":40,\"height\":5,\"title\":\"clive-0ld: tests\"}\n[0.5, \"o\", \"done\\r\\n\"]\n";
+    let cast =
+        "{\"version\":2,\"width\":40,\"height\":5,\"title\":\"clive-0ld: tests\"}\n[0.5, \"o\", \"done\\r\\n\"]\n";
     std::fs::write(dir.join("clive-0ld.cast"), cast).unwrap();
     let mut backoff = tmux_habitat::Backoff::new(TIMEOUT);
     let archived = loop {
