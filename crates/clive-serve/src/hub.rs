@@ -258,7 +258,8 @@ fn state_of(found: &Found, seen: &Seen) -> PaneState {
         PaneState::Finished
     } else if found.row.dead {
         PaneState::Dead
-    } else if seen.dialog.is_some() && !seen.answered {
+    } else if seen.dialog.is_some() {
+        // Answered or not, the dialog is on screen until the agent redraws.
         PaneState::Waiting
     } else {
         PaneState::Running

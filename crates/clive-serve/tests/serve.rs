@@ -191,6 +191,24 @@ async fn an_approval_dialog_becomes_buttons_and_one_click_sends_its_keys_once() 
 }
 
 #[tokio::test]
+async fn a_choice_marked_esc_is_answered_with_escape() {
+    let policy = InputPolicy::everywhere(Access::Approvals);
+    let served = Served::start(policy).await;
+    let log = served.dir.path().join("agent.jsonl");
+    let command = format!("{} --style codex --dialog --log {}", fake_agent().display(), log.display());
+    served.tmux.new_session(SessionOptions::new("deny").size(100, 30).command(command)).await.unwrap();
+    let listed = served.pane_where("deny", |p| p["state"] == "waiting").await;
+    assert_eq!(listed["agent"], "codex");
+    let mut client = served.open_pane(listed["key"].as_str().unwrap(), None).await;
+    let status = client.until_status(|s| !s["dialog"].is_null()).await;
+    let last = status["dialog"]["choices"].as_array().unwrap().len() - 1;
+    assert!(status["dialog"]["choices"][last]["label"].as_str().unwrap().ends_with("(esc)"), "{status}");
+    client.send(json!({"type": "answer", "dialog": status["dialog"]["id"], "choice": last})).await;
+    assert_eq!(client.until_message("answer").await["result"], "sent");
+    client.until_output("You canceled the request").await;
+}
+
+#[tokio::test]
 async fn a_read_only_page_cannot_answer() {
     let served = Served::start(InputPolicy::read_only()).await;
     let log = served.dir.path().join("agent.jsonl");
