@@ -29,7 +29,9 @@ Environment:
   CLIVE_HOME          keep all state under this directory (default $XDG_STATE_HOME/clive)
   CLIVE_RETENTION     how long kept sessions stay (default 30m)
   CLIVE_TIMEOUT       how long a command may run (default 10m)
-  RUST_LOG            log filter (overrides -v); logs go to stderr";
+  RUST_LOG            log filter (overrides -v); logs go to stderr
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST, OPENAI_BASE_URL
+                      the model provider for tasks in words (the first one set; see docs/clive.md)";
 
 /// Runs tasks in tmux: `clive "<task>"` routes the task, runs it in a fresh detached session on clive's own
 /// tmux server, prints its output and exits with its exit code.
@@ -77,6 +79,9 @@ pub struct GlobalArgs {
     /// Run the task in this directory instead of the current one.
     #[arg(short = 'C', long, global = true, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Route and plan the task, print the route and the plan (with --json: the plan file itself), run nothing.
+    #[arg(long, global = true)]
+    pub dry_run: bool,
 }
 
 /// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,

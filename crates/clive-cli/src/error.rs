@@ -19,10 +19,10 @@ pub enum CliError {
         /// Why tier 0 declined the task.
         reason: String,
     },
-    /// The task needs a model; providers are configured but model tiers are not in this version.
+    /// [`crate::run_task`] runs shell commands only; a task in words goes through [`crate::route_cmd`].
     #[error(
-        "this task needs a language model ({reason}); model tiers are not available in this version of \
-         clive yet; give a shell command instead"
+        "this task needs a language model ({reason}); run_task runs shell commands only, route the task with \
+         clive_cli::route_cmd::run (as `clive \"<task>\"` does)"
     )]
     ModelTierUnavailable {
         /// Why tier 0 declined the task.
@@ -31,6 +31,22 @@ pub enum CliError {
     /// The safety gate refused the command.
     #[error("{0}")]
     Refused(#[from] router::RouterError),
+    /// The model tiers could not route the task (an invalid plan after the corrections, a failed provider).
+    #[error("{0}")]
+    Route(#[source] router::RouterError),
+    /// The model provider's configuration is unusable (a missing key, a malformed URL).
+    #[error("the model provider is not usable: {0}")]
+    Provider(#[source] llm::Error),
+    /// The route needs runners this build does not have.
+    #[error(
+        "this task needs a plan with {modes} subtasks, and this build of clive cannot run them yet; \
+         `clive --dry-run --json \"<task>\" > plan.json` writes the plan, `clive plan run plan.json` runs it \
+         once it can"
+    )]
+    NeedsRunners {
+        /// The modes without a runner, comma-separated.
+        modes: String,
+    },
     /// The command did not finish in time.
     #[error(
         "the command did not finish within {timeout:?}; it is still running in session {session} \
@@ -127,6 +143,12 @@ impl CliError {
             | CliError::UnreadablePlan { .. }
             | CliError::InvalidPlan { .. } => exit_code::USAGE,
             CliError::Refused(_) => exit_code::REFUSED,
+            CliError::Route(error) => match error {
+                router::RouterError::Refused { .. } => exit_code::REFUSED,
+                router::RouterError::Model { .. } => exit_code::MODEL_UNAVAILABLE,
+                _ => exit_code::USAGE,
+            },
+            CliError::Provider(_) | CliError::NeedsRunners { .. } => exit_code::USAGE,
             CliError::TimedOut { .. } => exit_code::TIMED_OUT,
             CliError::Interrupted { .. } => exit_code::INTERRUPTED,
             CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } | CliError::NoRecording { .. } => {

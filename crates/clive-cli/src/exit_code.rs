@@ -6,8 +6,13 @@ pub const SUCCESS: i32 = 0;
 pub const NOT_FOUND: i32 = 1;
 /// `clive plan run`: a subtask did not succeed.
 pub const PLAN_FAILED: i32 = 1;
-/// Bad usage, an invalid plan file, or a task that needs a model while no provider is configured.
+/// Bad usage, an invalid plan file, a task that needs a model while no provider is configured, or a plan the
+/// planner could not make valid.
 pub const USAGE: i32 = 2;
+/// The task is too vague: clive printed one question for the user and ran nothing.
+pub const CLARIFY: i32 = 5;
+/// The model provider failed (unreachable, refused the key, kept failing); nothing was run.
+pub const MODEL_UNAVAILABLE: i32 = 69;
 /// The safety gate refused the command; nothing was typed. `--allow-destructive` overrides.
 pub const REFUSED: i32 = 77;
 /// The task's command did not finish within `--timeout`; its session is kept.
@@ -20,10 +25,13 @@ pub const INTERRUPTED: i32 = 130;
 /// The table printed at the end of `--help`.
 pub const HELP_TABLE: &str = "\
 Exit codes:
-  0..=255  a task: the exit code of its command (tier 0)
+  0..=255  a task: the exit code of its command (one shell command, from tier 0 or the classifier)
   0        a management command succeeded
   1        no such session or log; `plan run`: a subtask did not succeed
-  2        bad usage, an invalid plan file, or the task needs a model and no provider is configured
+  2        bad usage, an invalid plan file, the task needs a model and no provider is configured, or the
+           planner's plan stayed invalid
+  5        the task is too vague: clive printed a question (stdout) and ran nothing
+  69       the model provider failed (unreachable, bad key); nothing was run
   77       refused by the safety gate; nothing was typed (override: --allow-destructive)
   124      the command timed out (--timeout); its session is kept
   125      clive itself failed (tmux missing, state directory not writable)

@@ -3,7 +3,8 @@
 //! `clive "ls -la"` routes the task with [`router`] (tier 0: it is a shell command, no model), passes it
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
-//! code. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
+//! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
+//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
 //! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
@@ -26,6 +27,7 @@ mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
+pub mod route_cmd;
 pub mod serve_cmd;
 pub mod session_record;
 pub mod settings;
@@ -67,7 +69,14 @@ pub async fn execute(cli: Cli) -> i32 {
 
 /// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
 fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
-    json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() })
+    let mut report = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
+    // What routing spent before it failed (the planner's attempts, a failed provider) is part of the cost.
+    if let CliError::Route(route_error) = error
+        && !route_error.steps().is_empty()
+    {
+        report["routing"] = json!({ "steps": route_error.steps() });
+    }
+    report
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -80,22 +89,8 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             allow_destructive: cli.global.allow_destructive,
             cwd: cli.global.cwd.clone(),
         };
-        let report = run_task(settings, task, &options).await?;
-        if json {
-            outln!("{}", serde_json::to_string(&report).unwrap_or_default());
-        } else {
-            out!("{}", report.output);
-        }
-        if report.kept {
-            let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
-            eprintln!(
-                "clive: exit code {}; session {} kept for {} (clive logs {id}, clive attach {id})",
-                report.exit_code,
-                report.session,
-                manage::human_age(cli.global.retain.as_secs())
-            );
-        }
-        return Ok(report.exit_code);
+        let output = route_cmd::Output { json, dry_run: cli.global.dry_run };
+        return route_cmd::run(settings, task, &options, output).await;
     }
     match &cli.command {
         Some(Command::Sessions) => {

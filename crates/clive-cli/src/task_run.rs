@@ -1,10 +1,10 @@
 //! Running one task end to end: route it, gate it, run it in a fresh session, report, clean up.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use router::safety::{self, GateDecision, GatePolicy};
-use router::{Route, Tier};
+use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
 use tmux_habitat::{Key, Server, SessionOptions};
 
@@ -51,12 +51,18 @@ impl Default for TaskOptions {
 }
 
 /// What a task run produced: `--json` prints exactly this.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskReport {
     /// The task as given.
     pub task: String,
     /// Where the router sent it.
     pub route: Route,
+    /// Which tier decided and what routing cost.
+    pub routing: RoutingReport,
+    /// Model calls of the whole run (here: routing's).
+    pub model_calls: u32,
+    /// Tokens of the whole run (here: routing's).
+    pub tokens: TokenCount,
     /// The command line typed into the pane.
     pub command: String,
     /// The command's exit code.
@@ -71,6 +77,51 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+}
+
+/// What routing a task cost, as `--json` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoutingReport {
+    /// The tier that decided.
+    pub tier: Tier,
+    /// Model calls made to route the task.
+    pub model_calls: u32,
+    /// Input tokens of those calls.
+    pub input_tokens: u64,
+    /// Output tokens of those calls.
+    pub output_tokens: u64,
+    /// Every tier that looked at the task: model, calls, tokens, latency, why it passed the task on.
+    pub steps: Vec<TierStep>,
+}
+
+/// Tokens in and out, as `--json` shows them (`{"input": …, "output": …}`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TokenCount {
+    /// Input tokens.
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+}
+
+impl TokenCount {
+    /// The tokens routing `routed` cost.
+    pub fn of_routing(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        TokenCount { input: usage.input_tokens, output: usage.output_tokens }
+    }
+}
+
+impl From<&Routed> for RoutingReport {
+    fn from(routed: &Routed) -> Self {
+        let usage = routed.usage();
+        RoutingReport {
+            tier: routed.tier,
+            model_calls: routed.model_calls(),
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            steps: routed.steps.clone(),
+        }
+    }
 }
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
@@ -89,25 +140,45 @@ fn plan_task_in(
         Route::Direct(direct) => direct.command.clone(),
         other => {
             let reason = match other {
-                Route::Classifier(escalation) | Route::Planner(escalation) => {
-                    serde_json::to_value(&escalation.declined)
-                        .ok()
-                        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-                        .map_or_else(
-                            || "not a shell command".to_owned(),
-                            |r| format!("tier 0 declined: {}", r.replace('_', " ")),
-                        )
-                }
-                _ => format!("tier {}", other.tier().number()),
+                Route::NeedsModel(escalation) => format!("tier 0 declined: {}", escalation.declined),
+                _ => "not a shell command".to_owned(),
             };
-            debug_assert_ne!(other.tier(), Tier::Direct);
             return Err(match provider::configured_provider(env) {
                 None => CliError::NoProvider { reason },
                 Some(_) => CliError::ModelTierUnavailable { reason },
             });
         }
     };
-    match safety::check(&command, GatePolicy { allow_destructive })? {
+    gate(&command, allow_destructive)?;
+    Ok((route, command))
+}
+
+/// Runs `task` when it is a shell command (tier 0; a task in words is an error here, see
+/// [`crate::route_cmd`]): gates it, sweeps expired sessions, runs the command in a fresh detached session
+/// `clive-<id>` in the caller's directory and environment, and removes the session after a success (keeps it
+/// after a failure or with `keep`).
+pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+    let started = Instant::now();
+    let (route, command) = plan_task(task, options.allow_destructive)?;
+    let routed = Routed { route, tier: Tier::Direct, steps: vec![TierStep::new(Tier::Direct, started.elapsed())] };
+    run_gated(settings, task, &routed, &command, options).await
+}
+
+/// Runs one command a router chose for `task` (tier 0, or the classifier's command), like [`run_task`]; the
+/// command passes the safety gate first.
+pub async fn run_command(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    gate(command, options.allow_destructive)?;
+    run_gated(settings, task, routed, command, options).await
+}
+
+fn gate(command: &str, allow_destructive: bool) -> Result<(), CliError> {
+    match safety::check(command, GatePolicy { allow_destructive })? {
         GateDecision::Clear => {}
         GateDecision::Overridden(findings) => {
             for finding in findings {
@@ -115,14 +186,16 @@ fn plan_task_in(
             }
         }
     }
-    Ok((route, command))
+    Ok(())
 }
 
-/// Runs `task`: routes it (tier 0 only in this version), gates it, sweeps expired sessions, runs the command
-/// in a fresh detached session `clive-<id>` in the caller's directory and environment, and removes the
-/// session after a success (keeps it after a failure or with `keep`).
-pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
-    let (route, command) = plan_task(task, options.allow_destructive)?;
+async fn run_gated(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
     let server = settings.server().await?;
     sweep_if_running(settings, &server).await;
 
@@ -143,7 +216,7 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     pane.wait_ready(SHELL_READY_TIMEOUT).await?;
 
     let outcome = tokio::select! {
-        outcome = pane.run(&command, options.timeout) => outcome,
+        outcome = pane.run(command, options.timeout) => outcome,
         _ = tokio::signal::ctrl_c() => {
             let _ = pane.send_keys(&[Key::CTRL_C]).await;
             let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
@@ -169,8 +242,11 @@ pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) ->
     }
     Ok(TaskReport {
         task: task.to_owned(),
-        route,
-        command,
+        route: routed.route.clone(),
+        routing: RoutingReport::from(routed),
+        model_calls: routed.model_calls(),
+        tokens: TokenCount::of_routing(routed),
+        command: command.to_owned(),
         exit_code: output.exit_code,
         output: output.output,
         duration_ms: u64::try_from(output.duration.as_millis()).unwrap_or(u64::MAX),

@@ -95,7 +95,7 @@ fn json_reports_one_object() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["task"], "echo hi");
     assert_eq!(report["command"], "echo hi");
-    assert_eq!(report["route"]["tier"], "direct");
+    assert_eq!(report["route"]["route"], "direct");
     assert_eq!(report["exit_code"], 0);
     assert_eq!(report["output"], "hi\n");
     assert!(report["duration_ms"].is_u64());

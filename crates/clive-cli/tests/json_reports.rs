@@ -13,9 +13,18 @@ use dag_sched::SubtaskStatus;
 
 #[test]
 fn task_report() {
+    let route = router::route("ls -la | wc -l");
+    let routed = router::Routed {
+        route: route.clone(),
+        tier: router::Tier::Direct,
+        steps: vec![router::TierStep::new(router::Tier::Direct, std::time::Duration::from_micros(3))],
+    };
     let report = TaskReport {
         task: "ls -la | wc -l".into(),
-        route: router::route("ls -la | wc -l"),
+        route,
+        routing: (&routed).into(),
+        model_calls: 0,
+        tokens: Default::default(),
         command: "ls -la | wc -l".into(),
         exit_code: 0,
         output: "12\n".into(),

@@ -21,13 +21,11 @@ pub enum DagError {
         #[source]
         source: serde_json::Error,
     },
-    /// The plan's `version` is missing or not one this crate reads.
-    #[error(
-        "the plan has {}; this version of clive reads plans with \"version\": {PLAN_VERSION}",
-        match found { Some(v) => format!("\"version\": {v}"), None => "no `version` field".to_string() }
-    )]
+    /// The plan's `version` is not one this crate reads (a plan without `version` is read as
+    /// [`PLAN_VERSION`]).
+    #[error("{}", unsupported_version(*found))]
     UnsupportedVersion {
-        /// The version found, if any.
+        /// The version found (`None` is no longer produced: a missing version reads as the current one).
         found: Option<u32>,
     },
     /// The plan parsed but is not a runnable DAG; nothing was run.
@@ -172,6 +170,21 @@ pub enum PlanProblem {
         /// The value given.
         timeout: f64,
     },
+}
+
+fn unsupported_version(found: Option<u32>) -> String {
+    match found {
+        Some(v) if v > PLAN_VERSION => format!(
+            "the plan has \"version\": {v}, newer than this version of clive reads ({PLAN_VERSION}); \
+             update clive, or write the plan for version {PLAN_VERSION}"
+        ),
+        Some(v) => {
+            format!("the plan has \"version\": {v}; this version of clive reads plans with \"version\": {PLAN_VERSION}")
+        }
+        None => format!(
+            "the plan has no usable `version`; this version of clive reads plans with \"version\": {PLAN_VERSION}"
+        ),
+    }
 }
 
 fn list(problems: &[PlanProblem]) -> String {

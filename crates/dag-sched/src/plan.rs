@@ -16,7 +16,9 @@ pub const PLAN_JSON_SCHEMA: &str = include_str!("../plan.schema.json");
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Plan {
-    /// The format version; must be [`PLAN_VERSION`].
+    /// The format version: [`PLAN_VERSION`]. A plan without one is read as the current version
+    /// (planners and people often leave it out); any other version is refused.
+    #[serde(default = "current_version")]
     pub version: u32,
     /// Optional declaration of the pane names the plan uses. When present, a subtask naming
     /// a pane that is not declared is an error; when absent, any well-formed name goes.
@@ -101,11 +103,11 @@ impl Plan {
     /// Parsing does not validate the graph: see [`crate::ValidatedPlan::new`].
     pub fn from_json(text: &str) -> Result<Plan, DagError> {
         // Read the version first, so a future plan gets "unsupported version" rather than
-        // a complaint about a field this version does not know.
-        if let Ok(probe) = serde_json::from_str::<VersionProbe>(text)
-            && probe.version != Some(PLAN_VERSION)
+        // a complaint about a field this version does not know. No version means this one.
+        if let Ok(VersionProbe { version: Some(found) }) = serde_json::from_str::<VersionProbe>(text)
+            && found != PLAN_VERSION
         {
-            return Err(DagError::UnsupportedVersion { found: probe.version });
+            return Err(DagError::UnsupportedVersion { found: Some(found) });
         }
         serde_json::from_str(text).map_err(|source| DagError::MalformedPlan {
             line: source.line(),
@@ -119,6 +121,10 @@ impl Plan {
         // Serializing plain data with string keys cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+fn current_version() -> u32 {
+    PLAN_VERSION
 }
 
 #[derive(Deserialize)]
@@ -159,11 +165,19 @@ mod tests {
     }
 
     #[test]
-    fn wrong_or_missing_version_is_refused() {
+    fn other_versions_are_refused() {
         let error = Plan::from_json(r#"{"version":2,"subtasks":[],"new_thing":1}"#).unwrap_err();
         assert!(matches!(error, DagError::UnsupportedVersion { found: Some(2) }), "{error:?}");
-        let error = Plan::from_json(r#"{"subtasks":[]}"#).unwrap_err();
-        assert!(matches!(error, DagError::UnsupportedVersion { found: None }), "{error:?}");
+        assert!(error.to_string().contains("\"version\": 2") && error.to_string().contains("newer"), "{error}");
+        let error = Plan::from_json(r#"{"version":0,"subtasks":[]}"#).unwrap_err();
+        assert!(matches!(error, DagError::UnsupportedVersion { found: Some(0) }), "{error:?}");
+    }
+
+    #[test]
+    fn a_plan_without_version_is_the_current_version() {
+        let plan = Plan::from_json(r#"{"subtasks":[{"id":"a","pane":"p","command":"ls"}]}"#).unwrap();
+        assert_eq!(plan.version, PLAN_VERSION);
+        assert!(plan.to_json_pretty().contains("\"version\": 1"), "written plans always carry the version");
     }
 
     #[test]

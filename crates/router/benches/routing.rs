@@ -36,7 +36,7 @@ fn median_per_task(rounds: usize, mut work: impl FnMut(&str) -> usize) -> Durati
 fn main() {
     let rounds = 51;
     let baseline = median_per_task(rounds, |task| task.split_whitespace().count());
-    let route = median_per_task(rounds, |task| router::route(task).tier().number() as usize);
+    let route = median_per_task(rounds, |task| usize::from(router::route(task).needs_model()));
     let gate = median_per_task(rounds, |task| router::safety::assess(task).len());
     println!("router, median time per task over {} tasks ({rounds} rounds of 100):", TASKS.len());
     println!("  baseline (split on whitespace) {:>8.2} µs", baseline.as_secs_f64() * 1e6);

@@ -1,6 +1,11 @@
 //! The decision a router makes for one task.
 
+use std::fmt;
+
+use dag_sched::{Mode, PLAN_VERSION, Plan, Subtask};
 use serde::{Deserialize, Serialize};
+
+use crate::shell_syntax;
 
 /// The tiers, cheapest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -8,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub enum Tier {
     /// Tier 0: the task is a shell command; no model call.
     Direct,
-    /// Tier 1: a small model classifies the task (answer, single command, or plan).
+    /// Tier 1: a small, fast model classifies the task (answer, question, one command, one subtask or a plan).
     Classifier,
     /// Tier 2: a planner model writes a plan of subtasks.
     Planner,
@@ -25,49 +30,102 @@ impl Tier {
     }
 }
 
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Tier::Direct => "direct",
+            Tier::Classifier => "classifier",
+            Tier::Planner => "planner",
+        };
+        write!(f, "tier {} ({name})", self.number())
+    }
+}
+
 /// Where a task goes.
 ///
-/// Serialized with a `tier` tag: `{"tier":"direct","command":"ls -la",...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "tier", rename_all = "snake_case")]
+/// Serialized with a `route` tag: `{"route":"direct","command":"ls -la",...}`,
+/// `{"route":"answer","text":"4"}`, `{"route":"plan","plan":{...}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "route", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Route {
-    /// Tier 0: type this command into a shell as it is.
+    /// Type this command into a shell: the task itself (tier 0) or a command the classifier wrote
+    /// (tier 1, passed by the safety gate).
     Direct(DirectRoute),
-    /// Tier 1: ask the classifier.
-    Classifier(Escalation),
-    /// Tier 2: ask the planner.
-    Planner(Escalation),
+    /// Reply to the user with this text; nothing runs.
+    Answer(Answer),
+    /// Ask the user this question; nothing runs.
+    Clarify(Clarification),
+    /// Run this plan: one subtask the classifier chose, or the planner's plan. Always valid
+    /// ([`dag_sched::ValidatedPlan::new`] accepted it).
+    Plan(PlanRoute),
+    /// Tier 0 alone ([`crate::route`]) cannot take the task: a model tier must decide.
+    /// [`crate::Router::route`] never returns this.
+    NeedsModel(Escalation),
 }
 
 impl Route {
-    /// The tier this route goes to.
-    pub fn tier(&self) -> Tier {
-        match self {
-            Route::Direct(_) => Tier::Direct,
-            Route::Classifier(_) => Tier::Classifier,
-            Route::Planner(_) => Tier::Planner,
-        }
-    }
-
-    /// Whether the route needs a model call.
+    /// Whether a model tier must still decide (only tier 0's [`crate::route`] returns such a route).
     pub fn needs_model(&self) -> bool {
-        self.tier() != Tier::Direct
+        matches!(self, Route::NeedsModel(_))
     }
 
-    /// The direct route, if this is tier 0.
+    /// The direct route, if the route is one shell command.
     pub fn as_direct(&self) -> Option<&DirectRoute> {
         match self {
             Route::Direct(direct) => Some(direct),
             _ => None,
         }
     }
+
+    /// The route's name as serialized (`direct`, `answer`, `clarify`, `plan`, `needs_model`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Route::Direct(_) => "direct",
+            Route::Answer(_) => "answer",
+            Route::Clarify(_) => "clarify",
+            Route::Plan(_) => "plan",
+            Route::NeedsModel(_) => "needs_model",
+        }
+    }
+
+    /// The route as a plan a `dag_sched::Executor` runs: the plan itself, or a one-subtask plan
+    /// typing the direct command into the pane `shell`. `None` when nothing runs.
+    ///
+    /// ```
+    /// let route = router::route("ls -la");
+    /// let plan = route.to_plan().unwrap();
+    /// assert_eq!(plan.subtasks[0].command.as_deref(), Some("ls -la"));
+    /// assert!(dag_sched::ValidatedPlan::new(plan).is_ok());
+    /// ```
+    pub fn to_plan(&self) -> Option<Plan> {
+        match self {
+            Route::Direct(direct) => Some(single_subtask_plan(Subtask {
+                id: "task".to_owned(),
+                description: String::new(),
+                pane: DEFAULT_PANE.to_owned(),
+                mode: Mode::Direct,
+                command: Some(direct.command.clone()),
+                depends_on: Vec::new(),
+                timeout: None,
+            })),
+            Route::Plan(plan) => Some(plan.plan.clone()),
+            _ => None,
+        }
+    }
 }
 
-/// A task that tier 0 runs in the shell.
+/// The pane a plan uses when the context names none.
+pub const DEFAULT_PANE: &str = "shell";
+
+pub(crate) fn single_subtask_plan(subtask: Subtask) -> Plan {
+    Plan { version: PLAN_VERSION, panes: None, subtasks: vec![subtask] }
+}
+
+/// One shell command to run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DirectRoute {
-    /// The command line to type, the task with surrounding whitespace removed.
+    /// The command line to type, without surrounding whitespace.
     pub command: String,
     /// The programs of its simple commands, in order (`ls | wc -l` → `["ls", "wc"]`).
     pub programs: Vec<String>,
@@ -75,7 +133,52 @@ pub struct DirectRoute {
     pub privileged: bool,
 }
 
-/// A task handed to a model tier, with why the cheaper tier declined it.
+impl DirectRoute {
+    /// Describes any command line (no tier-0 rules applied): its programs and whether it runs
+    /// under `sudo`/`doas`.
+    ///
+    /// ```
+    /// let direct = router::DirectRoute::describe(" sudo du -sh /var | sort -h ");
+    /// assert_eq!((direct.programs, direct.privileged), (vec!["du".to_string(), "sort".to_string()], true));
+    /// ```
+    pub fn describe(command_line: &str) -> DirectRoute {
+        let command = command_line.trim();
+        let line = shell_syntax::parse(command);
+        let mut programs = Vec::new();
+        let mut privileged = false;
+        for simple in line.commands() {
+            let (rest, prefixes) = shell_syntax::strip_prefixes(&simple.words);
+            privileged |= prefixes.privileged;
+            if let Some(first) = rest.first() {
+                programs.push(shell_syntax::program_name(&first.text).to_owned());
+            }
+        }
+        DirectRoute { command: command.to_owned(), programs, privileged }
+    }
+}
+
+/// A reply to the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The reply.
+    pub text: String,
+}
+
+/// One question for the user, when the task is too vague to act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clarification {
+    /// The question.
+    pub question: String,
+}
+
+/// A plan to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanRoute {
+    /// The plan, valid for `dag_sched::ValidatedPlan::new`.
+    pub plan: Plan,
+}
+
+/// A task tier 0 hands to a model tier, with why tier 0 declined it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Escalation {
     /// The task as given.
@@ -120,4 +223,42 @@ pub enum Decline {
         /// The flag that would make it non-interactive.
         needs_flag: String,
     },
+}
+
+impl fmt::Display for Decline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decline::Empty => f.write_str("the task is empty"),
+            Decline::UnterminatedQuote => f.write_str("a quote is left open (English, not a command line)"),
+            Decline::UnsupportedSyntax => f.write_str("shell syntax tier 0 does not judge"),
+            Decline::UnknownCommand { word } => write!(f, "`{word}` is not a known direct command"),
+            Decline::NaturalLanguage { program, word } => {
+                write!(f, "the arguments of `{program}` read as English (`{word}`)")
+            }
+            Decline::MissingOperand { program } => write!(f, "`{program}` without an operand would wait for input"),
+            Decline::Interactive { program, needs_flag } => {
+                write!(f, "`{program}` is interactive without `{needs_flag}`")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describe_names_programs_behind_prefixes() {
+        let direct = DirectRoute::describe("LANG=C sort -u a.txt && env FOO=1 nice wc -l b");
+        assert_eq!(direct.programs, ["sort", "wc"]);
+        assert!(!direct.privileged);
+        assert_eq!(direct.command, "LANG=C sort -u a.txt && env FOO=1 nice wc -l b");
+    }
+
+    #[test]
+    fn direct_routes_become_one_subtask_plans() {
+        let plan = Route::Direct(DirectRoute::describe("ls")).to_plan().unwrap();
+        assert_eq!((plan.subtasks.len(), plan.subtasks[0].pane.as_str()), (1, DEFAULT_PANE));
+        assert_eq!(Route::Answer(Answer { text: "4".into() }).to_plan(), None);
+    }
 }

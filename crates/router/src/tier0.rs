@@ -4,19 +4,20 @@ use crate::direct_commands::{self, ArgumentRule, DirectCommand};
 use crate::route::{Decline, DirectRoute, Escalation, Route};
 use crate::shell_syntax::{self, Token, Word};
 
-/// Routes `task`: tier 0 when it is a direct command, otherwise the classifier (tier 1).
+/// Routes `task` with tier 0 alone: [`Route::Direct`] when it is a direct command, otherwise
+/// [`Route::NeedsModel`] (a model tier must decide; [`crate::Router::route`] goes on from here).
 ///
 /// Pure and fast: no I/O, no model call.
 ///
 /// ```
-/// use router::{route, Tier};
-/// assert_eq!(route("ls -la | wc -l").tier(), Tier::Direct);
-/// assert_eq!(route("find the largest file").tier(), Tier::Classifier);
+/// use router::route;
+/// assert_eq!(route("ls -la | wc -l").as_direct().unwrap().programs, ["ls", "wc"]);
+/// assert!(route("find the largest file").needs_model());
 /// ```
 pub fn route(task: &str) -> Route {
     match direct_route(task) {
         Ok(direct) => Route::Direct(direct),
-        Err(declined) => Route::Classifier(Escalation { task: task.to_string(), declined }),
+        Err(declined) => Route::NeedsModel(Escalation { task: task.to_string(), declined }),
     }
 }
 
@@ -123,7 +124,6 @@ fn looks_like_path(word: &Word) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::route::Tier;
 
     const DIRECT: &[&str] = &[
         "ls",
@@ -269,7 +269,7 @@ mod tests {
     fn direct_commands_go_to_tier_zero() {
         for task in DIRECT {
             let route = route(task);
-            assert_eq!(route.tier(), Tier::Direct, "{task:?} should be direct, got {route:?}");
+            assert!(route.as_direct().is_some(), "{task:?} should be direct, got {route:?}");
         }
     }
 
@@ -277,7 +277,7 @@ mod tests {
     fn natural_language_goes_to_a_model() {
         for task in MODEL {
             let route = route(task);
-            assert_eq!(route.tier(), Tier::Classifier, "{task:?} should need a model, got {route:?}");
+            assert!(route.needs_model(), "{task:?} should need a model, got {route:?}");
         }
     }
 

@@ -36,3 +36,19 @@ fn findings_as_json() {
         .collect();
     insta::assert_json_snapshot!(findings);
 }
+
+#[test]
+fn model_routes_as_json() {
+    use router::{Answer, Clarification, DirectRoute, PlanRoute, Route};
+    let plan = dag_sched::Plan::from_json(
+        r#"{"subtasks":[{"id":"task","pane":"shell","mode":"llm","description":"summarise notes.txt"}]}"#,
+    )
+    .unwrap();
+    let routes = [
+        Route::Answer(Answer { text: "4".into() }),
+        Route::Clarify(Clarification { question: "Which file should I fix?".into() }),
+        Route::Direct(DirectRoute::describe("wc -l notes.txt")),
+        Route::Plan(PlanRoute { plan }),
+    ];
+    insta::assert_json_snapshot!(routes);
+}

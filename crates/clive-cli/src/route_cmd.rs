@@ -1,0 +1,284 @@
+//! `clive "<task>"`: route the task — tier 0 for a shell command, else the model tiers through the
+//! environment's provider — then run the route, or with `--dry-run` print it and run nothing.
+//!
+//! [`route_task`] decides, [`execute_route`] carries a decision out (the seam where the agent runners plug
+//! in: a plan of `script`, `interactive` or `llm` subtasks needs them), [`print_dry_run`] shows it.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use router::safety::GatePolicy;
+use router::{Route, RouteContext, Routed, Router, RouterError, Tier, TierStep, WorkDir};
+use serde_json::json;
+
+use crate::error::CliError;
+use crate::exit_code;
+use crate::manage;
+use crate::session_record;
+use crate::settings::Settings;
+use crate::task_run::{self, RoutingReport, TaskOptions, TokenCount};
+
+/// How the result is printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Output {
+    /// One JSON object on stdout.
+    pub json: bool,
+    /// Print the route (and plan) instead of running it.
+    pub dry_run: bool,
+}
+
+/// Routes `task` and runs (or, with `dry_run`, prints) the route; returns the exit code.
+pub async fn run(settings: &Settings, task: &str, options: &TaskOptions, output: Output) -> Result<i32, CliError> {
+    let routed = route_task(task, options).await?;
+    log_routing(&routed);
+    if output.dry_run {
+        print_dry_run(task, &routed, output.json);
+        return Ok(if matches!(routed.route, Route::Clarify(_)) { exit_code::CLARIFY } else { exit_code::SUCCESS });
+    }
+    execute_route(settings, task, &routed, options, output.json).await
+}
+
+/// Routes `task`: tier 0 without any model; otherwise the router built from the environment's provider
+/// ([`router_from_env`]) with the working directory as context. Every command in the route has passed the
+/// safety gate.
+pub async fn route_task(task: &str, options: &TaskOptions) -> Result<Routed, CliError> {
+    let started = Instant::now();
+    let declined = match router::route(task) {
+        Route::NeedsModel(escalation) => escalation.declined,
+        route => {
+            if let Some(direct) = route.as_direct() {
+                router::safety::check(&direct.command, GatePolicy { allow_destructive: options.allow_destructive })?;
+            }
+            let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
+            return Ok(Routed { route, tier: Tier::Direct, steps });
+        }
+    };
+    if task.trim().is_empty() {
+        return Err(CliError::Route(RouterError::EmptyTask));
+    }
+    let router = router_from_env(options.allow_destructive, &format!("tier 0 declined: {declined}"))?;
+    let cwd = working_directory(options)?;
+    router.route(task, &context_for(&cwd)).await.map_err(|error| match error {
+        RouterError::Refused { .. } => CliError::Refused(error),
+        other => CliError::Route(other),
+    })
+}
+
+/// The router for the environment's provider (llm's `ProviderConfig::detect_from_env`: the first of
+/// `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENROUTER_API_KEY`, `OLLAMA_HOST`, `OPENAI_BASE_URL` that is set).
+/// `reason` says why the task needs a model, for the error when no provider is configured.
+pub fn router_from_env(allow_destructive: bool, reason: &str) -> Result<Router, CliError> {
+    let config = match llm::ProviderConfig::detect_from_env() {
+        Ok(config) => config,
+        Err(llm::Error::NotConfigured) => return Err(CliError::NoProvider { reason: reason.to_owned() }),
+        Err(error) => return Err(CliError::Provider(error)),
+    };
+    let model = llm::connect(config).map_err(CliError::Provider)?;
+    Ok(Router::new(model).gate(GatePolicy { allow_destructive }))
+}
+
+/// What the model tiers are told: one shell pane (clive's sessions start with one) and a bounded listing of
+/// the working directory. Panes and tools from a toolset come later.
+pub fn context_for(cwd: &Path) -> RouteContext {
+    let mut context = RouteContext::new();
+    match WorkDir::read(cwd, WorkDir::DEFAULT_LIMIT) {
+        Ok(listing) => context.workdir = Some(listing),
+        Err(error) => tracing::debug!(%error, dir = %cwd.display(), "the working directory cannot be listed"),
+    }
+    context
+}
+
+fn working_directory(options: &TaskOptions) -> Result<PathBuf, CliError> {
+    match &options.cwd {
+        Some(dir) => Ok(dir.clone()),
+        None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e)),
+    }
+}
+
+/// With `-v`: what each tier did and cost.
+fn log_routing(routed: &Routed) {
+    for step in &routed.steps {
+        tracing::info!("routing: {step}");
+    }
+    let usage = routed.usage();
+    tracing::info!(
+        "routed to {} by {}: {} model call(s), {} tokens in / {} out",
+        routed.route.kind(),
+        routed.tier,
+        routed.model_calls(),
+        usage.input_tokens,
+        usage.output_tokens
+    );
+}
+
+/// Carries out a route: runs a direct command in a fresh session, prints an answer or a question. A plan
+/// needs the runners of its modes; until clive has them (the agent runners) it is an error naming them.
+pub async fn execute_route(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    options: &TaskOptions,
+    json: bool,
+) -> Result<i32, CliError> {
+    match &routed.route {
+        Route::Direct(direct) => {
+            let report = task_run::run_command(settings, task, routed, &direct.command, options).await?;
+            if json {
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else {
+                out!("{}", report.output);
+            }
+            if report.kept {
+                let id = report.session.trim_start_matches(session_record::SESSION_PREFIX);
+                eprintln!(
+                    "clive: exit code {}; session {} kept for {} (clive logs {id}, clive attach {id})",
+                    report.exit_code,
+                    report.session,
+                    manage::human_age(options.retention.as_secs())
+                );
+            }
+            Ok(report.exit_code)
+        }
+        Route::Answer(answer) => {
+            print_reply(task, routed, json, "answer", &answer.text);
+            Ok(exit_code::SUCCESS)
+        }
+        Route::Clarify(clarification) => {
+            print_reply(task, routed, json, "question", &clarification.question);
+            Ok(exit_code::CLARIFY)
+        }
+        Route::Plan(plan) => {
+            let mut modes: Vec<&str> = plan.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
+            modes.sort_unstable();
+            modes.dedup();
+            Err(CliError::NeedsRunners { modes: modes.join(", ") })
+        }
+        other => Err(CliError::NeedsRunners { modes: other.kind().to_owned() }),
+    }
+}
+
+fn print_reply(task: &str, routed: &Routed, json: bool, field: &str, text: &str) {
+    if json {
+        outln!("{}", reply_object(task, routed, field, text));
+    } else {
+        outln!("{}", text.trim_end());
+    }
+}
+
+/// `--json` for an answer (`field` = `answer`) or a question (`question`).
+fn reply_object(task: &str, routed: &Routed, field: &str, text: &str) -> serde_json::Value {
+    json!({
+        "task": task,
+        "route": routed.route,
+        "routing": RoutingReport::from(routed),
+        "model_calls": routed.model_calls(),
+        "tokens": TokenCount::of_routing(routed),
+        field: text,
+    })
+}
+
+/// `--dry-run`: the route and its plan. With `json`, a route that runs something prints the plan file itself
+/// (`clive plan run` reads it); an answer or a question prints `{"task", "route", "routing"}`.
+pub fn print_dry_run(task: &str, routed: &Routed, json: bool) {
+    out!("{}", render_dry_run(task, routed, json));
+}
+
+/// The text [`print_dry_run`] prints.
+pub fn render_dry_run(task: &str, routed: &Routed, json: bool) -> String {
+    let plan = routed.route.to_plan();
+    if json {
+        return match plan {
+            Some(plan) => format!("{}\n", plan.to_json_pretty()),
+            None => {
+                format!("{}\n", json!({"task": task, "route": routed.route, "routing": RoutingReport::from(routed)}))
+            }
+        };
+    }
+    let mut text = format!("task:    {task}\nroute:   {}, decided by {}\n", routed.route.kind(), routed.tier);
+    match &routed.route {
+        Route::Direct(direct) => text.push_str(&format!("command: {}\n", direct.command)),
+        Route::Answer(answer) => text.push_str(&format!("answer:  {}\n", answer.text.trim_end())),
+        Route::Clarify(question) => text.push_str(&format!("question: {}\n", question.question.trim_end())),
+        _ => {}
+    }
+    let usage = routed.usage();
+    text.push_str(&format!(
+        "cost:    {} model call(s), {} tokens in / {} out\n",
+        routed.model_calls(),
+        usage.input_tokens,
+        usage.output_tokens
+    ));
+    for step in &routed.steps {
+        text.push_str(&format!("  {step}\n"));
+    }
+    if let Some(plan) = plan {
+        text.push_str("plan (clive --dry-run --json prints it alone, for clive plan run):\n");
+        text.push_str(&plan.to_json_pretty());
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use router::{Answer, DirectRoute, PlanRoute};
+
+    use super::*;
+
+    fn routed(route: Route, tier: Tier) -> Routed {
+        let mut tier0 = TierStep::new(Tier::Direct, Duration::from_micros(4));
+        tier0.declined = Some("`count` is not a known direct command".into());
+        let mut steps = vec![tier0];
+        let mut classifier = TierStep::new(Tier::Classifier, Duration::from_millis(412));
+        classifier.model = Some("claude-haiku-4-5".into());
+        classifier.calls = 1;
+        classifier.usage.input_tokens = 431;
+        classifier.usage.output_tokens = 12;
+        if tier == Tier::Planner {
+            classifier.declined = Some("the classifier chose a plan".into());
+            steps.push(classifier);
+            let mut planner = TierStep::new(Tier::Planner, Duration::from_millis(2310));
+            planner.model = Some("claude-sonnet-4-5".into());
+            planner.calls = 2;
+            planner.usage.input_tokens = 1290;
+            planner.usage.output_tokens = 240;
+            steps.push(planner);
+        } else {
+            steps.push(classifier);
+        }
+        Routed { route, tier, steps }
+    }
+
+    fn plan() -> Route {
+        let plan = dag_sched::Plan::from_json(
+            r#"{"subtasks":[{"id":"count","pane":"shell","command":"wc -l < /etc/passwd > n.txt","description":"count"},
+                            {"id":"say","pane":"shell","mode":"llm","description":"summarise n.txt","depends_on":["count"]}]}"#,
+        )
+        .unwrap();
+        Route::Plan(PlanRoute { plan })
+    }
+
+    #[test]
+    fn dry_run_text() {
+        let task = "count the lines of /etc/passwd, then summarise";
+        insta::assert_snapshot!("dry_run_plan", render_dry_run(task, &routed(plan(), Tier::Planner), false));
+        let direct = Route::Direct(DirectRoute::describe("wc -l /etc/passwd"));
+        insta::assert_snapshot!("dry_run_direct", render_dry_run(task, &routed(direct, Tier::Classifier), false));
+    }
+
+    #[test]
+    fn dry_run_json_is_the_plan_file() {
+        let text = render_dry_run("t", &routed(plan(), Tier::Planner), true);
+        assert!(dag_sched::ValidatedPlan::from_json(&text).is_ok(), "{text}");
+        insta::assert_snapshot!("dry_run_plan_json", text);
+    }
+
+    #[test]
+    fn answer_json() {
+        let answer = Route::Answer(Answer { text: "4".into() });
+        let object = reply_object("what is 2+2", &routed(answer, Tier::Classifier), "answer", "4");
+        insta::assert_json_snapshot!("answer_json", object);
+    }
+}

@@ -1,0 +1,172 @@
+//! Tasks in words through the real `clive` binary: the model tiers answer the scripted fake server (real
+//! OpenAI wire format, `OPENAI_BASE_URL`), commands run in real tmux.
+
+// Test helpers: a panic is a test failure.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use llm::ProviderKind;
+use llm::testing::{FakeServer, Reply, Tokens, wire};
+use support::{World, text};
+
+/// A fake model server, served by its own runtime thread while the test waits on the binary.
+struct Model {
+    server: FakeServer,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Model {
+    fn start() -> Model {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let server = runtime.block_on(FakeServer::start()).unwrap();
+        Model { server, _runtime: runtime }
+    }
+
+    fn reply(&self, text: &str) -> &Self {
+        self.server.push(Reply::json(200, wire::openai::completion(text, "stop", Tokens::new(320, 11))));
+        self
+    }
+
+    fn classify(&self, kind: &str, text: &str) -> &Self {
+        self.reply(&serde_json::json!({"kind": kind, "text": text}).to_string())
+    }
+
+    fn url(&self) -> String {
+        self.server.base_url(ProviderKind::OpenAiCompatible)
+    }
+}
+
+fn clive(world: &World, model: &Model, args: &[&str]) -> std::process::Output {
+    world.command(args).env("OPENAI_BASE_URL", model.url()).current_dir(world.dir.path()).output().unwrap()
+}
+
+#[test]
+fn a_question_is_answered_and_nothing_runs() {
+    let world = World::new();
+    let model = Model::start();
+    model.classify("answer", "4");
+    let out = clive(&world, &model, &["what is 2+2"]);
+    assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "4\n"), "{}", text(&out.stderr));
+    assert!(world.tmux_sessions().is_empty(), "an answer opens no session");
+
+    model.classify("answer", "4");
+    let out = clive(&world, &model, &["--json", "-v", "what is 2+2"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["answer"].as_str(), report["route"]["route"].as_str()), (Some("4"), Some("answer")));
+    assert_eq!(report["routing"]["tier"], "classifier");
+    assert_eq!(
+        (report["routing"]["input_tokens"].as_u64(), report["routing"]["output_tokens"].as_u64()),
+        (Some(320), Some(11))
+    );
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("routing: tier 1 (classifier): gpt-fake-1, 1 call(s), 320 tokens in / 11 out"), "{stderr}");
+    assert!(
+        stderr.contains("routing: tier 0 (direct)")
+            && stderr.contains("passed on: `what` is not a known direct command"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_vague_task_gets_one_question_and_exit_5() {
+    let world = World::new();
+    let model = Model::start();
+    model.classify("ask", "What should I fix?");
+    let out = clive(&world, &model, &["fix it"]);
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "What should I fix?\n");
+    assert!(world.tmux_sessions().is_empty());
+}
+
+#[test]
+fn the_classifiers_command_runs_in_tmux() {
+    let world = World::new();
+    std::fs::write(world.dir.path().join("notes.txt"), "a\nb\nc\n").unwrap();
+    let model = Model::start();
+    model.classify("command", "wc -l < notes.txt");
+    let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["command"].as_str(), report["output"].as_str()), (Some("wc -l < notes.txt"), Some("3\n")));
+    assert_eq!(report["routing"]["tier"], "classifier");
+    let request = &model.server.requests()[0].body;
+    assert!(
+        request["messages"][0]["content"].as_str().unwrap().contains(r#"Files in "#),
+        "the directory listing is context"
+    );
+
+    model.classify("command", "rm -rf ~");
+    let out = clive(&world, &model, &["free up my home directory"]);
+    assert_eq!(out.status.code(), Some(77), "a model's command passes the gate: {}", text(&out.stderr));
+}
+
+#[test]
+fn dry_run_json_is_a_plan_file_that_plan_run_runs() {
+    let world = World::new();
+    let model = Model::start();
+    model.classify("plan", "");
+    model.reply(
+        r#"{"subtasks":[
+            {"id":"write","pane":"shell","mode":"direct","description":"write a.txt","command":"printf 'x\\ny\\n' > a.txt","depends_on":[]},
+            {"id":"count","pane":"shell","mode":"direct","description":"count a.txt","command":"wc -l < a.txt","depends_on":["write"]}]}"#,
+    );
+    let out = clive(&world, &model, &["--dry-run", "--json", "write two lines to a.txt, then count them"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(world.tmux_sessions().is_empty(), "a dry run runs nothing");
+    let plan_file = world.dir.path().join("plan.json");
+    std::fs::write(&plan_file, &out.stdout).unwrap();
+    let run = world.run_in(world.dir.path(), &["--json", "plan", "run", plan_file.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["succeeded"], true, "{report}");
+    assert_eq!(report["subtasks"][1]["output_excerpt"].as_str().map(str::trim), Some("2"));
+}
+
+#[test]
+fn dry_run_text_shows_route_cost_and_plan() {
+    let world = World::new();
+    let model = Model::start();
+    model.classify("write", "");
+    let out = clive(&world, &model, &["--dry-run", "summarise notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for needle in ["route:   plan, decided by tier 1 (classifier)", "320 tokens in / 11 out", "\"mode\": \"llm\""] {
+        assert!(stdout.contains(needle), "{needle} missing:\n{stdout}");
+    }
+}
+
+#[test]
+fn plans_the_planner_cannot_fix_and_plans_without_runners_are_clear_errors() {
+    let world = World::new();
+    let model = Model::start();
+    model.classify("plan", "");
+    for _ in 0..3 {
+        model.reply(r#"{"subtasks":[{"id":"a","pane":"shell","mode":"llm","description":"x","command":"","depends_on":["b"]}]}"#);
+    }
+    let out = clive(&world, &model, &["--json", "do three things"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("did not write a valid plan in 3 attempt(s)") && stderr.contains("depends on `b`"),
+        "{stderr}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["routing"]["steps"][2]["calls"], 3, "{report}");
+
+    model.classify("program", "");
+    let out = clive(&world, &model, &["sum the sizes of the log files"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("needs a plan with script subtasks"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_failing_provider_is_exit_69() {
+    let world = World::new();
+    let model = Model::start();
+    for _ in 0..2 {
+        model.server.push(Reply::json(401, wire::openai::error_body("invalid_api_key", "bad key")));
+    }
+    let out = clive(&world, &model, &["what is 2+2"]);
+    assert_eq!(out.status.code(), Some(69), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("the tier 2 (planner) model call failed"), "{}", text(&out.stderr));
+}
