@@ -1,7 +1,8 @@
 //! Wall time of `clive "echo hi"` from process start to exit, cold (no tmux server) and warm (a server
 //! running), beside the floor measured in the same run: the same job done with bare `tmux` commands.
 //!
-//! `cargo bench -p clive-cli --bench front_door` (set `CLIVE_BENCH_RUNS` to change the 40 runs per row).
+//! `cargo bench -p clive-cli --bench front_door` (set `CLIVE_BENCH_RUNS` to change the 40 runs per row;
+//! `CLIVE_TMUX` to measure another tmux binary, for clive and the floor alike).
 
 #![allow(clippy::expect_used)]
 
@@ -17,25 +18,27 @@ fn main() {
 
     let mut floor = Vec::new();
     let mut cold = Vec::new();
-    let mut cold_control = Vec::new();
+    let mut cold_subprocess = Vec::new();
     let mut warm = Vec::new();
     let warm_socket = dir.path().join("warm.sock");
     start_holder(&warm_socket, &config);
     for i in 0..runs {
         floor.push(bare_tmux(&dir.path().join(format!("floor{i}.sock")), &config));
         cold.push(clive(dir.path(), &dir.path().join(format!("cold{i}.sock")), None));
-        cold_control.push(clive(dir.path(), &dir.path().join(format!("ctl{i}.sock")), Some("control")));
+        cold_subprocess.push(clive(dir.path(), &dir.path().join(format!("sub{i}.sock")), Some("subprocess")));
         warm.push(clive(dir.path(), &warm_socket, None));
     }
     tmux(&warm_socket, &config, &["kill-server"]);
 
     let floor_median = median(&mut floor);
-    println!("clive \"echo hi\", {runs} runs each, medians:");
+    let version = Command::new(tmux_program()).arg("-V").output().expect("tmux -V");
+    let version = String::from_utf8_lossy(&version.stdout);
+    println!("clive \"echo hi\" on {}, {runs} runs each, medians:", version.trim());
     println!("  floor (bare tmux: new-session, wait-for, capture-pane, kill-server) {:>7.1} ms", ms(floor_median));
     for (name, samples) in [
-        ("clive cold (no server running)", &mut cold),
-        ("clive cold, control-mode transport", &mut cold_control),
-        ("clive warm (server running)", &mut warm),
+        ("clive cold (no server running; control mode, clive's default)", &mut cold),
+        ("clive cold, TMUX_HABITAT_TRANSPORT=subprocess", &mut cold_subprocess),
+        ("clive warm (server running; control mode)", &mut warm),
     ] {
         let m = median(samples);
         println!("  {name:<66} {:>7.1} ms  {:.2}x floor", ms(m), m.as_secs_f64() / floor_median.as_secs_f64());
@@ -45,7 +48,7 @@ fn main() {
 /// The floor: start a server and a session whose command signals a channel, wait on it, capture, kill.
 fn bare_tmux(socket: &Path, config: &Path) -> Duration {
     let started = Instant::now();
-    let command = format!("echo hi; tmux -S {} wait-for -S done", socket.display());
+    let command = format!("echo hi; {} -S {} wait-for -S done", tmux_program(), socket.display());
     tmux(socket, config, &["new-session", "-d", "-s", "floor", &command]);
     tmux(socket, config, &["wait-for", "done"]);
     let screen = tmux(socket, config, &["capture-pane", "-p", "-t", "floor"]);
@@ -55,12 +58,17 @@ fn bare_tmux(socket: &Path, config: &Path) -> Duration {
     elapsed
 }
 
+/// The tmux binary: `CLIVE_TMUX`, else `tmux` on PATH (clive reads the same variable).
+fn tmux_program() -> String {
+    std::env::var("CLIVE_TMUX").unwrap_or_else(|_| "tmux".to_owned())
+}
+
 fn start_holder(socket: &Path, config: &Path) {
     tmux(socket, config, &["new-session", "-d", "-s", "holder"]);
 }
 
 fn tmux(socket: &Path, config: &Path, args: &[&str]) -> String {
-    let out = Command::new("tmux")
+    let out = Command::new(tmux_program())
         .arg("-S")
         .arg(socket)
         .arg("-f")

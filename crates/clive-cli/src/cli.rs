@@ -17,18 +17,22 @@ Examples:
   clive attach 3fa2               watch a session (the view the agent has); detach with C-b d
   clive logs 3fa2                 its output: live, or the archived log once it is gone
   clive gc                        archive and remove expired sessions (--all: every session)
+  clive tools                     the panes and tools a model may use, their versions, and the sandbox
   clive serve                     watch every session live in a browser (read-only; prints the URL)
   clive serve --allow-approvals   …and answer agents' approval dialogs from the page
   clive replay 3fa2               play a session's recording in this terminal (--speed 4, --instant)
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan`, `serve` or `replay` is the management command (also when quoted alone: `clive \"sessions\"`); anything else is a task.
+`plan`, `tools`, `serve` or `replay` is the management command (also when quoted alone:
+`clive \"sessions\"`); anything else is a task.
 
 Environment:
   CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
+  CLIVE_TMUX          the tmux binary (default `tmux` on PATH)
   CLIVE_HOME          keep all state under this directory (default $XDG_STATE_HOME/clive)
   CLIVE_RETENTION     how long kept sessions stay (default 30m)
   CLIVE_TIMEOUT       how long a command may run (default 10m)
+  CLIVE_CONFIG        the config file (default $XDG_CONFIG_HOME/clive/config.yaml; docs/tools.md)
   RUST_LOG            log filter (overrides -v); logs go to stderr
   ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST, OPENAI_BASE_URL
                       the model provider for tasks in words (the first one set; see docs/clive.md)";
@@ -82,6 +86,16 @@ pub struct GlobalArgs {
     /// Route and plan the task, print the route and the plan (with --json: the plan file itself), run nothing.
     #[arg(long, global = true)]
     pub dry_run: bool,
+    /// The panes and tools a model may use: a profile (minimal, standard, full), pane kinds (shell, browser,
+    /// data, docs) or tools (jq, lynx, …), separated by commas. Default: the config file's, else minimal.
+    #[arg(long, global = true, value_name = "PROFILE|LIST")]
+    pub tools: Option<String>,
+    /// Let panes a model types into run unconfined (by default they run under bubblewrap).
+    #[arg(long, global = true)]
+    pub no_sandbox: bool,
+    /// Cut sandboxed panes off the network.
+    #[arg(long, global = true)]
+    pub no_network: bool,
 }
 
 /// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,
@@ -114,6 +128,9 @@ pub enum Command {
     /// Plan files (dag-sched): run, check, show.
     #[command(subcommand)]
     Plan(PlanCommand),
+    /// List the panes and tools a model may use, whether each is installed (and its version), and the
+    /// sandbox.
+    Tools,
     /// Archive and remove expired sessions.
     Gc {
         /// Remove every clive session, expired or not.
@@ -240,6 +257,10 @@ mod tests {
         assert!(matches!(parse(&["logs", "ab12"]).command, Some(Command::Logs { .. })));
         assert!(matches!(parse(&["serve"]).command, Some(Command::Serve(_))));
         assert!(matches!(parse(&["replay", "ab12", "--instant"]).command, Some(Command::Replay { instant: true, .. })));
+        assert!(matches!(parse(&["tools", "--json"]).command, Some(Command::Tools)));
+        let cli = parse(&["--tools", "standard,jq", "--no-sandbox", "--no-network", "tools"]);
+        assert_eq!(cli.global.tools.as_deref(), Some("standard,jq"));
+        assert!(cli.global.no_sandbox && cli.global.no_network);
     }
 
     #[test]

@@ -120,6 +120,9 @@ pub enum CliError {
     /// tmux failed.
     #[error("tmux: {0}")]
     Tmux(#[from] tmux_habitat::Error),
+    /// A toolset, the config file or a tool card is wrong, or the sandbox cannot start.
+    #[error("{0}")]
+    Tools(#[from] toolbox::Error),
     /// Local I/O failed.
     #[error("{context} ({path}): {source}")]
     Io {
@@ -154,6 +157,10 @@ impl CliError {
             CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } | CliError::NoRecording { .. } => {
                 exit_code::NOT_FOUND
             }
+            CliError::Tools(toolbox::Error::Sandbox(_) | toolbox::Error::Pane { .. } | toolbox::Error::Io { .. }) => {
+                exit_code::INTERNAL
+            }
+            CliError::Tools(_) => exit_code::USAGE,
             CliError::Tmux(_) | CliError::Io { .. } | CliError::PlanRun(_) => exit_code::INTERNAL,
         }
     }

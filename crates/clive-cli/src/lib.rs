@@ -4,8 +4,9 @@
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
 //! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
-//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
-//! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
+//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave no session
+//! behind (only their recording, for `clive replay`); failed runs (and `--keep`) stay for a retention period,
+//! then are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
 //! use clive_cli::{Settings, TaskOptions, run_task};
@@ -32,6 +33,7 @@ pub mod serve_cmd;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
+pub mod tools;
 
 pub use cli::{Cli, Command, PlanCommand, ServeArgs};
 pub use error::CliError;
@@ -88,6 +90,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             timeout: cli.global.timeout,
             allow_destructive: cli.global.allow_destructive,
             cwd: cli.global.cwd.clone(),
+            tools: tools::ToolsChoice::resolve(&cli.global)?,
         };
         let output = route_cmd::Output { json, dry_run: cli.global.dry_run };
         return route_cmd::run(settings, task, &options, output).await;
@@ -155,6 +158,15 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             }
             let speed = if *instant { None } else { Some(*speed) };
             serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
+        }
+        Some(Command::Tools) => {
+            let view = tools::tools(&cli.global, settings).await?;
+            if json {
+                println!("{}", serde_json::to_string(&view).unwrap_or_default());
+            } else {
+                print!("{}", view.render());
+            }
+            Ok(exit_code::SUCCESS)
         }
         Some(Command::Run { .. }) | None => {
             let help = <Cli as clap::CommandFactory>::command().render_help();

@@ -158,7 +158,8 @@ mod tests {
     #[test]
     fn archived_logs_by_id_or_prefix() {
         let dir = tempfile::tempdir().unwrap();
-        let settings = Settings { socket: tmux_habitat::SocketSpec::Name("x".into()), state_dir: dir.path().into() };
+        let settings =
+            Settings { socket: tmux_habitat::SocketSpec::Name("x".into()), state_dir: dir.path().into(), tmux: None };
         std::fs::create_dir_all(settings.log_dir()).unwrap();
         std::fs::write(settings.log_file("clive-ab12"), "x").unwrap();
         assert_eq!(archived_log(&settings, "ab12").unwrap(), settings.log_file("clive-ab12"));

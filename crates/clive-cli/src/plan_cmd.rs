@@ -109,7 +109,7 @@ pub async fn run_plan(
             router::safety::check(command, router::safety::GatePolicy { allow_destructive })?;
         }
     }
-    let server = settings.server().await?;
+    let server = settings.run_server().await?;
     let id = session_record::new_session_id();
     let session_name = format!("{SESSION_PREFIX}{id}");
     let mut session_options = SessionOptions::new(&session_name);
@@ -172,6 +172,7 @@ pub async fn run_plan(
             })
             .collect(),
     };
+    server.close().await;
     Ok((summary, report))
 }
 

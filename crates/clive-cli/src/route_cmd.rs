@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use router::safety::GatePolicy;
-use router::{Route, RouteContext, Routed, Router, RouterError, Tier, TierStep, WorkDir};
+use router::{PaneInfo, Route, RouteContext, Routed, Router, RouterError, Tier, TierStep, WorkDir};
 use serde_json::json;
 
 use crate::error::CliError;
@@ -58,7 +58,8 @@ pub async fn route_task(task: &str, options: &TaskOptions) -> Result<Routed, Cli
     }
     let router = router_from_env(options.allow_destructive, &format!("tier 0 declined: {declined}"))?;
     let cwd = working_directory(options)?;
-    router.route(task, &context_for(&cwd)).await.map_err(|error| match error {
+    let installed = options.tools.installed().await;
+    router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| match error {
         RouterError::Refused { .. } => CliError::Refused(error),
         other => CliError::Route(other),
     })
@@ -77,10 +78,14 @@ pub fn router_from_env(allow_destructive: bool, reason: &str) -> Result<Router, 
     Ok(Router::new(model).gate(GatePolicy { allow_destructive }))
 }
 
-/// What the model tiers are told: one shell pane (clive's sessions start with one) and a bounded listing of
-/// the working directory. Panes and tools from a toolset come later.
-pub fn context_for(cwd: &Path) -> RouteContext {
+/// What the model tiers are told: the toolset's panes and tools that are installed here (a missing tool is
+/// never offered) and a bounded listing of the working directory.
+pub fn context_for(cwd: &Path, installed: &toolbox::Toolbox) -> RouteContext {
     let mut context = RouteContext::new();
+    for pane in installed.offered() {
+        context.tools.extend(pane.tools.iter().map(|t| t.tool.clone()));
+        context = context.pane(PaneInfo::new(pane.name, pane.kind.name()));
+    }
     match WorkDir::read(cwd, WorkDir::DEFAULT_LIMIT) {
         Ok(listing) => context.workdir = Some(listing),
         Err(error) => tracing::debug!(%error, dir = %cwd.display(), "the working directory cannot be listed"),

@@ -10,7 +10,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use clive_serve::{Access, AccessToken, Catalog, InputPolicy, ReplayOptions, ServeConfig, SessionMeta, TmuxCatalog};
 use serde::Serialize;
-use tmux_habitat::{Server, SocketSpec, TransportKind};
+use tmux_habitat::{Server, SocketSpec};
 
 use crate::error::CliError;
 use crate::session_record::{self, SESSION_PREFIX, SessionState};
@@ -104,8 +104,7 @@ pub async fn serve(
         }
     }
     let token = AccessToken::load_or_create(&token_file).map_err(|e| serve_error(&token_file, e))?;
-    let mut catalogs: Vec<Arc<dyn Catalog>> =
-        vec![Arc::new(CliveCatalog { server: settings.server_with(TransportKind::Control).await? })];
+    let mut catalogs: Vec<Arc<dyn Catalog>> = vec![Arc::new(CliveCatalog { server: settings.watch_server().await? })];
     for socket in &options.sockets {
         let spec = socket_spec(socket);
         let catalog = TmuxCatalog::socket(spec, options.prefix.clone())
@@ -283,7 +282,7 @@ mod tests {
     #[test]
     fn recordings_are_found_by_id_or_prefix() {
         let home = tempfile::tempdir().unwrap();
-        let settings = Settings { socket: SocketSpec::Name("t".into()), state_dir: home.path().to_owned() };
+        let settings = Settings { socket: SocketSpec::Name("t".into()), state_dir: home.path().to_owned(), tmux: None };
         let dir = settings.recordings_dir();
         std::fs::create_dir_all(&dir).unwrap();
         for name in ["clive-ab12cd34", "clive-ab99", "lane-x"] {

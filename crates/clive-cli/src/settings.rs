@@ -3,8 +3,9 @@
 //! - Socket: `CLIVE_TMUX_SOCKET` (a name as for `tmux -L`, or a path as for `tmux -S` when it contains
 //!   `/`), default the name `clive`.
 //! - State: `CLIVE_HOME/state` when `CLIVE_HOME` is set, else `$XDG_STATE_HOME/clive`, else
-//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it,
-//!   pane recordings to `recordings/`, and `clive serve`'s access token to `serve-token`.
+//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it, pane recordings to `recordings/`,
+//!   and `clive serve`'s access token to `serve-token`.
+//! - tmux: `CLIVE_TMUX` names the binary (default `tmux` on `PATH`).
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +17,8 @@ use crate::error::CliError;
 pub const SOCKET_VARIABLE: &str = "CLIVE_TMUX_SOCKET";
 /// Environment variable moving everything clive stores under one directory.
 pub const HOME_VARIABLE: &str = "CLIVE_HOME";
+/// Environment variable choosing the tmux binary (default `tmux` on `PATH`, or `$TMUX_HABITAT_TMUX`).
+pub const TMUX_VARIABLE: &str = "CLIVE_TMUX";
 /// The socket name used when `CLIVE_TMUX_SOCKET` is not set.
 pub const DEFAULT_SOCKET_NAME: &str = "clive";
 
@@ -26,6 +29,8 @@ pub struct Settings {
     pub socket: SocketSpec,
     /// Root of clive's state.
     pub state_dir: PathBuf,
+    /// The tmux binary (`CLIVE_TMUX`); `None` for tmux-habitat's default.
+    pub tmux: Option<PathBuf>,
 }
 
 impl Settings {
@@ -54,7 +59,7 @@ impl Settings {
                 reason: "neither CLIVE_HOME, XDG_STATE_HOME nor HOME is set; set one so clive can keep its logs".into(),
             });
         };
-        Ok(Settings { socket, state_dir })
+        Ok(Settings { socket, state_dir, tmux: lookup(TMUX_VARIABLE).map(PathBuf::from) })
     }
 
     /// Where archived session logs go.
@@ -89,22 +94,40 @@ impl Settings {
         self.socket.resolve()
     }
 
-    /// A handle on clive's tmux server (it starts with the first session; it is left running on drop).
-    /// Commands travel as one `tmux` process each unless `TMUX_HABITAT_TRANSPORT` says otherwise.
+    /// A handle on clive's tmux server for a management command (`sessions`, `logs`, `gc`, …): one `tmux`
+    /// process per call, which costs less than attaching a control client for a handful of calls.
+    /// `TMUX_HABITAT_TRANSPORT` overrides. The server starts with the first session and is left running.
     pub async fn server(&self) -> Result<Server, CliError> {
-        // One-shot commands: a `tmux` process per call costs less than opening a control connection for a
-        // handful of calls. `TMUX_HABITAT_TRANSPORT=control` chooses control mode (for measurements).
-        self.server_with(TransportKind::from_env().unwrap_or(TransportKind::Subprocess)).await
+        self.server_with(TransportKind::Subprocess).await
     }
 
-    /// A handle on clive's tmux server over the given transport (`clive serve` follows output, so it needs
-    /// control mode).
-    pub async fn server_with(&self, transport: TransportKind) -> Result<Server, CliError> {
-        let builder = match &self.socket {
+    /// A handle on clive's tmux server for running a task or a plan: control mode (a command in a tenth of a
+    /// millisecond, output as a stream), unless `TMUX_HABITAT_TRANSPORT` says otherwise. Close it with
+    /// [`Server::close`] when the run ends, so its control client leaves in turn with other `clive`s creating
+    /// sessions on the same server (tmux crashes when the two overlap; tmux-habitat makes them take turns).
+    pub async fn run_server(&self) -> Result<Server, CliError> {
+        self.server_with(TransportKind::Control).await
+    }
+
+    /// A handle for `clive serve`, which follows output: control mode whatever the environment says. Close
+    /// it with [`Server::close`] when serving ends.
+    pub async fn watch_server(&self) -> Result<Server, CliError> {
+        self.start_server(TransportKind::Control).await
+    }
+
+    async fn server_with(&self, default: TransportKind) -> Result<Server, CliError> {
+        self.start_server(TransportKind::from_env().unwrap_or(default)).await
+    }
+
+    async fn start_server(&self, transport: TransportKind) -> Result<Server, CliError> {
+        let mut builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),
             SocketSpec::Inherit => Server::builder().socket_path(SocketSpec::Inherit.resolve()).keep_on_drop(true),
         };
+        if let Some(tmux) = &self.tmux {
+            builder = builder.program(tmux);
+        }
         Ok(builder.transport(transport).start().await?)
     }
 
@@ -143,6 +166,12 @@ mod tests {
             settings(&[("HOME", "/h"), ("CLIVE_TMUX_SOCKET", "/tmp/s")]).socket,
             SocketSpec::Path("/tmp/s".into())
         );
+    }
+
+    #[test]
+    fn the_tmux_binary_is_chosen_by_clive_tmux() {
+        assert_eq!(settings(&[("HOME", "/h")]).tmux, None);
+        assert_eq!(settings(&[("HOME", "/h"), ("CLIVE_TMUX", "/opt/tmux")]).tmux, Some(PathBuf::from("/opt/tmux")));
     }
 
     #[test]

@@ -6,22 +6,18 @@ use std::time::{Duration, Instant};
 use router::safety::{self, GateDecision, GatePolicy};
 use router::{Route, Routed, Tier, TierStep};
 use serde::Serialize;
-use tmux_habitat::{Key, Server, SessionOptions};
+use tmux_habitat::{Key, Server};
+use toolbox::Sandbox;
 
 use crate::archive;
 use crate::error::CliError;
 use crate::provider;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
+use crate::tools::ToolsChoice;
 
 /// How long a fresh shell may take to show it reads input.
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// Variables not copied from the caller into the session: tmux and the pane's shell set their own.
-const NOT_INHERITED: [&str; 9] = ["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES"];
-
-/// tmux refuses a command message past about 16 KB; the environment gets at most this much of it.
-const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
 
 /// How to run a task.
 #[derive(Debug, Clone)]
@@ -36,6 +32,9 @@ pub struct TaskOptions {
     pub allow_destructive: bool,
     /// The directory the command runs in (default: the current directory).
     pub cwd: Option<PathBuf>,
+    /// The toolset the model tiers are offered, and the sandbox a command a model wrote (the classifier's)
+    /// runs in (`sandbox: None` runs it unconfined). A command the user typed (tier 0) always runs unconfined.
+    pub tools: ToolsChoice,
 }
 
 impl Default for TaskOptions {
@@ -46,6 +45,7 @@ impl Default for TaskOptions {
             timeout: Duration::from_secs(600),
             allow_destructive: false,
             cwd: None,
+            tools: ToolsChoice::default(),
         }
     }
 }
@@ -77,6 +77,8 @@ pub struct TaskReport {
     pub kept: bool,
     /// The start of the output scrolled out of the pane's history.
     pub truncated: bool,
+    /// Whether the command ran in the sandbox (a model wrote it; docs/tools.md).
+    pub sandboxed: bool,
 }
 
 /// What routing a task cost, as `--json` shows it.
@@ -196,7 +198,21 @@ async fn run_gated(
     command: &str,
     options: &TaskOptions,
 ) -> Result<TaskReport, CliError> {
-    let server = settings.server().await?;
+    let server = settings.run_server().await?;
+    let report = run_on(settings, &server, task, routed, command, options).await;
+    server.close().await;
+    report
+}
+
+async fn run_on(
+    settings: &Settings,
+    server: &Server,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+) -> Result<TaskReport, CliError> {
+    let server = server.clone();
     sweep_if_running(settings, &server).await;
 
     let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
@@ -204,10 +220,15 @@ async fn run_gated(
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
     };
-    let mut session_options = SessionOptions::new(&session_name).cwd(&cwd);
-    for (key, value) in inherited_environment(std::env::vars_os()) {
-        session_options = session_options.env(key, value);
-    }
+    // A command a model wrote runs sandboxed (unless turned off); one the user typed runs as typed.
+    let sandbox = match &options.tools.sandbox {
+        Some(policy) if routed.tier != Tier::Direct => {
+            Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?)
+        }
+        _ => None,
+    };
+    let sandboxed = sandbox.is_some();
+    let session_options = toolbox::Launcher::new(&cwd).sandbox(sandbox).session(&server, &session_name)?;
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // If this process dies, the session still expires: after the timeout and a retention period.
@@ -253,6 +274,7 @@ async fn run_gated(
         session: session_name,
         kept,
         truncated: output.truncated,
+        sandboxed,
     })
 }
 
@@ -270,44 +292,9 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
 
 /// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
 /// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
-fn inherited_environment(
-    vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
-) -> Vec<(String, String)> {
-    let mut vars: Vec<(String, String)> = vars
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .filter(|(k, _)| !NOT_INHERITED.contains(&k.as_str()) && !k.starts_with("TERM_") && !k.contains('='))
-        .collect();
-    let size = |vars: &[(String, String)]| vars.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>();
-    while size(&vars) > ENVIRONMENT_BUDGET_BYTES {
-        let Some((largest, _)) = vars.iter().enumerate().max_by_key(|(_, (k, v))| k.len() + v.len()) else { break };
-        let (name, value) = vars.swap_remove(largest);
-        tracing::warn!(variable = %name, bytes = value.len(), "environment variable too large to pass to the session; left out");
-    }
-    vars
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsString;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Iterator<Item = (OsString, OsString)> {
-        pairs.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))).collect::<Vec<_>>().into_iter()
-    }
-
-    #[test]
-    fn tmux_and_terminal_variables_stay_behind() {
-        let vars =
-            inherited_environment(env(&[("TMUX", "/x,1,0"), ("TERM", "xterm"), ("TERM_PROGRAM", "x"), ("FOO", "bar")]));
-        assert_eq!(vars, vec![("FOO".to_owned(), "bar".to_owned())]);
-    }
-
-    #[test]
-    fn oversized_environment_drops_the_largest() {
-        let big = "x".repeat(ENVIRONMENT_BUDGET_BYTES);
-        let vars = inherited_environment(env(&[("BIG", &big), ("SMALL", "1")]));
-        assert_eq!(vars, vec![("SMALL".to_owned(), "1".to_owned())]);
-    }
 
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {

@@ -181,3 +181,26 @@ fn two_processes_at_the_same_moment_both_succeed() {
     }
     assert!(world.tmux_sessions().is_empty());
 }
+
+/// Eight `clive`s at once, three times, on one server, each over control mode: sessions are created while
+/// other processes' control clients attach and leave. tmux (3.3a and 3.5a) crashes when those overlap; the
+/// processes take turns, so every run succeeds and the server survives.
+#[test]
+fn many_processes_on_one_server_over_control_mode_all_succeed() {
+    let world = World::new();
+    for round in 0..3 {
+        let children: Vec<_> = (0..8)
+            .map(|i| {
+                let mut command = world.command(&[&format!("echo r{round}-{i}")]);
+                command.env_remove("TMUX_HABITAT_TRANSPORT").stdout(std::process::Stdio::piped());
+                command.stderr(std::process::Stdio::piped()).spawn().unwrap()
+            })
+            .collect();
+        for (i, child) in children.into_iter().enumerate() {
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "round {round}, run {i}: {}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), format!("r{round}-{i}\n"));
+        }
+    }
+    assert!(world.tmux_sessions().is_empty());
+}

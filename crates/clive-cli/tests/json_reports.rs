@@ -32,6 +32,7 @@ fn task_report() {
         session: "clive-ab12cd34".into(),
         kept: false,
         truncated: false,
+        sandboxed: false,
     };
     insta::assert_json_snapshot!(report);
 }

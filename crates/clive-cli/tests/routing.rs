@@ -170,3 +170,47 @@ fn a_failing_provider_is_exit_69() {
     assert_eq!(out.status.code(), Some(69), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("the tier 2 (planner) model call failed"), "{}", text(&out.stderr));
 }
+
+/// A command the classifier wrote runs in the sandbox (writes outside the working directory stay inside it);
+/// `--no-sandbox` runs it unconfined; a command the user typed always runs as typed.
+#[test]
+fn the_models_command_runs_sandboxed_and_the_users_as_typed() {
+    if toolbox::find_on_path("bwrap", &std::env::var_os("PATH").unwrap_or_default()).is_none() {
+        assert!(
+            std::env::var_os("CLIVE_REQUIRE_SANDBOX").is_none(),
+            "CLIVE_REQUIRE_SANDBOX is set but bwrap is missing"
+        );
+        eprintln!("skipped: bwrap is not installed");
+        return;
+    }
+    let world = World::new();
+    let work = world.dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let outside = world.dir.path().join("outside.txt");
+    let command = format!("echo made > inside.txt; echo x > '{}'; echo \"sandbox=$CLIVE_SANDBOX\"", outside.display());
+    let model = Model::start();
+    let run = |extra: &[&str]| {
+        model.classify("command", &command);
+        let mut args = vec!["--json", "-C", work.to_str().unwrap()];
+        args.extend(extra);
+        args.push("make a file here");
+        let out = clive(&world, &model, &args);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)))
+    };
+
+    let report = run(&[]);
+    assert_eq!(report["sandboxed"], true, "{report}");
+    let prompt = model.server.requests()[0].body["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(prompt.contains("Tools: bash"), "the installed tools of the toolset are context: {prompt}");
+    assert!(report["output"].as_str().unwrap().contains("sandbox=1"), "{report}");
+    assert_eq!(std::fs::read_to_string(work.join("inside.txt")).unwrap(), "made\n");
+    assert!(!outside.exists(), "a write outside the working directory stayed in the sandbox's private /tmp");
+
+    let report = run(&["--no-sandbox"]);
+    assert_eq!(report["sandboxed"], false);
+    assert!(outside.exists());
+
+    let out = world.command(&["--json", "printenv CLIVE_SANDBOX"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["sandboxed"].as_bool(), report["exit_code"].as_i64()), (Some(false), Some(1)));
+}

@@ -88,6 +88,14 @@ impl Hub {
         self.feeds().clear();
     }
 
+    /// Detaches the catalogs' control clients, taking turns with processes that create sessions on the same
+    /// tmux servers (tmux can crash when the two overlap).
+    pub(crate) async fn close_servers(&self) {
+        for catalog in &self.catalogs {
+            catalog.server().close().await;
+        }
+    }
+
     /// Becomes true when the server stops.
     pub(crate) fn stopping(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()

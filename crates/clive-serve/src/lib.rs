@@ -125,7 +125,8 @@ impl ServeHandle {
         format!("http://{}/?token={}", self.addr, self.token.expose())
     }
 
-    /// Stops accepting, closes open sockets, and returns once the server has stopped.
+    /// Stops accepting, closes open sockets, detaches from tmux (in turn with other processes creating
+    /// sessions there), and returns once the server has stopped.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -133,6 +134,7 @@ impl ServeHandle {
         self.hub.shutdown();
         self.hub_task.abort();
         let _ = (&mut self.task).await;
+        self.hub.close_servers().await;
     }
 
     /// Runs until the server fails (it does not stop on its own).

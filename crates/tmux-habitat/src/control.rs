@@ -48,11 +48,16 @@ impl Control {
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
         if invocation.commands.first().is_some_and(|c| c.name() == "new-session") {
-            // tmux 3.3a crashes (a NULL dereference, seen as "server exited unexpectedly") when a session is
-            // created while a control client is attaching; creating sessions and opening connections take
-            // turns.
-            let _turn = self.connections.lock().await;
+            // tmux (3.3a, and 3.5a too) crashes when a session is created while a control client is attaching;
+            // creating sessions and opening connections take turns (across processes too: `crate::turn`).
+            let _in_process = self.connections.lock().await;
+            let _turn = crate::turn::take(&self.subprocess.socket_path, invocation.deadline).await?;
             return self.subprocess.run(invocation).await;
+        }
+        if let [only] = invocation.commands.as_slice()
+            && only.name() == "kill-session"
+        {
+            return self.kill_session(invocation).await;
         }
         if needs_subprocess(&invocation) {
             return self.subprocess.run(invocation).await;
@@ -175,6 +180,8 @@ impl Control {
     /// Starts a control client attached to `session` (or the most recent one) and returns it with the id of
     /// the session it is attached to.
     async fn open(&self, session: Option<&str>) -> Result<(Connection, String)> {
+        // Held until the client has answered, so no session is created (by any process) while it attaches.
+        let _turn = crate::turn::take(&self.subprocess.socket_path, Duration::from_secs(5)).await?;
         let mut cmd = self.subprocess.command();
         // -N: attaching must never start a server (one that just exited, or was never started).
         cmd.args(["-N", "-C", "attach-session", "-f", "ignore-size"]);
@@ -203,9 +210,58 @@ impl Control {
         Ok((conn, attached))
     }
 
+    /// Kills a session, taking turns (see `crate::turn`): its control client, if we have one, detaches first
+    /// and has gone before the session does, so tmux never handles a client going away while another
+    /// process creates a session.
+    async fn kill_session(&self, invocation: Invocation) -> Result<String> {
+        let target = invocation.commands[0].arguments().windows(2).find(|w| w[0] == "-t").map(|w| w[1].clone());
+        let mut conns = self.connections.lock().await;
+        conns.retain(|_, c| !c.is_closed());
+        // Which of our connections is attached to the session, asked over one we have (none: nothing to detach).
+        let id = match (target, conns.values().next()) {
+            (Some(target), Some(conn)) => {
+                let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok();
+                match line {
+                    Some(line) => {
+                        conn.command(line.as_str()).await.ok().filter(|r| r.ok).map(|r| r.text().trim().to_owned())
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        let _turn = crate::turn::take(&self.subprocess.socket_path, invocation.deadline).await?;
+        if let Some(conn) = id.as_ref().and_then(|id| conns.remove(id)) {
+            detach(&conn).await;
+        }
+        if let Some(id) = &id {
+            self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, s| s != id);
+        }
+        self.subprocess.run(invocation).await
+    }
+
+    /// Detaches every connection of this handle, taking turns with session creation (see `crate::turn`).
+    pub(crate) async fn close(&self) {
+        let mut conns = self.connections.lock().await;
+        conns.retain(|_, c| !c.is_closed());
+        if conns.is_empty() {
+            return;
+        }
+        let _turn = crate::turn::take(&self.subprocess.socket_path, Duration::from_secs(5)).await;
+        for (_, conn) in conns.drain() {
+            detach(&conn).await;
+        }
+    }
+
     async fn forget_closed(&self) {
         self.connections.lock().await.retain(|_, c| !c.is_closed());
     }
+}
+
+/// Asks a control client to detach and waits (at most a second) until it has gone.
+async fn detach(conn: &Connection) {
+    let _ = conn.command_with_timeout("detach-client", Duration::from_secs(1)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
 }
 
 /// Sends the lines in order (each future enqueues its line on first poll, and `join_all` polls them in

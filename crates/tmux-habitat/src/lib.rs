@@ -42,9 +42,10 @@
 //! transport stays as the fallback: `TMUX_HABITAT_TRANSPORT=subprocess` or [`ServerBuilder::transport`].
 //!
 //! The subprocess transport runs one `tmux` process per command (about 1.6 ms). Waits that the pane can
-//! signal never poll: a command's end arrives on a FIFO the shell writes with a builtin, readiness and a
-//! dead pane (the `pane-died` hook) on `tmux wait-for` channels. Waits on a screen that cannot signal use
-//! exponential backoff under a deadline.
+//! signal never poll: a command's end and the shell's readiness arrive on FIFOs the shell writes with a
+//! builtin (the shell never calls tmux, so it may run in a sandbox that hides the server), a dead pane (the
+//! `pane-died` hook) on a `tmux wait-for` channel. Waits on a screen that cannot signal use exponential backoff
+//! under a deadline.
 
 #![deny(missing_docs)]
 
@@ -66,6 +67,8 @@ mod session;
 mod socket;
 mod stream;
 mod transport;
+mod turn;
+mod version;
 mod wait;
 
 pub use capture::CaptureOptions;
@@ -79,8 +82,9 @@ pub use quote::shell_quote;
 pub use run::{CommandOutput, RunningCommand};
 pub use screen::{Cell, Color, Screen, Span, Style};
 pub use server::{Server, ServerBuilder};
-pub use session::{Session, SessionInfo, SessionOptions};
+pub use session::{Session, SessionInfo, SessionOptions, WindowOptions};
 pub use socket::{SocketSpec, socket_dir};
 pub use tmux_control::Command;
 pub use transport::{DEFAULT_COMMAND_DEADLINE, Invocation, TransportKind};
+pub use version::TmuxVersion;
 pub use wait::Backoff;

@@ -6,6 +6,7 @@ use std::time::Duration;
 use tmux_control::Command;
 
 use crate::capture::CaptureOptions;
+use crate::end_signal::EndSignal;
 use crate::error::{Error, Result};
 use crate::keys::Key;
 use crate::screen::Screen;
@@ -347,29 +348,33 @@ impl Pane {
     }
 
     /// Waits until the pane's shell proves it reads input: it runs a handshake line that prints a marker
-    /// (seen on the output stream over control mode) or signals a unique `wait-for` channel (subprocess
-    /// transport). Fails after `timeout` with the pane and what was on its screen.
+    /// (seen on the output stream over control mode) or writes a unique token into a FIFO of ours (subprocess
+    /// transport; the shell never needs to reach the tmux server, so a sandboxed shell works too). Fails after
+    /// `timeout` with the pane and what was on its screen.
     pub async fn wait_ready(&self, timeout: Duration) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let token = format!("{:016x}", rand::random::<u64>());
         let stream = self.server.subscribe_output(&self.id).await?;
-        let line = match &stream {
-            Some(_) => format!("printf '%s%s\\n' __HAB_R_ {token}"),
+        // Without a stream, the shell writes the token into a FIFO with its printf builtin: no process, and no
+        // need to reach the tmux server (a sandboxed shell cannot).
+        let (line, mut stream) = match stream {
+            Some(stream) => (format!("printf '%s%s\\n' __HAB_R_ {token}"), Ok(stream)),
             None => {
-                let program = crate::shell_quote(&self.server.program().display().to_string());
-                let socket = crate::shell_quote(&self.server.socket_path().display().to_string());
-                format!("{program} -S {socket} wait-for -S hab-ready-{token}")
+                let signal = EndSignal::create(self.server.runtime_dir().join(format!("ready-{token}")))?;
+                let fifo = crate::shell_quote(&signal.path().display().to_string());
+                (format!("printf '%s\\n' {token} 1<>{fifo}"), Err(signal))
             }
         };
         let id = self.id.as_str();
         let typed = crate::Invocation::new(Command::new("send-keys").args(["-t", id, "-l", &line]))
             .then(Command::new("send-keys").args(["-t", id, "Enter"]));
         self.server.tmux(typed).await?;
-        let Some(mut stream) = stream else {
-            return self.wait_for_channel(&format!("hab-ready-{token}"), timeout, "the shell to become ready").await;
+        let stream = match &mut stream {
+            Ok(stream) => stream,
+            Err(signal) => return self.wait_for_fifo(signal, &token, timeout, "the shell to become ready").await,
         };
         let marker = format!("__HAB_R_{token}");
-        match crate::stream::wait_for_marker(&mut stream, marker.as_bytes(), deadline).await {
+        match crate::stream::wait_for_marker(stream, marker.as_bytes(), deadline).await {
             crate::stream::StreamWait::Found => Ok(()),
             crate::stream::StreamWait::Lost => {
                 self.server.continue_pane(&self.id).await;
@@ -427,18 +432,6 @@ impl Pane {
     /// replaced mid-wait: a signal that reaches a client being killed would be lost.)
     pub(crate) async fn wait_for_channel(&self, channel: &str, timeout: Duration, what: &str) -> Result<()> {
         let waiter = self.server.tmux(crate::Invocation::new(Command::new("wait-for").arg(channel)).deadline(timeout));
-        let death = async {
-            loop {
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                match self.info().await {
-                    Ok(info) if info.dead => {
-                        return Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await };
-                    }
-                    Err(gone @ Error::NotFound { .. }) => return gone,
-                    _ => {}
-                }
-            }
-        };
         tokio::select! {
             waited = waiter => match waited {
                 Ok(_) => Ok(()),
@@ -451,7 +444,40 @@ impl Pane {
                 }
                 Err(e) => Err(e),
             },
-            gone = death => Err(gone),
+            gone = self.death() => Err(gone),
+        }
+    }
+
+    /// Waits until the shell writes `token` into `signal`'s FIFO, the pane dies, or `timeout` passes.
+    async fn wait_for_fifo(&self, signal: &mut EndSignal, token: &str, timeout: Duration, what: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        tokio::select! {
+            seen = signal.wait(token, deadline) => match seen? {
+                true => Ok(()),
+                false => {
+                    if self.info().await.is_ok_and(|info| info.dead) {
+                        return Err(Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await });
+                    }
+                    let screen = self.capture_text().await.unwrap_or_default();
+                    Err(Error::Timeout { pane: self.id.to_string(), what: what.to_owned(), waited: timeout, screen })
+                }
+            },
+            gone = self.death() => Err(gone),
+        }
+    }
+
+    /// Looks at the pane once a second until it is dead or gone (tmux 3.3a sometimes marks a pane dead without
+    /// running its `pane-died` hook, so a wait cannot count on the hook alone).
+    async fn death(&self) -> Error {
+        loop {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            match self.info().await {
+                Ok(info) if info.dead => {
+                    return Error::PaneDead { pane: self.id.to_string(), status: self.dead_status().await };
+                }
+                Err(gone @ Error::NotFound { .. }) => return gone,
+                _ => {}
+            }
         }
     }
 }

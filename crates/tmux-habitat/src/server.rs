@@ -271,6 +271,20 @@ impl Server {
         self.inner.transport.subprocess().command()
     }
 
+    /// Detaches this handle's control clients and waits until they have gone, taking turns with processes
+    /// that create sessions on the same server: tmux (3.3a and 3.5a) can crash when a control client
+    /// detaches or attaches while a session is being created. Call it before a process that shares a server
+    /// with others (two `clive`s on one socket) exits; dropping the handle detaches without waiting. The
+    /// handle stays usable: a later command attaches again.
+    pub async fn close(&self) {
+        self.inner.transport.close().await;
+    }
+
+    /// The version of the tmux binary this handle runs (`tmux -V`, asked once per binary and process).
+    pub async fn tmux_version(&self) -> Result<crate::TmuxVersion> {
+        crate::version::detect(self.program()).await
+    }
+
     /// Which transport this handle uses.
     pub fn transport_kind(&self) -> TransportKind {
         self.inner.transport.kind()
@@ -291,12 +305,14 @@ impl Server {
         }
     }
 
-    /// The tmux binary every call runs; shells in our panes use it too, to signal us.
-    pub(crate) fn program(&self) -> &Path {
+    /// The tmux binary every call runs.
+    pub fn program(&self) -> &Path {
         &self.inner.transport.subprocess().program
     }
 
-    pub(crate) fn runtime_dir(&self) -> &Path {
+    /// This handle's private directory (mode 0700): the panes' rc file, and the scripts and FIFOs of
+    /// running commands. A pane's shell reads it, so a sandbox around the shell must let it in.
+    pub fn runtime_dir(&self) -> &Path {
         &self.inner.runtime_dir
     }
 
@@ -406,7 +422,9 @@ impl Server {
         }
     }
 
-    pub(crate) fn shell(&self) -> Option<&str> {
+    /// The shell command line new panes run (see [`ServerBuilder::shell`]); `None` leaves it to tmux's
+    /// `default-shell`. A launcher that wraps the shell (a sandbox) runs this line inside its wrapper.
+    pub fn shell(&self) -> Option<&str> {
         self.inner.shell.as_deref()
     }
 

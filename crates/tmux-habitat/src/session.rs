@@ -17,7 +17,7 @@ pub struct SessionOptions {
     size: Option<(u16, u16)>,
     cwd: Option<PathBuf>,
     env: Vec<(String, String)>,
-    command: Option<String>,
+    command: Option<WindowCommand>,
     window_name: Option<String>,
 }
 
@@ -47,13 +47,100 @@ impl SessionOptions {
 
     /// Run this shell command in the first pane instead of the server's shell.
     pub fn command(mut self, command: impl Into<String>) -> Self {
-        self.command = Some(command.into());
+        self.command = Some(WindowCommand::Shell(command.into()));
+        self
+    }
+
+    /// Run this program with these arguments, as given (no shell reads them), in the first pane instead of
+    /// the server's shell. An empty list keeps the server's shell.
+    pub fn program<I, S>(mut self, argv: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.command = WindowCommand::program(argv);
         self
     }
 
     /// Name of the first window.
     pub fn window_name(mut self, name: impl Into<String>) -> Self {
         self.window_name = Some(name.into());
+        self
+    }
+}
+
+/// How to open a window with [`Session::open_window`].
+#[derive(Debug, Clone)]
+pub struct WindowOptions {
+    name: String,
+    cwd: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    command: Option<WindowCommand>,
+}
+
+/// What a new pane runs instead of the server's shell.
+#[derive(Debug, Clone)]
+enum WindowCommand {
+    Shell(String),
+    Program(Vec<String>),
+}
+
+impl WindowCommand {
+    fn program<I, S>(argv: I) -> Option<WindowCommand>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let argv: Vec<String> = argv.into_iter().map(Into::into).collect();
+        (!argv.is_empty()).then_some(WindowCommand::Program(argv))
+    }
+
+    /// The trailing arguments of `new-session`/`new-window`: tmux runs one argument through `sh -c` and
+    /// several as a program with its arguments; nothing means the server's shell.
+    fn push_onto(command: Option<WindowCommand>, args: &mut Vec<String>, server: &Server) {
+        match command {
+            Some(WindowCommand::Shell(command)) => args.push(command),
+            Some(WindowCommand::Program(argv)) if argv.len() == 1 => {
+                args.push(format!("exec {}", crate::shell_quote(&argv[0])));
+            }
+            Some(WindowCommand::Program(argv)) => args.extend(argv),
+            None => args.extend(server.shell().map(str::to_owned)),
+        }
+    }
+}
+
+impl WindowOptions {
+    /// A window named `name` running the server's shell in its session's directory.
+    pub fn new(name: impl Into<String>) -> Self {
+        WindowOptions { name: name.into(), cwd: None, env: Vec::new(), command: None }
+    }
+
+    /// Working directory of the window's pane (default: the session's).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// An environment variable for the pane (on top of the server's environment).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs this shell command line (through `sh -c`) instead of the server's shell.
+    pub fn shell_command(mut self, command: impl Into<String>) -> Self {
+        self.command = Some(WindowCommand::Shell(command.into()));
+        self
+    }
+
+    /// Runs this program with these arguments, as given (no shell reads them), instead of the server's
+    /// shell. An empty list keeps the server's shell.
+    pub fn program<I, S>(mut self, argv: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.command = WindowCommand::program(argv);
         self
     }
 }
@@ -193,9 +280,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
-        if let Some(command) = options.command.as_deref().or(server.shell()) {
-            args.push(command.to_owned());
-        }
+        WindowCommand::push_onto(options.command, &mut args, server);
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
         // (new-session always travels by subprocess, where a chain shares the new session as its target.)
@@ -261,22 +346,36 @@ impl Session {
 
     /// Like [`Session::new_window`], running `command` instead of the shell.
     pub async fn new_window_with(&self, name: &str, command: Option<&str>) -> Result<Pane> {
+        let mut options = WindowOptions::new(name);
+        if let Some(command) = command {
+            options = options.shell_command(command);
+        }
+        self.open_window(options).await
+    }
+
+    /// Adds a detached window (remain-on-exit on) as `options` say, and returns its pane.
+    pub async fn open_window(&self, options: WindowOptions) -> Result<Pane> {
+        let cwd = match options.cwd {
+            Some(dir) => dir.display().to_string(),
+            // tmux expands the format when the window starts: the session's directory, not ours.
+            None => "#{session_path}".into(),
+        };
         let mut args: Vec<String> = vec![
             "-d".into(),
             "-t".into(),
             format!("={}:", self.name),
             "-n".into(),
-            name.to_owned(),
-            // tmux expands the format when the window starts: the session's directory, not ours.
+            options.name,
             "-c".into(),
-            "#{session_path}".into(),
+            cwd,
             "-P".into(),
             "-F".into(),
             "#{pane_id}".into(),
         ];
-        if let Some(command) = command.or(self.server.shell()) {
-            args.push(command.to_owned());
+        for (key, value) in &options.env {
+            args.extend(["-e".into(), format!("{key}={value}")]);
         }
+        WindowCommand::push_onto(options.command, &mut args, &self.server);
         let out = self.server.tmux(Command::new("new-window").args(args)).await?;
         let pane = out.trim();
         if !pane.starts_with('%') {

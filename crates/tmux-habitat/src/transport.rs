@@ -135,8 +135,25 @@ impl Transport {
 
     pub(crate) async fn run(&self, invocation: Invocation) -> Result<String> {
         match self {
-            Transport::Subprocess(s) => s.run(invocation).await,
+            Transport::Subprocess(s) => {
+                // Another process may be attaching a control client to this server right now (see `turn`).
+                let _turn = match invocation.commands.first() {
+                    Some(first) if first.name() == "new-session" => {
+                        crate::turn::take(&s.socket_path, invocation.deadline).await?
+                    }
+                    _ => None,
+                };
+                s.run(invocation).await
+            }
+            // Control mode takes its own turns, after its in-process lock (one order everywhere).
             Transport::Control(c) => c.run(invocation).await,
+        }
+    }
+
+    /// Detaches control clients (nothing to do for subprocesses).
+    pub(crate) async fn close(&self) {
+        if let Transport::Control(c) = self {
+            c.close().await;
         }
     }
 

@@ -104,3 +104,51 @@ async fn a_pane_paused_while_nobody_read_it_runs_at_full_speed_again() {
     // Without resuming, the end would only be found by the once-a-second look at the screen.
     assert!(out.duration < Duration::from_millis(900), "recorded {:?}", out.duration);
 }
+
+/// Processes sharing one server (two `clive`s on the `clive` socket): some create and kill sessions while
+/// others attach and detach control clients. tmux (3.3a, and 3.5a too) crashes when a session is created while a
+/// control client attaches or goes away; they take turns through a lock file beside the socket. Separate
+/// `Server` handles stand for the processes: each has its own connections and its own in-process turns, so only
+/// the cross-process lock keeps them apart. Without it, the server dies in most runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sessions_created_while_other_processes_attach_never_crash_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("shared.sock");
+    let handle = || Server::builder().socket_path(&socket).keep_on_drop(false).transport(TransportKind::Control);
+    let keeper = handle().start().await.unwrap();
+    keeper.new_session(SessionOptions::new("base")).await.unwrap();
+    for round in 0..4 {
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..8 {
+            let creator = handle().keep_on_drop(true).start().await.unwrap();
+            let attacher = handle().keep_on_drop(true).start().await.unwrap();
+            tasks.spawn(async move {
+                let session = creator.new_session(SessionOptions::new(format!("r{round}-{i}"))).await?;
+                let doomed = creator.new_session(SessionOptions::new(format!("d{round}-{i}"))).await?;
+                session.first_pane().capture_text().await?; // attaches
+                doomed.kill().await?;
+                creator.close().await;
+                Ok::<(), Error>(())
+            });
+            // A fresh handle's first command opens (attaches) its control connection.
+            tasks.spawn(async move {
+                attacher.list_sessions().await?;
+                attacher.close().await;
+                Ok(())
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.unwrap().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        }
+        let alive = keeper.has_session("base").await.unwrap();
+        let ls = std::process::Command::new("tmux").arg("-S").arg(&socket).arg("ls").output().unwrap();
+        assert!(
+            alive,
+            "round {round}: the server died; tmux ls: {:?} {:?}",
+            String::from_utf8_lossy(&ls.stdout),
+            String::from_utf8_lossy(&ls.stderr)
+        );
+    }
+    assert_eq!(keeper.list_sessions().await.unwrap().len(), 1 + 4 * 8);
+    keeper.kill().await.unwrap();
+}

@@ -364,6 +364,23 @@ async fn many_sessions_at_once(kind: TransportKind) {
     assert_eq!(server.list_sessions().await.unwrap().len(), 12);
 }
 
+async fn windows_open_with_their_own_directory_environment_and_program(kind: TransportKind) {
+    let server = server(kind).await;
+    let session = server.new_session(SessionOptions::new("o")).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let shell = server.shell().unwrap().to_owned();
+    // The server's shell, started through a program whose arguments hold spaces and quotes: nothing re-splits them.
+    let options = tmux_habitat::WindowOptions::new("opened")
+        .cwd(dir.path())
+        .env("HAB_WINDOW_VAR", "a b 'c'")
+        .program(["/usr/bin/env", "HAB_ARG=x y", "/bin/sh", "-c", &shell]);
+    let pane = session.open_window(options).await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    let out = pane.run("printf '%s|%s|%s\\n' \"$HAB_WINDOW_VAR\" \"$HAB_ARG\" \"$PWD\"", T).await.unwrap();
+    let expected = format!("a b 'c'|x y|{}\n", dir.path().canonicalize().unwrap().display());
+    assert_eq!(out.output, expected);
+}
+
 async fn failures_come_back_as_typed_errors(kind: TransportKind) {
     let (server, pane) = shell(kind).await;
     let missing_pane = server.tmux(Command::new("capture-pane").args(["-p", "-t", "%999"])).await.unwrap_err();
@@ -440,6 +457,7 @@ async fn one_lock_per_pane_across_server_handles(kind: TransportKind) {
 }
 
 on_both_transports!(
+    windows_open_with_their_own_directory_environment_and_program,
     failures_come_back_as_typed_errors,
     session_user_options_round_trip,
     pane_state_tells_mode_dead_and_cursor,

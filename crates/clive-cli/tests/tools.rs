@@ -1,0 +1,102 @@
+//! `clive tools`: what the model is offered follows what is installed, the config file and the flags.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::Value;
+use support::{World, text};
+
+fn tools_json(world: &World, path: &Path, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["tools", "--json"]);
+    let out = world.command(&all).env("PATH", path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn tool<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["tools"].as_array().unwrap())
+        .find(|t| t["tool"] == name)
+        .unwrap()
+}
+
+fn pane<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["panes"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()
+}
+
+#[test]
+fn a_tool_removed_from_path_is_no_longer_offered() {
+    let real_path = std::env::var_os("PATH").unwrap();
+    let Some(jq) = toolbox::find_on_path("jq", &real_path) else {
+        eprintln!("skipped: jq is not installed");
+        return;
+    };
+    let world = World::new();
+    let bin = world.dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(&jq, bin.join("jq")).unwrap();
+
+    let before = tools_json(&world, &bin, &["--tools", "standard"]);
+    assert_eq!(before["toolset"], "shell,browser,data");
+    assert_eq!(tool(&before, "jq")["available"], true);
+    assert_eq!(tool(&before, "jq")["offered"], true);
+    assert!(tool(&before, "jq")["version"].as_str().is_some_and(|v| v.starts_with('1')), "{before}");
+    assert_eq!(pane(&before, "data")["offered"], true);
+    assert!(before["offered"].as_array().unwrap().iter().any(|l| l.as_str().unwrap().contains("jq (")));
+    assert_eq!(tool(&before, "lynx")["available"], false, "not on this PATH");
+
+    std::fs::remove_file(bin.join("jq")).unwrap();
+    let after = tools_json(&world, &bin, &["--tools", "standard"]);
+    assert_eq!(tool(&after, "jq")["available"], false);
+    assert_eq!(tool(&after, "jq")["offered"], false);
+    assert_eq!(tool(&after, "jq")["path"], Value::Null);
+    assert_eq!(pane(&after, "data")["offered"], false, "no data tool is left");
+    assert!(!after["offered"].to_string().contains("jq"), "{after}");
+}
+
+#[test]
+fn the_config_file_chooses_and_flags_override() {
+    let world = World::new();
+    std::fs::create_dir_all(&world.home).unwrap();
+    let config = world.home.join("config.yaml");
+    std::fs::write(&config, "tools: [data, lynx]\nsandbox:\n  network: false\n").unwrap();
+    let path = std::env::var_os("PATH").unwrap();
+    let path = Path::new(&path);
+
+    let report = tools_json(&world, path, &[]);
+    assert_eq!(report["toolset"], "shell,lynx,data");
+    assert_eq!(report["config"], config.display().to_string());
+    assert_eq!(report["source"], config.display().to_string());
+    assert_eq!(report["sandbox"]["network"], false);
+    assert!(report["tmux"]["version"].as_str().is_some_and(|v| v.starts_with('3')), "{}", report["tmux"]);
+    assert_eq!(report["tmux"]["problem"], Value::Null);
+
+    let report = tools_json(&world, path, &["--tools", "minimal", "--no-sandbox"]);
+    assert_eq!((report["toolset"].as_str(), report["source"].as_str()), (Some("shell"), Some("--tools")));
+    assert_eq!(report["sandbox"]["enabled"], false);
+    assert!(report["sandbox"]["problem"].as_str().unwrap().contains("--no-sandbox"));
+
+    std::fs::write(&config, "tools: standard\nsandbox:\n  enabld: false\n").unwrap();
+    let out = world.command(&["tools"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("config.yaml") && stderr.contains("enabld"), "{stderr}");
+}
+
+#[test]
+fn without_bwrap_the_sandbox_says_which_package_to_install() {
+    let world = World::new();
+    let empty = world.dir.path().join("empty-bin");
+    std::fs::create_dir(&empty).unwrap();
+    let report = tools_json(&world, &empty, &[]);
+    assert_eq!(report["sandbox"]["enabled"], true, "never off silently");
+    let problem = report["sandbox"]["problem"].as_str().unwrap();
+    assert!(problem.contains("bubblewrap") && problem.contains("--no-sandbox"), "{problem}");
+}

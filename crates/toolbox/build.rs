@@ -1,0 +1,26 @@
+//! Embeds every tool card in `cards/` (adding a tool is adding a file there).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    names.sort();
+    let mut out = String::from("/// The built-in tool cards: (file name, text), sorted by file name.\n");
+    out.push_str("pub(crate) static BUILT_IN: &[(&str, &str)] = &[\n");
+    for name in &names {
+        let path = dir.join(name);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let _ = writeln!(out, "    ({name:?}, include_str!({:?})),", path.display().to_string());
+    }
+    out.push_str("];\n");
+    let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|e| panic!("OUT_DIR: {e}"));
+    let target = Path::new(&out_dir).join("cards.rs");
+    std::fs::write(&target, out).unwrap_or_else(|e| panic!("writing {}: {e}", target.display()));
+}
