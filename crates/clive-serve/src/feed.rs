@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use lane_send::frame::{self, Menu, Recognition};
-use tmux_habitat::{CaptureOptions, OutputEvent, Pane, Screen};
-use tokio::sync::{Notify, mpsc, watch};
+use tmux_habitat::{CaptureOptions, OutputEvent, Pane, PaneOutput, Screen};
+use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use crate::error::Result;
@@ -90,15 +90,16 @@ pub(crate) struct Feed {
 }
 
 impl Feed {
-    /// Subscribes to the pane's output, seeds the terminal from a capture, and starts the pump.
+    /// Subscribes to the pane's output, seeds the terminal from a capture placed in that stream (nothing
+    /// printed around it is lost or applied twice), and starts the pump.
     pub(crate) async fn start(
         pane: Pane,
         settings: FeedSettings,
         on_seen: Arc<Notify>,
         stopping: watch::Receiver<bool>,
     ) -> Result<Arc<Feed>> {
-        let output = pane.subscribe().await?;
-        let terminal = seed(&pane, settings.scrollback).await?;
+        let mut output = pane.subscribe().await?;
+        let terminal = seed(&mut output, settings.scrollback).await?;
         let feed = Arc::new(Feed {
             pane,
             settings,
@@ -109,7 +110,7 @@ impl Feed {
             next_dialog: std::sync::atomic::AtomicU64::new(rand::random::<u32>().into()),
             resync: Notify::new(),
         });
-        tokio::spawn(pump(Arc::clone(&feed), crate::record::forward(output), on_seen, stopping));
+        tokio::spawn(pump(Arc::clone(&feed), output, on_seen, stopping));
         Ok(feed)
     }
 
@@ -180,9 +181,10 @@ impl Feed {
         self.changed.send_modify(|n| *n = n.wrapping_add(1));
     }
 
-    /// Starts a new run from a capture: after lost output, or when the pane's size changed.
-    async fn restart_run(&self) -> Result<()> {
-        let terminal = seed(&self.pane, self.settings.scrollback).await?;
+    /// Starts a new run from a capture placed in the stream: after lost output, or when the pane's size
+    /// changed.
+    async fn restart_run(&self, output: &mut PaneOutput) -> Result<()> {
+        let terminal = seed(output, self.settings.scrollback).await?;
         {
             let mut stream = self.stream();
             stream.terminal = terminal;
@@ -318,28 +320,24 @@ fn dialog_view(id: u64, dialog: &ReadDialog) -> DialogView {
     }
 }
 
-/// A terminal seeded from the pane's screen and history.
-async fn seed(pane: &Pane, scrollback: usize) -> Result<Terminal> {
-    let info = pane.info().await?;
-    let captured = pane.capture(CaptureOptions::visible().scrollback(scrollback).with_escapes()).await?;
-    Ok(Terminal::seeded((info.width, info.height), scrollback, &captured, (info.cursor_x, info.cursor_y)))
+/// A terminal seeded from the pane's screen and history, at the stream's current place.
+async fn seed(output: &mut PaneOutput, scrollback: usize) -> Result<Terminal> {
+    let capture = output.capture(CaptureOptions::visible().scrollback(scrollback).with_escapes()).await?;
+    let info = &capture.info;
+    Ok(Terminal::seeded((info.width, info.height), scrollback, &capture.text, (info.cursor_x, info.cursor_y)))
 }
 
-async fn pump(
-    feed: Arc<Feed>,
-    mut events: mpsc::Receiver<OutputEvent>,
-    on_seen: Arc<Notify>,
-    mut stopping: watch::Receiver<bool>,
-) {
+async fn pump(feed: Arc<Feed>, mut output: PaneOutput, on_seen: Arc<Notify>, mut stopping: watch::Receiver<bool>) {
     let mut seen = feed.seen();
     // Look once at the start: a dialog may already be waiting.
     let mut look_at = Some(Instant::now());
     loop {
         let event = tokio::select! {
             () = crate::hub::stopped(&mut stopping) => break,
-            event = events.recv() => event,
+            // Cancel-safe: a read interrupted by another branch loses nothing.
+            event = output.recv() => event,
             () = feed.resync.notified() => {
-                if let Err(e) = feed.restart_run().await {
+                if let Err(e) = feed.restart_run(&mut output).await {
                     tracing::warn!(pane = %feed.pane.id(), error = %e, "re-capturing a resized pane failed");
                 }
                 look_at.get_or_insert_with(Instant::now);
@@ -363,7 +361,7 @@ async fn pump(
             }
             Some(OutputEvent::Lost) => {
                 tracing::debug!(pane = %feed.pane.id(), "output lost on the way; starting a new run from a capture");
-                if let Err(e) = feed.restart_run().await {
+                if let Err(e) = feed.restart_run(&mut output).await {
                     tracing::warn!(pane = %feed.pane.id(), error = %e, "re-capturing the pane failed");
                 }
                 look_at.get_or_insert_with(|| Instant::now() + LOOK_EVERY);

@@ -4,7 +4,8 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tmux_habitat::{CaptureOptions, OutputEvent, Pane};
+use futures_util::FutureExt;
+use tmux_habitat::{CaptureOptions, OutputEvent, Pane, PaneCapture, PaneInfo, PaneOutput};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -62,19 +63,22 @@ impl Recording {
     /// transport.
     pub async fn start(pane: &Pane, path: impl Into<PathBuf>, options: RecordOptions) -> Result<Recording> {
         let path = path.into();
-        let output = pane.subscribe().await?;
-        let info = pane.info().await?;
-        let mut header = Header::new(info.width, info.height);
-        header.title = options.title.clone();
+        let mut output = pane.subscribe().await?;
         let file = create_private(&path)?;
-        let mut writer = CastWriter::new(BufWriter::new(file), &header)?;
         let started = Instant::now();
+        let mut writer;
         if options.current_screen {
-            writer.redraw(0.0, &screen_redraw(pane).await?)?;
+            // The screen at the stream's current place: what follows continues it exactly.
+            let capture = output.capture(CaptureOptions::visible().with_escapes()).await?;
+            writer = CastWriter::new(BufWriter::new(file), &header(&capture.info, &options))?;
+            writer.redraw(0.0, &redraw(&capture))?;
+        } else {
+            let info = pane.info().await?;
+            writer = CastWriter::new(BufWriter::new(file), &header(&info, &options))?;
         }
         writer.flush()?;
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(follow(pane.clone(), output, writer, started, stopped, path.clone()));
+        let task = tokio::spawn(follow(output, writer, started, stopped, path.clone()));
         Ok(Recording { path, stop: Some(stop), task })
     }
 
@@ -101,8 +105,7 @@ impl Recording {
 }
 
 async fn follow(
-    pane: Pane,
-    output: tmux_habitat::PaneOutput,
+    mut output: PaneOutput,
     mut writer: CastWriter<BufWriter<std::fs::File>>,
     started: Instant,
     mut stopped: oneshot::Receiver<()>,
@@ -110,24 +113,24 @@ async fn follow(
 ) -> Result<RecordingSummary> {
     let mut summary = RecordingSummary { path, events: 0, bytes: 0, redraws: 0 };
     let seconds = || started.elapsed().as_secs_f64();
-    let mut events = forward(output);
     loop {
         let event = tokio::select! {
             biased;
             _ = &mut stopped => {
                 // Whatever has already arrived still belongs to the recording.
-                while let Ok(event) = events.try_recv() {
-                    record_event(&pane, &mut writer, &mut summary, seconds(), event).await?;
+                while let Some(Some(event)) = output.recv().now_or_never() {
+                    record_event(&mut output, &mut writer, &mut summary, seconds(), event).await?;
                 }
                 break;
             }
-            event = events.recv() => event,
+            // Cancel-safe: a read interrupted by the stop loses nothing.
+            event = output.recv() => event,
         };
         let Some(event) = event else { break };
-        record_event(&pane, &mut writer, &mut summary, seconds(), event).await?;
+        record_event(&mut output, &mut writer, &mut summary, seconds(), event).await?;
         // One flush per burst: cheap at a high rate, and a killed process loses little.
-        while let Ok(event) = events.try_recv() {
-            record_event(&pane, &mut writer, &mut summary, seconds(), event).await?;
+        while let Some(Some(event)) = output.recv().now_or_never() {
+            record_event(&mut output, &mut writer, &mut summary, seconds(), event).await?;
         }
         writer.flush()?;
     }
@@ -135,22 +138,8 @@ async fn follow(
     Ok(summary)
 }
 
-/// Moves a pane's output events into a channel from a task of their own, so the reader can wait on other
-/// things too without cancelling a read half way (resuming a paused pane is part of a read).
-pub(crate) fn forward(mut output: tmux_habitat::PaneOutput) -> tokio::sync::mpsc::Receiver<OutputEvent> {
-    let (tx, rx) = tokio::sync::mpsc::channel(256);
-    tokio::spawn(async move {
-        while let Some(event) = output.recv().await {
-            if tx.send(event).await.is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
 async fn record_event(
-    pane: &Pane,
+    output: &mut PaneOutput,
     writer: &mut CastWriter<BufWriter<std::fs::File>>,
     summary: &mut RecordingSummary,
     time: f64,
@@ -163,24 +152,29 @@ async fn record_event(
             writer.output(time, &bytes)
         }
         OutputEvent::Lost => {
-            tracing::warn!(pane = %pane.id(), "recording lost pane output; redrawing the screen from a capture");
+            tracing::warn!("recording lost pane output; redrawing the screen from a capture");
             summary.redraws += 1;
-            writer.redraw(time, &screen_redraw(pane).await?)
+            let capture = output.capture(CaptureOptions::visible().with_escapes()).await?;
+            writer.redraw(time, &redraw(&capture))
         }
     }
 }
 
-/// Bytes that draw the pane's visible screen on a terminal of its size: clear, each row in place, cursor.
-async fn screen_redraw(pane: &Pane) -> Result<String> {
-    let info = pane.info().await?;
-    let captured = pane.capture(CaptureOptions::visible().with_escapes()).await?;
-    let text = captured.strip_suffix('\n').unwrap_or(&captured);
+fn header(info: &PaneInfo, options: &RecordOptions) -> Header {
+    let mut header = Header::new(info.width, info.height);
+    header.title = options.title.clone();
+    header
+}
+
+/// Bytes that draw a captured screen on a terminal of its size: clear, each row in place, the cursor.
+fn redraw(capture: &PaneCapture) -> String {
+    let text = capture.text.strip_suffix('\n').unwrap_or(&capture.text);
     let mut out = String::from("\x1b[0m\x1b[H\x1b[2J");
     for (row, line) in text.split('\n').enumerate() {
         out.push_str(&format!("\x1b[{};1H{line}", row + 1));
     }
-    out.push_str(&format!("\x1b[0m\x1b[{};{}H", info.cursor_y + 1, info.cursor_x + 1));
-    Ok(out)
+    out.push_str(&format!("\x1b[0m\x1b[{};{}H", capture.info.cursor_y + 1, capture.info.cursor_x + 1));
+    out
 }
 
 fn create_private(path: &Path) -> Result<std::fs::File> {
