@@ -28,6 +28,7 @@ mod output;
 pub mod manage;
 pub mod plan_cmd;
 pub mod provider;
+pub mod recording;
 pub mod route_cmd;
 pub mod serve_cmd;
 pub mod session_record;

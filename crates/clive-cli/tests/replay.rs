@@ -54,3 +54,20 @@ fn a_recording_replays_exactly_and_describes_itself() {
     assert_eq!(out.status.code(), Some(1), "no such recording is exit code 1");
     assert!(text(&out.stderr).contains("no recording matches `nothing-here`"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn every_task_run_is_recorded() {
+    let world = World::new();
+    let out = world.run(&["--json", "printf 'recorded %s\\n' from-a-task"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let session = report["session"].as_str().unwrap();
+    let path = world.home.join(format!("state/recordings/{session}.cast"));
+    let cast = clive_serve::read_cast(&path).unwrap();
+    assert!(cast.header.title.as_deref().unwrap().starts_with(session), "{:?}", cast.header.title);
+    assert!(cast.output().contains("recorded from-a-task\r\n"), "{:?}", cast.output());
+
+    let out = world.run(&["replay", session, "--instant"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), cast.output());
+}
