@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clive_serve::{RecordOptions, Recording};
 use support::{World, text};
-use tmux_habitat::{Server, SessionOptions, TransportKind};
+use tmux_habitat::SessionOptions;
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -17,13 +17,7 @@ fn a_recording_replays_exactly_and_describes_itself() {
     let world = World::new();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let recorded = runtime.block_on(async {
-        let tmux = Server::builder()
-            .socket_path(&world.socket)
-            .keep_on_drop(true)
-            .transport(TransportKind::Control)
-            .start()
-            .await
-            .unwrap();
+        let tmux = world.control_server().await;
         let session = tmux.new_session(SessionOptions::new("clive-5eed0001").size(70, 12)).await.unwrap();
         let pane = session.first_pane().clone();
         pane.wait_ready(WAIT).await.unwrap();

@@ -14,7 +14,7 @@ use std::time::Duration;
 use clive_serve::testing::{Browser, chromium_path};
 use serde_json::{Value, json};
 use support::World;
-use tmux_habitat::{Pane, Server, SessionOptions, TransportKind};
+use tmux_habitat::{Pane, Server, SessionOptions};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -131,13 +131,7 @@ fn the_page_in_headless_chromium() {
 }
 
 async fn scenario(world: &World) {
-    let tmux = Server::builder()
-        .socket_path(&world.socket)
-        .keep_on_drop(true)
-        .transport(TransportKind::Control)
-        .start()
-        .await
-        .unwrap();
+    let tmux = world.control_server().await;
     let live = clive_session(&tmux, "clive-live0001", "watch me print", None).await;
     let typed = clive_session(&tmux, "clive-typed001", "type here", None).await;
     let agent_log = world.dir.path().join("agent.jsonl");
