@@ -89,44 +89,51 @@ pub async fn press_keys(pane: &Pane, keys: &[Key]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Picks choice `number` of the dialog `lane` shows now, the way a person would: one arrow at a time from the
-/// selected choice, each once the selection was seen on the next choice (two reads agreeing: a dialog that
-/// animates is read mid-redraw at times), then Enter once it is on that choice. Nothing is sent when the lane
-/// shows no dialog or no such choice, and Enter is not pressed when the selection did not arrive. Returns the
-/// choice picked.
+/// Picks choice `number` (as shown) of the dialog `lane` shows now, the way a person would: its keys
+/// ([`Menu::keys`](crate::frame::Menu::keys)) one at a time — an arrow only once the selection was seen on the choice before (two reads
+/// agreeing: a dialog that animates is read mid-redraw at times), Enter only once it is on this one. Nothing is
+/// sent when the lane shows no dialog or no such choice, and Enter is not pressed when the selection did not
+/// arrive. Returns the choice picked.
 pub async fn choose(server: &Server, lane: &str, number: u32) -> Result<Choice, Error> {
     let refuse = |reason: String| Error::Choice { lane: lane.to_string(), reason };
     let pane = server.pane(lane).await?;
     let recognition = look(&pane).await?;
-    let dialog = recognition.dialog();
-    let (Some(choice), Some(from)) = (
-        dialog.and_then(|dialog| dialog.choices.iter().find(|choice| choice.number == number)).cloned(),
-        dialog.and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected)).map(|choice| choice.number),
-    ) else {
+    let menu = recognition.dialog().and_then(|dialog| dialog.menu.clone());
+    let Some((menu, index)) =
+        menu.and_then(|menu| menu.choices.iter().position(|choice| choice.number == number).map(|index| (menu, index)))
+    else {
         return Err(refuse(format!("no choice {number} on screen ({})", recognition.describe())));
     };
-    let mut at = from;
-    for arrow in &choice.keys[..choice.keys.len().saturating_sub(1)] {
-        let next = if *arrow == Key::Up { at.saturating_sub(1) } else { at + 1 };
-        pane.send_keys(std::slice::from_ref(arrow)).await?;
+    let keys = menu.keys(index).unwrap_or_default();
+    let mut at = menu.selected;
+    for key in &keys {
+        pane.send_keys(std::slice::from_ref(key)).await?;
+        let next = match key {
+            Key::Down => at + 1,
+            Key::Up => at.saturating_sub(1),
+            _ => continue,
+        };
         selection_reaches(&pane, next).await.map_err(|seen| {
-            refuse(format!("the selection did not move from choice {at} to {next} ({seen}); Enter not pressed"))
+            refuse(format!(
+                "the selection did not move from choice {} to {} ({seen}); Enter not pressed",
+                at + 1,
+                next + 1
+            ))
         })?;
         at = next;
     }
-    pane.send_keys(&[Key::Enter]).await?;
-    Ok(choice)
+    Ok(menu.choices[index].clone())
 }
 
-/// Waits until two reads in a row show the dialog's selection on choice `number`; `Err` with what was seen
-/// last when it does not within [`CHOICE_REDRAW_CAP`].
-async fn selection_reaches(pane: &Pane, number: u32) -> Result<(), String> {
+/// Waits until two reads in a row show the dialog's selection on choice `index`; `Err` with what was seen last
+/// when it does not within [`CHOICE_REDRAW_CAP`].
+async fn selection_reaches(pane: &Pane, index: usize) -> Result<(), String> {
     let mut backoff = Backoff::with(Duration::from_millis(5), Duration::from_millis(50), CHOICE_REDRAW_CAP);
     let mut agreeing = 0;
     loop {
         let now = look(pane).await.map_err(|error| error.to_string())?;
-        let selected = now.dialog().and_then(|dialog| dialog.choices.iter().find(|choice| choice.selected));
-        agreeing = if selected.is_some_and(|choice| choice.number == number) { agreeing + 1 } else { 0 };
+        let selected = now.dialog().and_then(|dialog| dialog.menu.as_ref()).map(|menu| menu.selected);
+        agreeing = if selected == Some(index) { agreeing + 1 } else { 0 };
         if agreeing == 2 {
             return Ok(());
         }

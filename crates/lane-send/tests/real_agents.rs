@@ -172,10 +172,12 @@ async fn permission_dialog(agent: &RealAgent) {
     agent.deliver_ok("ops: please run the tool").await;
     let recognition = agent.wait_for("a permission dialog", WAIT, |r| r.dialog().is_some()).await.unwrap();
     let dialog = recognition.dialog().unwrap().clone();
-    assert!(dialog.choices.len() >= 2, "{}: {dialog:?}", agent.kind.name());
+    let menu = dialog.menu.clone().unwrap_or_else(|| panic!("{}: no menu in {dialog:?}", agent.kind.name()));
+    assert!(menu.choices.len() >= 2, "{}: {menu:?}", agent.kind.name());
     agent.deliver_refused("ops: never into a dialog", "permission dialog").await;
-    // Answer it the way a program that shows the choices as buttons would: pick "No".
-    let no = dialog.choices.iter().find(|choice| choice.label.starts_with("No")).expect("a No choice");
+    // Answer it the way a program that shows the choices as buttons would: pick "No" (arrows and Enter, or
+    // Escape where the dialog names it).
+    let no = menu.choices.iter().find(|choice| choice.label.starts_with("No")).expect("a No choice");
     let picked = lane_send::choose(&agent.server, &agent.lane, no.number).await.unwrap();
     assert_eq!(picked.label, no.label);
     agent.idle().await;

@@ -280,26 +280,26 @@ fn real_menus_and_help_screens_are_overlays() {
 fn real_permission_dialogs_carry_their_choices() {
     for (name, agent, count, last) in [
         ("real-claude-permission.ansi", Some(Agent::Claude), 3, "No"),
-        ("real-codex-approval.ansi", Some(Agent::Codex), 3, "No, and tell Codex what to do differently"),
-        ("real-gemini-approval.ansi", Some(Agent::Gemini), 3, "No, suggest changes"),
+        ("real-codex-approval.ansi", Some(Agent::Codex), 3, "No, and tell Codex what to do differently (esc)"),
+        ("real-gemini-approval.ansi", Some(Agent::Gemini), 3, "No, suggest changes (esc)"),
         ("real-grok-approval.ansi", Some(Agent::Grok), 4, "No, with feedback"),
-        ("real-qwen-approval.ansi", Some(Agent::Qwen), 4, "No, suggest changes"),
+        ("real-qwen-approval.ansi", Some(Agent::Qwen), 4, "No, suggest changes (esc)"),
     ] {
         let recognition = recognise(name);
         let dialog = recognition.dialog().unwrap_or_else(|| panic!("{name}: {recognition:?}"));
         assert_eq!(dialog.agent, agent, "{name}");
-        assert_eq!(dialog.choices.len(), count, "{name}: {:?}", dialog.choices);
-        let no = dialog.choices.last().unwrap();
-        assert_eq!(no.label, last, "{name}");
-        assert!(dialog.choices[0].selected, "{name}");
-        assert_eq!(no.keys.len(), count, "{name}: arrows down from the first, then Enter");
+        let menu = dialog.menu.as_ref().unwrap_or_else(|| panic!("{name}: no menu in {dialog:?}"));
+        assert_eq!(menu.choices.len(), count, "{name}: {:?}", menu.choices);
+        assert_eq!(menu.choices.last().unwrap().label, last, "{name}");
+        assert_eq!(menu.selected, 0, "{name}");
+        assert!(dialog.above.iter().any(|row| row.contains("touch lane-send-was-here")), "{name}: {:?}", dialog.above);
     }
 }
 
 #[test]
 fn a_selection_moved_down_is_seen_and_arrows_go_up() {
     let dialog = recognise("real-codex-approval-no-selected.ansi").dialog().cloned().unwrap();
-    let selected: Vec<u32> = dialog.choices.iter().filter(|c| c.selected).map(|c| c.number).collect();
-    assert_eq!(selected, [3]);
-    assert_eq!(dialog.choices[0].keys, [tmux_habitat::Key::Up, tmux_habitat::Key::Up, tmux_habitat::Key::Enter]);
+    let menu = dialog.menu.unwrap();
+    assert_eq!(menu.selected, 2);
+    assert_eq!(menu.keys(1), Some(vec![tmux_habitat::Key::Up, tmux_habitat::Key::Enter]));
 }

@@ -77,7 +77,7 @@ pub struct PaneInfo {
     pub tty: String,
 }
 
-const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{cursor_x}\t#{cursor_y}\t#{pane_in_mode}\t#{alternate_on}\t#{history_size}\t#{pane_tty}\t#{pane_current_command}\t#{pane_title}";
+pub(crate) const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{cursor_x}\t#{cursor_y}\t#{pane_in_mode}\t#{alternate_on}\t#{history_size}\t#{pane_tty}\t#{pane_current_command}\t#{pane_title}";
 
 impl PaneInfo {
     pub(crate) fn parse(line: &str) -> Result<PaneInfo> {

@@ -42,7 +42,7 @@ fn dialog() -> Recognition {
         agent: None,
         row: 3,
         line: "Do you want to proceed?".into(),
-        choices: Vec::new(),
+        menu: None,
         above: vec!["● Bash(touch x)".into()],
     })
 }

@@ -31,6 +31,7 @@
 mod dialog;
 mod input;
 mod layout;
+mod menu;
 mod saved;
 pub mod spec;
 
@@ -42,8 +43,9 @@ use layout::Candidate;
 use spec::{AgentSpec, Place};
 use tmux_habitat::Screen;
 
-pub use dialog::{Choice, Dialog};
+pub use dialog::Dialog;
 pub use input::RowText;
+pub use menu::{Choice, Menu, read_menu};
 pub use saved::{FrameMeta, SavedFrame};
 
 /// How far above the box to look for busy and queue markers and for overlays.
@@ -233,7 +235,7 @@ pub fn recognise_with(screen: &Screen, specs: &[AgentSpec]) -> Recognition {
         };
     }
     let agent = chosen.spec.agent;
-    if let Some(dialog) = dialog::find(&rows, screen, chosen.spec, chosen.top..rows.len(), DIALOG_ROWS) {
+    if let Some(dialog) = dialog::find(&rows, screen, chosen.spec, chosen.top..rows.len()) {
         return Recognition::Dialog(dialog);
     }
     let above = chosen.top.saturating_sub(ROWS_ABOVE)..chosen.top;
@@ -282,8 +284,7 @@ fn no_box(rows: &[RowText], screen: &Screen, specs: &[AgentSpec], rejections: &[
     let mut found: Option<(usize, Recognition)> = None;
     let mut tied = false;
     for spec in specs {
-        let dialog =
-            dialog::find(rows, screen, spec, start..rows.len(), DIALOG_ROWS).map(|d| (d.row, Recognition::Dialog(d)));
+        let dialog = dialog::find(rows, screen, spec, start..rows.len()).map(|d| (d.row, Recognition::Dialog(d)));
         let overlay = spec.overlays.iter().filter(|overlay| overlay.place == Place::Anywhere).find_map(|overlay| {
             let row = (start..rows.len()).rev().find(|&row| overlay.pattern.is_match(&rows[row].text))?;
             let line = rows[row].text.clone();
