@@ -1,5 +1,6 @@
 //! The command line grammar of `clive` (clap).
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,10 +18,13 @@ Examples:
   clive logs 3fa2                 its output: live, or the archived log once it is gone
   clive gc                        archive and remove expired sessions (--all: every session)
   clive tools                     the panes and tools a model may use, their versions, and the sandbox
+  clive serve                     watch every session live in a browser (read-only; prints the URL)
+  clive serve --allow-approvals   …and answer agents' approval dialogs from the page
+  clive replay 3fa2               play a session's recording in this terminal (--speed 4, --instant)
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan` or `tools` is the management command (also when quoted alone: `clive \"sessions\"`); anything
-else is a task.
+`plan`, `tools`, `serve` or `replay` is the management command (also when quoted alone:
+`clive \"sessions\"`); anything else is a task.
 
 Environment:
   CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
@@ -147,6 +151,53 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Watch every session live in a browser (read-only unless allowed; see docs/serve.md).
+    ///
+    /// Prints the page's URL, which carries the access token, and runs until Ctrl-C.
+    Serve(ServeArgs),
+    /// Play a session's recording (asciicast v2) in this terminal.
+    Replay {
+        /// Session id, name (`clive-ID`) or a unique id prefix.
+        id: String,
+        /// Playback speed (2 = twice as fast).
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        /// Print everything at once, without the recorded pauses.
+        #[arg(long)]
+        instant: bool,
+        /// Cut longer pauses to this.
+        #[arg(long, default_value = "2s", value_parser = parse_duration)]
+        idle_limit: Duration,
+    },
+}
+
+/// `clive serve`'s options.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on. Keep the default (loopback) and reach it from elsewhere with `ssh -L`.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: IpAddr,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = clive_serve::DEFAULT_PORT)]
+    pub port: u16,
+    /// Let the page type into every pane and answer dialogs.
+    #[arg(long)]
+    pub allow_input: bool,
+    /// Let the page type into this session only (repeatable).
+    #[arg(long, value_name = "SESSION")]
+    pub allow_input_for: Vec<String>,
+    /// Let the page answer recognised approval dialogs (its buttons), without typing.
+    #[arg(long)]
+    pub allow_approvals: bool,
+    /// Also show the sessions of this tmux socket: a path, or a name as for `tmux -L` (repeatable).
+    #[arg(long, value_name = "SOCKET")]
+    pub socket: Vec<String>,
+    /// On the sockets of --socket, only sessions whose name starts with this.
+    #[arg(long, default_value = "", value_name = "PREFIX")]
+    pub prefix: String,
+    /// Make a new access token (the URL of open pages stops working).
+    #[arg(long)]
+    pub new_token: bool,
 }
 
 /// `clive plan …`.
@@ -218,6 +269,8 @@ mod tests {
         assert_eq!(parse(&["--", "sessions"]).task_text().as_deref(), Some("sessions"));
         assert_eq!(parse(&["--", "ls", "-la"]).task_text().as_deref(), Some("ls -la"));
         assert!(matches!(parse(&["logs", "ab12"]).command, Some(Command::Logs { .. })));
+        assert!(matches!(parse(&["serve"]).command, Some(Command::Serve(_))));
+        assert!(matches!(parse(&["replay", "ab12", "--instant"]).command, Some(Command::Replay { instant: true, .. })));
         assert!(matches!(parse(&["tools", "--json"]).command, Some(Command::Tools)));
         let cli = parse(&["--tools", "standard,jq", "--no-sandbox", "--no-network", "tools"]);
         assert_eq!(cli.global.tools.as_deref(), Some("standard,jq"));

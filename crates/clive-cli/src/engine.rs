@@ -16,6 +16,7 @@ use tmux_habitat::{Server, Session};
 
 use crate::error::CliError;
 use crate::progress::Progress;
+use crate::recording::Recorder;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
 use crate::tools::ToolsChoice;
@@ -85,12 +86,18 @@ pub fn connect_model(budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, Cli
 
 /// Opens a plan's panes with the toolbox's launcher: the never-hang environment, and the sandbox for panes a
 /// model types into (docs/tools.md).
-struct ToolboxPanes(toolbox::Launcher);
+/// Each pane is recorded from its start.
+struct ToolboxPanes {
+    launcher: toolbox::Launcher,
+    recorder: Arc<Recorder>,
+}
 
 #[async_trait::async_trait]
 impl PaneLauncher for ToolboxPanes {
     async fn launch(&self, session: &Session, name: &str) -> Result<tmux_habitat::Pane, LaunchError> {
-        Ok(self.0.open(session, name).await?)
+        let pane = self.launcher.open(session, name).await?;
+        self.recorder.record(&pane, name, false).await;
+        Ok(pane)
     }
 }
 
@@ -105,6 +112,7 @@ pub struct Engine {
     /// The agent, when a model is configured.
     pub agent: Option<Agent>,
     executor: Executor,
+    recorder: Option<Arc<Recorder>>,
     quiet: bool,
 }
 
@@ -122,7 +130,7 @@ impl Engine {
         let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
         let run_dir = settings.state_dir.join("runs").join(&session_name);
         let installed = options.tools.installed().await;
-        let (server, session, pool) = if needs_panes {
+        let (server, session, pool, recorder) = if needs_panes {
             // Panes a model types into run sandboxed (unless turned off); a plan of the user's commands only
             // runs as typed.
             // The sandbox binds the run directory writable: it must exist before the first pane starts.
@@ -138,12 +146,16 @@ impl Engine {
             let backstop = options.timeout + options.retention + Duration::from_secs(3600);
             session_record::record_start(&server, &session_name, &options.label, backstop).await?;
             let first = session.first_pane().clone();
+            // Everything the panes print from here on is recorded (`clive replay`, `clive serve`).
+            let recorder = Arc::new(Recorder::new(settings, &session_name, &options.label));
+            recorder.record(&first, TASK_PANE, true).await;
             first.wait_ready(Duration::from_secs(15)).await?;
-            let pool = Arc::new(PanePool::with_launcher(session.clone(), Arc::new(ToolboxPanes(launcher))));
+            let launcher = ToolboxPanes { launcher, recorder: recorder.clone() };
+            let pool = Arc::new(PanePool::with_launcher(session.clone(), Arc::new(launcher)));
             pool.insert(TASK_PANE, first).await;
-            (Some(server), Some(session), Some(pool))
+            (Some(server), Some(session), Some(pool), Some(recorder))
         } else {
-            (None, None, None)
+            (None, None, None, None)
         };
         let agent = model.map(|setup| {
             let local = matches!(
@@ -178,7 +190,7 @@ impl Engine {
             (None, None) => Executor::new(),
         }
         .with_default_timeout(options.timeout);
-        Ok(Engine { server, session, session_name, run_dir, agent, executor, quiet: options.quiet })
+        Ok(Engine { server, session, session_name, run_dir, agent, executor, recorder, quiet: options.quiet })
     }
 
     /// Runs `plan` with live progress on stderr; Ctrl-C cancels it (busy panes get C-c; the session stays).
@@ -212,6 +224,9 @@ impl Engine {
     /// (its control client leaves in turn with other `clive`s). Returns whether the session was kept.
     pub async fn close(&self, success: bool, exit_code: i32, retention: Duration) -> Result<bool, CliError> {
         let (Some(server), Some(session)) = (&self.server, &self.session) else { return Ok(false) };
+        if let Some(recorder) = &self.recorder {
+            recorder.stop_all().await;
+        }
         let kept = if success {
             session.kill().await.map(|()| false).map_err(CliError::from)
         } else {

@@ -81,6 +81,14 @@ pub enum CliError {
         /// The names that match, comma-separated.
         matches: String,
     },
+    /// No recording matches the id given.
+    #[error("no recording matches `{id}` in {}; `ls` it to see the recordings", dir.display())]
+    NoRecording {
+        /// The id or name given.
+        id: String,
+        /// Where recordings are kept.
+        dir: PathBuf,
+    },
     /// A value given in the environment or on the command line is malformed.
     #[error("invalid {what} {value:?}: {reason}")]
     Invalid {
@@ -150,7 +158,9 @@ impl CliError {
             CliError::BudgetSpent(_) => exit_code::BUDGET_SPENT,
             CliError::TimedOut { .. } => exit_code::TIMED_OUT,
             CliError::Interrupted { .. } => exit_code::INTERRUPTED,
-            CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } => exit_code::NOT_FOUND,
+            CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } | CliError::NoRecording { .. } => {
+                exit_code::NOT_FOUND
+            }
             CliError::Tools(toolbox::Error::Sandbox(_) | toolbox::Error::Pane { .. } | toolbox::Error::Io { .. }) => {
                 exit_code::INTERNAL
             }

@@ -4,8 +4,9 @@
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
 //! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
-//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave nothing behind; failed runs (and `--keep`) stay for a retention period, then
-//! are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
+//! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave no session
+//! behind (only their recording, for `clive replay`); failed runs (and `--keep`) stay for a retention period,
+//! then are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
 //! use clive_cli::{Settings, TaskOptions, run_task};
@@ -30,13 +31,15 @@ pub mod model_task;
 pub mod plan_cmd;
 pub mod progress;
 pub mod provider;
+pub mod recording;
 pub mod route_cmd;
+pub mod serve_cmd;
 pub mod session_record;
 pub mod settings;
 pub mod task_run;
 pub mod tools;
 
-pub use cli::{Cli, Command, PlanCommand};
+pub use cli::{Cli, Command, PlanCommand, ServeArgs};
 pub use error::CliError;
 pub use logging::init_logging;
 pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan};
@@ -139,6 +142,34 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Serve(args)) => {
+            let options = serve_cmd::ServeOptions {
+                bind: args.bind,
+                port: args.port,
+                policy: serve_cmd::input_policy(args.allow_input, args.allow_approvals, &args.allow_input_for),
+                sockets: args.socket.clone(),
+                prefix: args.prefix.clone(),
+                new_token: args.new_token,
+            };
+            serve_cmd::serve(settings, &options, |serving| {
+                if json {
+                    outln!("{}", serde_json::to_string(serving).unwrap_or_default());
+                } else {
+                    outln!("{}", serving.url);
+                    eprintln!("clive serve: open the URL above; Ctrl-C stops");
+                }
+            })
+            .await
+        }
+        Some(Command::Replay { id, speed, instant, idle_limit }) => {
+            if json {
+                let report = serve_cmd::replay_report(settings, id)?;
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+                return Ok(exit_code::SUCCESS);
+            }
+            let speed = if *instant { None } else { Some(*speed) };
+            serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
+        }
         Some(Command::Tools) => {
             let view = tools::tools(&cli.global, settings).await?;
             if json {

@@ -3,7 +3,8 @@
 //! - Socket: `CLIVE_TMUX_SOCKET` (a name as for `tmux -L`, or a path as for `tmux -S` when it contains
 //!   `/`), default the name `clive`.
 //! - State: `CLIVE_HOME/state` when `CLIVE_HOME` is set, else `$XDG_STATE_HOME/clive`, else
-//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it.
+//!   `~/.local/state/clive`. Archived session logs go to `logs/` inside it, pane recordings to `recordings/`,
+//!   and `clive serve`'s access token to `serve-token`.
 //! - tmux: `CLIVE_TMUX` names the binary (default `tmux` on `PATH`).
 
 use std::path::{Path, PathBuf};
@@ -71,6 +72,23 @@ impl Settings {
         self.log_dir().join(format!("{session}.log"))
     }
 
+    /// Where pane recordings (asciicast v2, `<session>.cast`) go; `clive serve` lists them, `clive replay`
+    /// plays them.
+    pub fn recordings_dir(&self) -> PathBuf {
+        self.state_dir.join("recordings")
+    }
+
+    /// The recording of one session's pane. The seam for pane launchers: start
+    /// `clive_serve::Recording::start(&pane, settings.recording_file(session), …)` right after creating it.
+    pub fn recording_file(&self, session: &str) -> PathBuf {
+        self.recordings_dir().join(format!("{session}.cast"))
+    }
+
+    /// `clive serve`'s access token (mode 0600), kept so a restarted server keeps open pages working.
+    pub fn serve_token_file(&self) -> PathBuf {
+        self.state_dir.join("serve-token")
+    }
+
     /// The socket file, for a cheap "is a server running at all" check.
     pub fn socket_path(&self) -> PathBuf {
         self.socket.resolve()
@@ -91,7 +109,17 @@ impl Settings {
         self.server_with(TransportKind::Control).await
     }
 
+    /// A handle for `clive serve`, which follows output: control mode whatever the environment says. Close
+    /// it with [`Server::close`] when serving ends.
+    pub async fn watch_server(&self) -> Result<Server, CliError> {
+        self.start_server(TransportKind::Control).await
+    }
+
     async fn server_with(&self, default: TransportKind) -> Result<Server, CliError> {
+        self.start_server(TransportKind::from_env().unwrap_or(default)).await
+    }
+
+    async fn start_server(&self, transport: TransportKind) -> Result<Server, CliError> {
         let mut builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),
@@ -100,7 +128,6 @@ impl Settings {
         if let Some(tmux) = &self.tmux {
             builder = builder.program(tmux);
         }
-        let transport = TransportKind::from_env().unwrap_or(default);
         Ok(builder.transport(transport).start().await?)
     }
 

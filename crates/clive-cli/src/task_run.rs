@@ -247,6 +247,25 @@ async fn run_on(
     let session_options = toolbox::Launcher::new(&cwd).sandbox(sandbox).session(&server, &session_name)?;
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
+    // Everything the pane prints from here on is recorded (`clive replay`, `clive serve`).
+    let recording = crate::recording::start(settings, session.first_pane(), &session_name, task).await;
+    let report = run_in_session(started, &session, task, routed, command, options, sandboxed).await;
+    crate::recording::stop(recording).await;
+    report
+}
+
+/// The part of a run that happens in its session: record it, run the command, keep or remove the session.
+async fn run_in_session(
+    started: Instant,
+    session: &tmux_habitat::Session,
+    task: &str,
+    routed: &Routed,
+    command: &str,
+    options: &TaskOptions,
+    sandboxed: bool,
+) -> Result<TaskReport, CliError> {
+    let server = session.server().clone();
+    let session_name = session.name().to_owned();
     // If this process dies, the session still expires: after the timeout and a retention period.
     session_record::record_start(&server, &session_name, task, options.timeout + options.retention).await?;
     let pane = session.first_pane().clone();

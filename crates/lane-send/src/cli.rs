@@ -30,7 +30,7 @@ const AFTER_HELP: &str = "\
 Sending:
   lane-send <LANE> <MESSAGE>         positional form (the default)
   lane-send send <LANE> <MESSAGE>    explicit form; use it (or `--`) for a lane named like a subcommand
-                                     (ls, send, note, notes, mail, inbox)
+                                     (ls, send, note, notes, mail, inbox, frames)
   LANE is a tmux session name (its active pane) or a pane id such as %3.
   MESSAGE must be signed with your own lane name: \"sender: text\".
 
@@ -61,7 +61,9 @@ Examples:
   lane-send ls
   lane-send note web \"API schema v3 is in docs/schema.md\"
   lane-send mail api \"web: long context …\"   # stored in the mailbox, wake line typed
-  lane-send inbox api --mark-read              # for the agent's prompt hook";
+  lane-send inbox api --mark-read              # for the agent's prompt hook
+  lane-send frames capture api --note \"after /model\"   # a screen lane-send refused, saved as a fixture
+  lane-send frames check tests/frames/*.ansi     # what the recogniser says about saved frames now";
 
 /// Deliver a signed message into another agent's input box through tmux, and prove it arrived.
 #[derive(Debug, Parser)]
@@ -148,6 +150,35 @@ pub enum Command {
         #[arg(long)]
         mark_read: bool,
     },
+    /// Save screens as frame fixtures, and check saved ones (report a layout lane-send does not know).
+    #[command(subcommand)]
+    Frames(FramesCommand),
+}
+
+/// `lane-send frames …`.
+#[derive(Debug, Subcommand)]
+pub enum FramesCommand {
+    /// Save what a lane shows now (`NAME.ansi`, the capture, and `NAME.json`: size, cursor, and what the
+    /// recogniser says) into a directory. Nothing is typed.
+    Capture {
+        /// The lane (session name or pane id).
+        lane: String,
+        /// Directory to write into.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+        /// File name stem (default: AGENT-KIND-TIME, e.g. claude-unknown-20261201T120000Z).
+        #[arg(long)]
+        name: Option<String>,
+        /// What the pane was doing, kept in the .json.
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Print what the recogniser says now about saved frames (give the .ansi or .json of each).
+    Check {
+        /// Saved frames.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// `--timeout`: the workspace's one duration grammar (humantime's: `500ms`, `10s`, `1m 30s`), at most an hour.
@@ -163,7 +194,12 @@ impl Cli {
     /// The lane the invocation addresses, for error lines.
     pub fn lane(&self) -> Option<&str> {
         match &self.command {
-            Some(Command::Send { lane, .. } | Command::Mail { lane, .. } | Command::Inbox { lane, .. }) => Some(lane),
+            Some(
+                Command::Send { lane, .. }
+                | Command::Mail { lane, .. }
+                | Command::Inbox { lane, .. }
+                | Command::Frames(FramesCommand::Capture { lane, .. }),
+            ) => Some(lane),
             Some(_) => None,
             None => self.lane.as_deref(),
         }
@@ -248,6 +284,7 @@ pub async fn run(cli: &Cli) -> Result<Report, Error> {
         (Some(Command::Mail { lane, message }), _, _) => {
             return Ok(Report::Mail(commands::send_mail(&cli.server()?, lane, message, &options).await?));
         }
+        (Some(Command::Frames(frames)), _, _) => return frames_command(cli, frames).await,
         (Some(Command::Inbox { lane, mark_read }), _, _) => {
             let mails = commands::read_inbox(&options, lane, *mark_read)?;
             return Ok(Report::Text(if json {
@@ -258,6 +295,40 @@ pub async fn run(cli: &Cli) -> Result<Report, Error> {
         }
     };
     Ok(Report::Delivery(crate::deliver(&cli.server()?, lane, message, &options).await?))
+}
+
+async fn frames_command(cli: &Cli, command: &FramesCommand) -> Result<Report, Error> {
+    let json = cli.global.json;
+    let line = |path: &std::path::Path, recognition: &crate::frame::Recognition| {
+        if json {
+            serde_json::json!({ "path": path, "recognition": recognition }).to_string()
+        } else {
+            format!("{}\t{}\t{}", path.display(), recognition.kind(), recognition.describe())
+        }
+    };
+    match command {
+        FramesCommand::Capture { lane, out, name, note } => {
+            let mut frame = crate::capture_lane(&cli.server()?, lane).await?;
+            frame.meta.note.clone_from(note);
+            let recognition = frame.recognise()?;
+            let stem = name.clone().unwrap_or_else(|| {
+                let agent = recognition.agent().map_or("unknown", crate::Agent::name);
+                let at = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
+                format!("{agent}-{}-{at}", recognition.kind())
+            });
+            let path = frame.save(out, &stem)?;
+            Ok(Report::Text(line(&path, &recognition) + "\n"))
+        }
+        FramesCommand::Check { files } => {
+            let mut out = String::new();
+            for file in files {
+                let recognition = crate::frame::SavedFrame::load(file)?.recognise()?;
+                out.push_str(&line(file, &recognition));
+                out.push('\n');
+            }
+            Ok(Report::Text(out))
+        }
+    }
 }
 
 /// Runs [`run`] on a runtime of its own and turns any error into its line: what goes to stdout and the exit

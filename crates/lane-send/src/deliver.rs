@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use tmux_habitat::{Key, Pane, Server};
+use tmux_habitat::{Backoff, Key, Pane, Server};
 
-use crate::delivery::{Action, Delivery, Event};
+use crate::delivery::{Action, Delivery, Event, KeysFor};
 use crate::error::Error;
-use crate::frame::{self, Recognition};
+use crate::frame::{self, Choice, Recognition, SavedFrame};
 use crate::journal::{self, Record};
 use crate::lock;
 use crate::message::SignedMessage;
@@ -17,6 +17,10 @@ use crate::paths::Dirs;
 
 /// The default time budget for one delivery.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one key may take to show on screen before the next is sent anyway.
+const KEY_REDRAW_CAP: Duration = Duration::from_millis(120);
+/// How long an arrow key in a dialog may take to move the selection.
+const CHOICE_REDRAW_CAP: Duration = Duration::from_secs(1);
 
 /// Settings for [`deliver`].
 #[derive(Debug, Clone)]
@@ -51,6 +55,92 @@ async fn look(pane: &Pane) -> Result<Recognition, Error> {
 /// Recognises what a lane shows now, without typing anything (for `ls`).
 pub async fn inspect_lane(server: &Server, lane: &str) -> Result<Recognition, Error> {
     look(&server.pane(lane).await?).await
+}
+
+/// What a lane shows now, as a [`SavedFrame`] (the capture, its size and cursor, and what the recogniser
+/// says), for `lane-send frames capture`: a layout met in live use becomes a fixture with one command.
+pub async fn capture_lane(server: &Server, lane: &str) -> Result<SavedFrame, Error> {
+    let pane = server.pane(lane).await?;
+    let state = pane.capture_state().await?;
+    let height = u16::try_from(state.screen.height()).unwrap_or(u16::MAX);
+    SavedFrame::new(state.ansi, state.screen.width(), height, state.screen.cursor())
+}
+
+/// What a key could change: the box's text, rows and cursor (spinners and clocks elsewhere on the screen do
+/// not count), or what the screen is when it shows no box.
+async fn key_visible_state(pane: &Pane) -> Result<String, Error> {
+    Ok(match look(pane).await? {
+        Recognition::Input(input) => format!("{:?} {:?} {:?}", input.text, input.rows, input.cursor),
+        other => other.describe(),
+    })
+}
+
+/// Presses `keys` in a pane one at a time, each after the box redrew from the one before (or 120 ms passed,
+/// for a key that changes nothing visible). An agent that reads two keys in one chunk takes them for one
+/// unknown sequence or for text: Grok's box ignores `End C-u` sent at once and types a Backspace that arrives
+/// with a paste; Claude Code's dialogs drop an arrow that arrives with the next key.
+pub async fn press_keys(pane: &Pane, keys: &[Key]) -> Result<(), Error> {
+    for key in keys {
+        let before = key_visible_state(pane).await?;
+        pane.send_keys(std::slice::from_ref(key)).await?;
+        let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(20), KEY_REDRAW_CAP);
+        while key_visible_state(pane).await? == before && backoff.wait().await {}
+    }
+    Ok(())
+}
+
+/// Picks choice `number` (as shown) of the dialog `lane` shows now, the way a person would: its keys
+/// ([`Menu::keys`](crate::frame::Menu::keys)) one at a time — an arrow only once the selection was seen on the choice before (two reads
+/// agreeing: a dialog that animates is read mid-redraw at times), Enter only once it is on this one. Nothing is
+/// sent when the lane shows no dialog or no such choice, and Enter is not pressed when the selection did not
+/// arrive. Returns the choice picked.
+pub async fn choose(server: &Server, lane: &str, number: u32) -> Result<Choice, Error> {
+    let refuse = |reason: String| Error::Choice { lane: lane.to_string(), reason };
+    let pane = server.pane(lane).await?;
+    let recognition = look(&pane).await?;
+    let menu = recognition.dialog().and_then(|dialog| dialog.menu.clone());
+    let Some((menu, index)) =
+        menu.and_then(|menu| menu.choices.iter().position(|choice| choice.number == number).map(|index| (menu, index)))
+    else {
+        return Err(refuse(format!("no choice {number} on screen ({})", recognition.describe())));
+    };
+    let keys = menu.keys(index).unwrap_or_default();
+    let mut at = menu.selected;
+    for key in &keys {
+        pane.send_keys(std::slice::from_ref(key)).await?;
+        let next = match key {
+            Key::Down => at + 1,
+            Key::Up => at.saturating_sub(1),
+            _ => continue,
+        };
+        selection_reaches(&pane, next).await.map_err(|seen| {
+            refuse(format!(
+                "the selection did not move from choice {} to {} ({seen}); Enter not pressed",
+                at + 1,
+                next + 1
+            ))
+        })?;
+        at = next;
+    }
+    Ok(menu.choices[index].clone())
+}
+
+/// Waits until two reads in a row show the dialog's selection on choice `index`; `Err` with what was seen last
+/// when it does not within [`CHOICE_REDRAW_CAP`].
+async fn selection_reaches(pane: &Pane, index: usize) -> Result<(), String> {
+    let mut backoff = Backoff::with(Duration::from_millis(5), Duration::from_millis(50), CHOICE_REDRAW_CAP);
+    let mut agreeing = 0;
+    loop {
+        let now = look(pane).await.map_err(|error| error.to_string())?;
+        let selected = now.dialog().and_then(|dialog| dialog.menu.as_ref()).map(|menu| menu.selected);
+        agreeing = if selected == Some(index) { agreeing + 1 } else { 0 };
+        if agreeing == 2 {
+            return Ok(());
+        }
+        if !backoff.wait().await {
+            return Err(now.describe());
+        }
+    }
 }
 
 /// The names of the sessions on the server: the lanes that are live now.
@@ -155,16 +245,16 @@ async fn deliver_signed(
                 tokio::time::sleep(wait).await;
                 Event::Tick
             }
-            Action::ClearLeftover { keys, rows, leftover } => {
-                for _ in 0..rows {
-                    if let Err(error) = pane.send_keys(&keys).await {
-                        return typing_failed(&delivery, lane, &pane_id, error.into(), started);
-                    }
+            Action::SendKeys { keys, why } => {
+                if let Err(error) = press_keys(&pane, &keys).await {
+                    return typing_failed(&delivery, lane, &pane_id, error, started);
                 }
-                journal::append(
-                    &options.dirs.state,
-                    &Record::ClearedLeftover { at: journal::now_stamp(), lane, pane: &pane_id, leftover: &leftover },
-                )?;
+                if let KeysFor::ClearLeftover(leftover) = &why {
+                    journal::append(
+                        &options.dirs.state,
+                        &Record::ClearedLeftover { at: journal::now_stamp(), lane, pane: &pane_id, leftover },
+                    )?;
+                }
                 Event::Done
             }
             Action::Paste => match pane.paste(message.as_str()).await {
@@ -195,7 +285,10 @@ fn typing_failed(
     if !delivery.has_pasted() {
         return Err(error);
     }
-    let verdict =
-        Verdict::held(Stage::Pasted, format!("tmux failed after the paste ({error}); the text may be in the box"));
+    let verdict = Verdict::held(
+        Stage::Pasted,
+        format!("tmux failed after the paste ({error}); the text may be in the box"),
+        Some(false),
+    );
     Ok(Outcome::from_verdict(lane, Some(pane_id.to_string()), verdict, elapsed_ms(started)))
 }

@@ -80,6 +80,23 @@ pub enum Error {
     /// A tmux call failed.
     #[error("tmux: {0}")]
     Tmux(#[from] tmux_habitat::Error),
+    /// A dialog's choice could not be picked; nothing that would answer the dialog was sent.
+    #[error("cannot pick a choice in lane {lane}: {reason}")]
+    Choice {
+        /// The lane.
+        lane: String,
+        /// Why (no dialog open, no such choice, the selection did not move there).
+        reason: String,
+    },
+    /// A JSON file (a saved frame's meta) could not be read.
+    #[error("{path} is not valid: {source}")]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
     /// Output could not be encoded.
     #[error("cannot encode {what}: {source}")]
     Encode {

@@ -1,15 +1,18 @@
 //! Proven delivery of a message into another agent's TUI input box through tmux.
 //!
-//! Agents from different vendors (Claude Code, Codex, Gemini CLI, Grok CLI) run side by side,
-//! each in its own tmux session — a *lane*. lane-send types a signed message into a lane's
-//! input box and proves it arrived: it recognises the frame around the box, refuses dialogs and
-//! unknown screens, keeps a human's draft, pastes exactly once, presses Enter separately, and
-//! reports `delivered` only after it saw the box empty (or the agent's queue marker). Otherwise
-//! the outcome is `held` with the stage it reached: nothing pasted, pasted, or Enter pressed.
+//! Agents from different vendors (Claude Code, Codex, Gemini CLI, Grok CLI, Qwen Code) run side by
+//! side, each in its own tmux session — a *lane*. lane-send types a signed message into a lane's
+//! input box and proves it arrived: it recognises the frame around the box, refuses dialogs, the
+//! agent's menus and unknown screens, keeps a human's draft, pastes exactly once, presses Enter
+//! separately, and reports `delivered` only after it saw the box empty (or the agent's queue
+//! marker). Otherwise the outcome is `held` with the stage it reached — nothing pasted, pasted, or
+//! Enter pressed — and no message is left in a box: lane-send takes its own text back out and says
+//! whether the box was restored.
 //!
 //! The pieces are pure where they can be: [`frame::recognise`] reads a [`Screen`] (tmux-habitat's, the
-//! workspace's one screen model); [`delivery::Delivery`] is the sans-IO state machine; [`deliver`] drives
-//! both over tmux.
+//! workspace's one screen model) and names the agent and the kind of frame (input box, dialog with its
+//! choices, menu, unknown); [`delivery::Delivery`] is the sans-IO state machine; [`deliver`] drives both
+//! over tmux. [`choose`] picks a dialog's choice, [`capture_lane`] saves a screen as a fixture.
 //!
 //! ```
 //! use lane_send::{frame, Screen};
@@ -47,7 +50,9 @@ mod paths;
 #[cfg(feature = "coordination")]
 pub mod registry;
 
-pub use deliver::{DEFAULT_TIMEOUT, DeliverOptions, deliver, inspect_lane, live_lanes};
+pub use deliver::{
+    DEFAULT_TIMEOUT, DeliverOptions, capture_lane, choose, deliver, inspect_lane, live_lanes, press_keys,
+};
 pub use error::{Error, FrameSpecProblem};
 pub use message::SignedMessage;
 pub use outcome::{Details, Ending, Outcome, Stage, Verdict};
@@ -68,6 +73,8 @@ pub enum Agent {
     Gemini,
     /// Grok CLI.
     Grok,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl Agent {
@@ -78,6 +85,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Grok => "grok",
+            Agent::Qwen => "qwen",
         }
     }
 }

@@ -11,9 +11,10 @@ use crate::Agent;
 pub enum Stage {
     /// Nothing was typed into the pane (a leftover may have been cleared, see the log).
     NotPasted,
-    /// The message was pasted once but Enter was not pressed: the text may sit in the box.
+    /// The message was pasted once but never proven in the box, so Enter was not pressed. `restored` says
+    /// whether the box is back as it was.
     Pasted,
-    /// Enter was pressed but the box never emptied: the text may still sit in the box.
+    /// Enter was pressed but the box never emptied. `restored` says whether lane-send took its text back out.
     Entered,
 }
 
@@ -53,12 +54,26 @@ pub struct Verdict {
     pub cleared_leftover: Option<String>,
     /// How many times Enter was pressed.
     pub enters: u32,
+    /// After a paste that was not proven delivered: whether the box is back as it was (lane-send took its
+    /// text back out, or it never arrived). `None` when nothing was pasted or the message was delivered.
+    pub restored: Option<bool>,
+    /// Delivered with a change the agent itself makes (Claude Code turns a TAB into spaces): what changed.
+    pub rewritten: Option<String>,
 }
 
 impl Verdict {
-    /// A verdict held at `stage` before any Enter, with nothing recognised.
-    pub fn held(stage: Stage, reason: String) -> Self {
-        Verdict { ending: Ending::Held(stage), reason, agent: None, cleared_leftover: None, enters: 0 }
+    /// A verdict held at `stage` before any Enter, with nothing recognised; `restored` as for
+    /// [`Verdict::restored`].
+    pub fn held(stage: Stage, reason: String, restored: Option<bool>) -> Self {
+        Verdict {
+            ending: Ending::Held(stage),
+            reason,
+            agent: None,
+            cleared_leftover: None,
+            enters: 0,
+            restored,
+            rewritten: None,
+        }
     }
 
     /// The stage where it was held; `None` when delivered.
@@ -90,6 +105,10 @@ pub struct Details {
     pub enters: u32,
     /// Leftover cleared before sending, if any.
     pub cleared_leftover: Option<String>,
+    /// Held after a paste: whether the box is back as it was (see [`Verdict::restored`]).
+    pub restored: Option<bool>,
+    /// Delivered with a change the agent makes itself (see [`Verdict::rewritten`]).
+    pub rewritten: Option<String>,
     /// Milliseconds from the start of the delivery to the outcome.
     pub elapsed_ms: u64,
 }
@@ -123,6 +142,8 @@ impl Outcome {
             agent: verdict.agent,
             enters: verdict.enters,
             cleared_leftover: verdict.cleared_leftover,
+            restored: verdict.restored,
+            rewritten: verdict.rewritten,
             elapsed_ms,
         };
         match verdict.ending {
@@ -133,7 +154,7 @@ impl Outcome {
 
     /// A held outcome before anything was typed (lane missing, lock timeout …).
     pub(crate) fn held_before_typing(lane: &str, pane: Option<String>, reason: String, elapsed_ms: u64) -> Self {
-        Self::from_verdict(lane, pane, Verdict::held(Stage::NotPasted, reason), elapsed_ms)
+        Self::from_verdict(lane, pane, Verdict::held(Stage::NotPasted, reason, None), elapsed_ms)
     }
 
     /// Lane, pane, reason and the rest.
@@ -180,17 +201,24 @@ impl Outcome {
         if details.cleared_leftover.is_some() {
             line.push_str(" cleared_leftover=true");
         }
+        if let Some(restored) = details.restored {
+            line.push_str(&format!(" restored={restored}"));
+        }
+        if let Some(rewritten) = &details.rewritten {
+            line.push_str(&format!(" rewritten={}", logfmt_value(rewritten)));
+        }
         line.push_str(&format!(" reason={}", logfmt_value(&details.reason)));
         line
     }
 }
 
-/// The documented wire shape: one flat object with `outcome` (`delivered` or `held`) and `stage` (`null`
-/// when delivered), the same in `--json`, the delivery log and `mail`.
+/// The documented wire shape: one flat object with `outcome` (`delivered` or `held`), `stage` (`null` when
+/// delivered), `restored` (`null` unless held after a paste) and `rewritten` (`null` unless the agent changed
+/// the text itself), the same in `--json`, the delivery log and `mail`.
 impl Serialize for Outcome {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let details = self.details();
-        let mut object = serializer.serialize_struct("Outcome", 10)?;
+        let mut object = serializer.serialize_struct("Outcome", 12)?;
         object.serialize_field("lane", &details.lane)?;
         object.serialize_field("pane", &details.pane)?;
         object.serialize_field("outcome", if self.is_delivered() { "delivered" } else { "held" })?;
@@ -200,6 +228,8 @@ impl Serialize for Outcome {
         object.serialize_field("queued", &self.queued())?;
         object.serialize_field("enters", &details.enters)?;
         object.serialize_field("cleared_leftover", &details.cleared_leftover)?;
+        object.serialize_field("restored", &details.restored)?;
+        object.serialize_field("rewritten", &details.rewritten)?;
         object.serialize_field("elapsed_ms", &details.elapsed_ms)?;
         object.end()
     }
@@ -245,6 +275,8 @@ mod tests {
             agent: Some(Agent::Claude),
             cleared_leftover: None,
             enters: 1,
+            restored: None,
+            rewritten: Some("claude turns a pasted TAB into four spaces".into()),
         };
         insta::assert_json_snapshot!("delivered", Outcome::from_verdict("api", Some("%3".into()), delivered, 231));
         let held = Verdict {
@@ -253,6 +285,8 @@ mod tests {
             agent: Some(Agent::Codex),
             cleared_leftover: Some("ops: old".into()),
             enters: 4,
+            restored: Some(true),
+            rewritten: None,
         };
         insta::assert_json_snapshot!("held", Outcome::from_verdict("api", Some("%3".into()), held, 9000));
     }

@@ -99,7 +99,7 @@ async fn busy_queue_is_delivered_queued() {
 }
 
 #[tokio::test]
-async fn busy_ignore_is_held_entered_and_submitted_at_most_once() {
+async fn busy_ignore_is_held_entered_with_the_text_taken_back() {
     let lab = Lab::new().await;
     let lane = lab.agent("api", &["--style", "claude2", "--busy-after-submit", "60000", "--busy-mode", "ignore"]).await;
     assert!(lab.send("api", "ops: first").await.is_delivered());
@@ -107,6 +107,8 @@ async fn busy_ignore_is_held_entered_and_submitted_at_most_once() {
     let held = lane_send::deliver(&lab.server, "api", "ops: ignored while busy", &options).await.unwrap();
     assert_eq!(held.stage(), Some(Stage::Entered), "{held:?}");
     assert!(held.details().enters >= 2, "Enter is pressed again while our text stays: {held:?}");
+    assert_eq!(held.details().restored, Some(true), "{held:?}");
+    assert!(!lab.screen_text("api").await.contains("ignored while busy"), "the box is empty again");
     let later = lane.submissions();
     assert_eq!(later.iter().filter(|s| s.text == "ops: ignored while busy").count(), 0);
     assert_eq!(later.len(), 1);
@@ -122,6 +124,20 @@ async fn swallowed_enter_is_pressed_again_and_submits_once() {
     let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
     assert_eq!(submissions.len(), 1);
     assert_eq!(submissions[0].text, "ops: after a swallowed enter");
+}
+
+#[tokio::test]
+async fn an_enter_made_into_a_newline_is_taken_out_before_enter_again() {
+    for style in ["claude2", "codex", "gemini", "grok"] {
+        let lab = Lab::new().await;
+        let lane = lab.agent("api", &["--style", style, "--first-enter-newline"]).await;
+        let outcome = lab.send("api", "ops: no stray newline").await;
+        assert!(outcome.is_delivered(), "{style}: {outcome:?}");
+        assert_eq!(outcome.details().enters, 2, "{style}");
+        let submissions = lane.wait_for_submissions(1, Duration::from_secs(5)).await;
+        assert_eq!(submissions.len(), 1, "{style}");
+        assert_eq!(submissions[0].text, "ops: no stray newline", "{style}: submitted without the newline");
+    }
 }
 
 #[tokio::test]

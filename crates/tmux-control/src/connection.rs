@@ -66,18 +66,24 @@ pub struct Connection {
     command_timeout: Duration,
 }
 
+/// A reply, and for a command placed in a subscription's stream, how many of its output bytes came first.
+pub(crate) type Answer = Result<(Reply, Option<u64>), Error>;
+
 /// A command line on its way to the writer task.
 #[derive(Debug)]
 pub(crate) struct Request {
     pub(crate) line: String,
-    pub(crate) reply: oneshot::Sender<Result<Reply, Error>>,
+    pub(crate) reply: oneshot::Sender<Answer>,
+    /// The subscription whose stream position the reply reports.
+    pub(crate) placed_in: Option<Arc<PaneQueue>>,
 }
 
 /// A command written and waiting for its reply block.
 #[derive(Debug)]
 pub(crate) struct Pending {
     pub(crate) command: String,
-    pub(crate) reply: oneshot::Sender<Result<Reply, Error>>,
+    pub(crate) reply: oneshot::Sender<Answer>,
+    pub(crate) placed_in: Option<Arc<PaneQueue>>,
 }
 
 /// What the handles and both tasks share.
@@ -165,9 +171,34 @@ impl Connection {
 
     /// [`Connection::command`] with an explicit deadline.
     pub async fn command_with_timeout(&self, command: impl IntoCommandLine, timeout: Duration) -> Result<Reply, Error> {
+        self.exchange(command, None, timeout).await.map(|(reply, _)| reply)
+    }
+
+    /// Sends a command and returns its reply with its place in `subscription`'s stream: how many output
+    /// bytes of that pane the subscription was sent before the reply. tmux writes pane output and replies
+    /// in the order they happen, so output up to that place was made before the command ran and output
+    /// after it, after: a `capture-pane` placed this way shows exactly the first `place` bytes of the
+    /// stream (counting bytes later reported as [`PaneEvent::Lagged`](crate::PaneEvent::Lagged) too). The
+    /// subscription must be on this connection.
+    pub async fn command_at(
+        &self,
+        command: impl IntoCommandLine,
+        subscription: &OutputSubscription,
+    ) -> Result<(Reply, u64), Error> {
+        let queue = Some(subscription.queue().clone());
+        let (reply, place) = self.exchange(command, queue, self.command_timeout).await?;
+        Ok((reply, place.unwrap_or_default()))
+    }
+
+    async fn exchange(
+        &self,
+        command: impl IntoCommandLine,
+        placed_in: Option<Arc<PaneQueue>>,
+        timeout: Duration,
+    ) -> Answer {
         let line = command.into_command_line()?;
         let (reply, receiver) = oneshot::channel();
-        let request = Request { line: line.clone(), reply };
+        let request = Request { line: line.clone(), reply, placed_in };
         let exchange = async {
             if self.requests.send(request).await.is_err() {
                 return Err(self.closed_error());
@@ -266,8 +297,11 @@ impl Shared {
                 let matched = self.lock().matcher.on_block(block);
                 match matched {
                     Some((pending, block)) => {
+                        // Every output line before this block has been queued already: the reader handles
+                        // the stream in order, so the count now is the block's place in the stream.
+                        let place = pending.placed_in.as_ref().map(|queue| queue.pushed_bytes());
                         // The caller may have timed out and gone; that is fine.
-                        let _ = pending.reply.send(Ok(Reply::from_block(pending.command, block)));
+                        let _ = pending.reply.send(Ok((Reply::from_block(pending.command, block), place)));
                     }
                     None => {
                         tracing::trace!("skipped a reply block not sent by this client");

@@ -74,3 +74,33 @@ async fn replies_match_commands_in_order_skipping_flags_zero_blocks() {
     let second = second.await.unwrap().unwrap();
     assert_eq!((second.text(), second.ok), ("two".to_owned(), false));
 }
+
+#[tokio::test]
+async fn a_placed_command_says_how_much_output_came_before_it() {
+    let (connection, _events, mut far) = connection_with_far_end().await;
+    let mut output = connection.subscribe_output(PaneId(1));
+    let placed = {
+        let connection = connection.clone();
+        let queue_owner = connection.subscribe_output(PaneId(1));
+        tokio::spawn(async move {
+            let (reply, place) = connection.command_at("capture-pane -p -t %1", &queue_owner).await?;
+            Ok::<_, Error>((reply.text(), place))
+        })
+    };
+    assert_eq!(read_command(&mut far).await, "capture-pane -p -t %1\n");
+    far.get_mut()
+        .write_all(
+            b"%output %1 abc\n%output %2 other\n%output %1 de\n%begin 1 20 1\nabcde\n%end 1 20 1\n%output %1 fg\n",
+        )
+        .await
+        .unwrap();
+    assert_eq!(placed.await.unwrap().unwrap(), ("abcde".to_owned(), 5), "five bytes of %1 came before the reply");
+    let mut seen = Vec::new();
+    while seen.len() < 7 {
+        match output.recv().await {
+            Some(PaneEvent::Output(bytes)) => seen.extend_from_slice(&bytes),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(seen, b"abcdefg");
+}

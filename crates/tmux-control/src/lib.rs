@@ -11,7 +11,9 @@
 //!   [`Connection::command`]s with deadlines, bounded per-pane output
 //!   subscriptions, flow control (`pause-after`), and a clear
 //!   [`Error::ConnectionClosed`] for every pending and later command once the
-//!   client exits.
+//!   client exits. [`Connection::command_at`] places a command in a pane's
+//!   stream: its reply says how many output bytes came before it, so a
+//!   `capture-pane` and the stream fit together exactly.
 //! - [`Command`], [`quote_arg`] and [`check_command_line`] build lines that
 //!   tmux's parser reads back literally and refuse lines that would break a
 //!   shared connection (empty lines detach; `;` makes two replies; `wait-for`

@@ -81,6 +81,10 @@ impl OutputSubscription {
     pub fn queued_bytes(&self) -> usize {
         self.queue.lock().queued_bytes
     }
+
+    pub(crate) fn queue(&self) -> &Arc<PaneQueue> {
+        &self.queue
+    }
 }
 
 /// The queue between the reader task and one subscriber.
@@ -97,6 +101,8 @@ struct QueueState {
     budget_bytes: usize,
     /// Bytes dropped since the last `Lagged` marker was queued.
     dropped_bytes: u64,
+    /// Every output byte offered to this queue, queued or dropped: a place in the subscription's stream.
+    pushed_bytes: u64,
     closed: bool,
 }
 
@@ -108,6 +114,7 @@ impl PaneQueue {
                 queued_bytes: 0,
                 budget_bytes,
                 dropped_bytes: 0,
+                pushed_bytes: 0,
                 closed: false,
             }),
             notify: Notify::new(),
@@ -127,6 +134,7 @@ impl PaneQueue {
             return;
         }
         if let PaneEvent::Output(bytes) = &event {
+            state.pushed_bytes += bytes.len() as u64;
             if state.queued_bytes + bytes.len() > state.budget_bytes {
                 state.dropped_bytes += bytes.len() as u64;
                 return;
@@ -140,6 +148,11 @@ impl PaneQueue {
         state.items.push_back(event);
         drop(state);
         self.notify.notify_one();
+    }
+
+    /// How many output bytes were offered to this subscription so far (queued or dropped as lag).
+    pub(crate) fn pushed_bytes(&self) -> u64 {
+        self.lock().pushed_bytes
     }
 
     /// Ends the stream after what is queued.

@@ -141,7 +141,7 @@ where
             bytes.extend_from_slice(request.line.as_bytes());
             bytes.push(b'\n');
             // Recorded before writing: a reply cannot precede its command.
-            state.matcher.sent(Pending { command: request.line, reply: request.reply });
+            state.matcher.sent(Pending { command: request.line, reply: request.reply, placed_in: request.placed_in });
         }
     }
     if bytes.is_empty() {

@@ -131,6 +131,38 @@ impl Control {
         Ok(subscription)
     }
 
+    /// Runs `command` on the connection that carries `subscription` (the pane's session's) and returns its
+    /// output with its place in the subscription's stream (see [`tmux_control::Connection::command_at`]).
+    pub(crate) async fn command_at(
+        &self,
+        pane: &str,
+        command: Command,
+        subscription: &OutputSubscription,
+    ) -> Result<(String, u64)> {
+        let session = self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(pane).cloned();
+        let session = session.ok_or_else(|| Error::Invalid {
+            what: "pane",
+            value: pane.to_owned(),
+            reason: "not followed: subscribe to its output first".into(),
+        })?;
+        let conn = self.connection_for(&session).await?;
+        let line = command.to_line().unwrap_or_else(|_| command.name().to_owned());
+        let (reply, place) = conn
+            .command_at(command, subscription)
+            .await
+            .map_err(|source| Error::Control { command: format!("tmux {line}"), source })?;
+        if !reply.ok {
+            let socket = &self.subprocess.socket_path;
+            return Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket));
+        }
+        // As `run` returns it: each reply's text ends with a newline (a capture's blank last row included).
+        let mut text = reply.text();
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        Ok((text, place))
+    }
+
     /// Lets tmux send a paused pane's output again.
     pub(crate) async fn continue_pane(&self, pane: &str) {
         let Ok(id) = pane.parse() else { return };

@@ -38,7 +38,8 @@
 //!
 //! The default transport is control mode: one persistent `tmux -C` connection per session carries
 //! commands (about 0.1 ms each) and streams pane output, so completion, readiness and interventions are
-//! seen when the bytes arrive, without polling ([`Pane::subscribe`], [`LiveScreen`]). The subprocess
+//! seen when the bytes arrive, without polling ([`Pane::subscribe`], [`LiveScreen`]). [`PaneOutput::capture`]
+//! captures a pane at an exact place of its stream, so a copy seeded from it never misses or repeats a byte. The subprocess
 //! transport stays as the fallback: `TMUX_HABITAT_TRANSPORT=subprocess` or [`ServerBuilder::transport`].
 //!
 //! The subprocess transport runs one `tmux` process per command (about 1.6 ms). Waits that the pane can
@@ -77,7 +78,7 @@ pub use diff::{Hunk, ScreenDiff};
 pub use error::{Error, Result};
 pub use intervention::{Intervention, InterventionKind, detect_intervention};
 pub use keys::Key;
-pub use live::{LiveScreen, OutputEvent, PaneOutput};
+pub use live::{LiveScreen, OutputEvent, PaneCapture, PaneOutput};
 pub use pane::{Pane, PaneGuard, PaneId, PaneInfo, PaneState};
 pub use prompt_title::{ShellPrompt, shell_prompt};
 pub use quote::shell_quote;

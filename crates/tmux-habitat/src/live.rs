@@ -2,10 +2,11 @@
 
 use std::num::NonZeroU16;
 
-use tmux_control::{OutputSubscription, PaneEvent};
+use tmux_control::{Command, OutputSubscription, PaneEvent};
 
+use crate::capture::CaptureOptions;
 use crate::error::{Error, Result};
-use crate::pane::Pane;
+use crate::pane::{Pane, PaneInfo};
 use crate::screen::Screen;
 
 /// What a pane's output stream yields.
@@ -24,31 +25,105 @@ pub enum OutputEvent {
 pub struct PaneOutput {
     pane: Pane,
     subscription: OutputSubscription,
+    /// Bytes of the stream taken from the subscription so far (yielded, skipped or lost).
+    taken: u64,
+    /// Bytes before this place are shown by the last [`PaneOutput::capture`]: they are not yielded.
+    skip_to: u64,
+    /// tmux paused the pane; it is resumed at the next read (after the reader had its chance to capture).
+    resume: bool,
+}
+
+/// The pane as tmux held it at one place of its output stream, from [`PaneOutput::capture`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneCapture {
+    /// Size, cursor and modes at that place.
+    pub info: PaneInfo,
+    /// What `capture-pane` returned, with the options asked for.
+    pub text: String,
 }
 
 impl PaneOutput {
-    /// The next event; `None` when the connection to tmux has ended.
+    /// The next event; `None` when the connection to tmux has ended. Cancel-safe: dropping the future (in a
+    /// `select!`) loses nothing.
     pub async fn recv(&mut self) -> Option<OutputEvent> {
+        if self.resume {
+            self.pane.server().continue_pane(self.pane.id()).await;
+            self.resume = false;
+        }
         loop {
             return match self.subscription.recv().await? {
-                PaneEvent::Output(bytes) => Some(OutputEvent::Bytes(bytes.to_vec())),
-                PaneEvent::Lagged { .. } => Some(OutputEvent::Lost),
+                PaneEvent::Output(bytes) => {
+                    let start = self.taken;
+                    self.taken += bytes.len() as u64;
+                    if self.taken <= self.skip_to {
+                        continue;
+                    }
+                    // The part a capture already showed is left out.
+                    let from = usize::try_from(self.skip_to.saturating_sub(start)).unwrap_or(usize::MAX);
+                    Some(OutputEvent::Bytes(bytes.get(from..).unwrap_or_default().to_vec()))
+                }
+                PaneEvent::Lagged { missed_bytes } => {
+                    self.taken += missed_bytes;
+                    // Bytes lost before the place of the last capture are in that capture.
+                    if self.taken <= self.skip_to {
+                        continue;
+                    }
+                    Some(OutputEvent::Lost)
+                }
                 PaneEvent::Paused => {
-                    self.pane.server().continue_pane(self.pane.id()).await;
+                    self.resume = true;
                     Some(OutputEvent::Lost)
                 }
                 PaneEvent::Continued => continue,
             };
         }
     }
+
+    /// Captures the pane at the current place of this stream: the capture (and its cursor and size) shows
+    /// everything printed before the next bytes [`PaneOutput::recv`] yields, and nothing after. Output
+    /// already queued that the capture shows is dropped from the stream. So a copy of the screen seeded
+    /// with the capture and fed the stream from here on stays exact, from the start or after
+    /// [`OutputEvent::Lost`].
+    pub async fn capture(&mut self, options: CaptureOptions) -> Result<PaneCapture> {
+        let id = self.pane.id().clone();
+        let server = self.pane.server().clone();
+        let info = || Command::new("display-message").args(["-p", "-t", id.as_str(), crate::pane::INFO_FORMAT]);
+        // Both go out in one write, so tmux reads and runs them together with no pane output between; if
+        // some slipped in all the same, ask again.
+        let mut last = None;
+        for _ in 0..8 {
+            let (info_reply, capture_reply) = tokio::join!(
+                server.command_at_output(&id, info(), &self.subscription),
+                server.command_at_output(&id, options.command(id.as_str()), &self.subscription),
+            );
+            let ((info_text, info_place), (text, place)) = (info_reply?, capture_reply?);
+            if info_text.trim().is_empty() {
+                return Err(Error::NotFound {
+                    kind: "pane",
+                    name: id.to_string(),
+                    socket: server.socket_path().into(),
+                });
+            }
+            let capture = PaneCapture { info: PaneInfo::parse(info_text.trim_end())?, text };
+            self.skip_to = self.skip_to.max(place);
+            if info_place == place {
+                return Ok(capture);
+            }
+            last = Some(capture);
+        }
+        // The pane prints so fast that its cursor moved between the two: the text is still exact.
+        last.ok_or(Error::Unsupported { what: "capturing the pane" })
+    }
 }
 
 impl Pane {
     /// Follows the pane's output as tmux reads it: no polling, idle panes cost nothing. Needs the
-    /// control-mode transport.
+    /// control-mode transport. [`PaneOutput::capture`] gives the screen the stream continues from.
     pub async fn subscribe(&self) -> Result<PaneOutput> {
         match self.server().subscribe_output(self.id()).await? {
-            Some(subscription) => Ok(PaneOutput { pane: self.clone(), subscription }),
+            Some(subscription) => {
+                Ok(PaneOutput { pane: self.clone(), subscription, taken: 0, skip_to: 0, resume: false })
+            }
             None => Err(Error::Unsupported { what: "following a pane's output" }),
         }
     }
@@ -63,10 +138,11 @@ pub struct LiveScreen {
 }
 
 impl LiveScreen {
-    /// Subscribes, then seeds the emulator with a capture, so nothing printed in between is missed.
+    /// Subscribes, then seeds the emulator with a capture placed in the stream: nothing printed around it is
+    /// missed or applied twice.
     pub async fn new(pane: &Pane) -> Result<LiveScreen> {
-        let output = pane.subscribe().await?;
-        let parser = seeded_parser(pane).await?;
+        let mut output = pane.subscribe().await?;
+        let parser = seeded_parser(&mut output).await?;
         Ok(LiveScreen { pane: pane.clone(), output, parser })
     }
 
@@ -79,7 +155,7 @@ impl LiveScreen {
                 Ok(true)
             }
             Some(OutputEvent::Lost) => {
-                self.parser = seeded_parser(&self.pane).await?;
+                self.parser = seeded_parser(&mut self.output).await?;
                 Ok(true)
             }
         }
@@ -97,9 +173,8 @@ impl std::fmt::Debug for LiveScreen {
     }
 }
 
-async fn seeded_parser(pane: &Pane) -> Result<vt100::Parser> {
-    let info = pane.info().await?;
-    let captured = pane.capture(crate::CaptureOptions::visible().with_escapes()).await?;
+async fn seeded_parser(output: &mut PaneOutput) -> Result<vt100::Parser> {
+    let PaneCapture { info, text: captured } = output.capture(CaptureOptions::visible().with_escapes()).await?;
     let rows = NonZeroU16::new(info.height).unwrap_or(NonZeroU16::MIN);
     let cols = NonZeroU16::new(info.width).unwrap_or(NonZeroU16::MIN);
     let mut parser = vt100::Parser::new(rows, cols, 0);

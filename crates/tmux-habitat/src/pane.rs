@@ -79,7 +79,7 @@ pub struct PaneInfo {
     pub current_path: String,
 }
 
-const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{cursor_x}\t#{cursor_y}\t#{pane_in_mode}\t#{alternate_on}\t#{history_size}\t#{pane_tty}\t#{pane_current_command}\t#{pane_current_path}\t#{pane_title}";
+pub(crate) const INFO_FORMAT: &str = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}\t#{cursor_x}\t#{cursor_y}\t#{pane_in_mode}\t#{alternate_on}\t#{history_size}\t#{pane_tty}\t#{pane_current_command}\t#{pane_current_path}\t#{pane_title}";
 
 impl PaneInfo {
     pub(crate) fn parse(line: &str) -> Result<PaneInfo> {
@@ -130,6 +130,9 @@ pub struct PaneState {
     pub in_mode: bool,
     /// The pane's program has exited.
     pub dead: bool,
+    /// The screen as tmux printed it (`capture-pane -p -e`), for saving it as a fixture; `screen` is this,
+    /// parsed.
+    pub ansi: String,
 }
 
 /// Holds a pane's lock: while it lives no other holder in this process types into the pane.
@@ -236,6 +239,7 @@ impl Pane {
             screen: Screen::from_ansi(body, width).with_cursor(x, y),
             in_mode: in_mode == 1,
             dead: dead == 1,
+            ansi: body.to_string(),
         })
     }
 

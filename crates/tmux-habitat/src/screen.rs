@@ -124,7 +124,9 @@ impl Screen {
         Screen { rows, width: cols_nz.get(), cursor: (x, y) }
     }
 
-    pub(crate) fn with_cursor(mut self, x: u16, y: u16) -> Screen {
+    /// The same screen with the cursor at column `x`, row `y` (a capture's text does not carry the cursor;
+    /// `display-message -p '#{cursor_x} #{cursor_y}'` does).
+    pub fn with_cursor(mut self, x: u16, y: u16) -> Screen {
         self.cursor = (x, y);
         self
     }

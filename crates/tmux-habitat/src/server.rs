@@ -307,6 +307,20 @@ impl Server {
         }
     }
 
+    /// Runs a command placed in a subscription's stream (control mode only): its output and how many bytes of
+    /// the pane's output the subscription was sent before it.
+    pub(crate) async fn command_at_output(
+        &self,
+        pane: &PaneId,
+        command: Command,
+        subscription: &tmux_control::OutputSubscription,
+    ) -> Result<(String, u64)> {
+        match &self.inner.transport {
+            Transport::Subprocess(_) => Err(Error::Unsupported { what: "placing a command in a pane's output" }),
+            Transport::Control(c) => c.command_at(pane.as_str(), command, subscription).await,
+        }
+    }
+
     pub(crate) async fn continue_pane(&self, pane: &PaneId) {
         if let Transport::Control(c) = &self.inner.transport {
             c.continue_pane(pane.as_str()).await;

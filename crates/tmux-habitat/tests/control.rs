@@ -152,3 +152,47 @@ async fn sessions_created_while_other_processes_attach_never_crash_the_server() 
     assert_eq!(keeper.list_sessions().await.unwrap().len(), 1 + 4 * 8);
     keeper.kill().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_capture_placed_in_the_stream_fits_it_byte_for_byte() {
+    let server = control_server().await;
+    let session = server.new_session(SessionOptions::new("busy").size(60, 10)).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    let mut output = pane.subscribe().await.unwrap();
+    pane.send_line("for i in $(seq 1 4000); do echo n-$i; done; echo all-done").await.unwrap();
+    // Capture while the pane prints: some of what is queued is in the capture, the rest is not.
+    let mut before = Vec::new();
+    while !String::from_utf8_lossy(&before).contains("n-300") {
+        match tokio::time::timeout(T, output.recv()).await.unwrap().unwrap() {
+            OutputEvent::Bytes(bytes) => before.extend_from_slice(&bytes),
+            OutputEvent::Lost => panic!("lost output"),
+        }
+    }
+    let capture = output.capture(tmux_habitat::CaptureOptions::visible().joined().scrollback(10_000)).await.unwrap();
+    let mut after = Vec::new();
+    while !String::from_utf8_lossy(&after).contains("all-done\r\n") {
+        match tokio::time::timeout(T, output.recv()).await.unwrap().unwrap() {
+            OutputEvent::Bytes(bytes) => after.extend_from_slice(&bytes),
+            OutputEvent::Lost => panic!("lost output"),
+        }
+    }
+    // The capture up to the cursor, then the stream: every line once, in order.
+    let rows: Vec<&str> = capture.text.lines().collect();
+    let cursor_row = rows.len() - usize::from(capture.info.height) + usize::from(capture.info.cursor_y);
+    let mut text = rows[..cursor_row].join("\n");
+    text.push('\n');
+    text.push_str(&rows[cursor_row].chars().take(usize::from(capture.info.cursor_x)).collect::<String>());
+    text.push_str(&String::from_utf8_lossy(&after).replace('\r', ""));
+    let numbers: Vec<u32> = text.lines().filter_map(|l| l.strip_prefix("n-")?.parse().ok()).collect();
+    let at = numbers.iter().zip(1..).position(|(n, i)| *n != i).unwrap_or(numbers.len());
+    let around = |v: &[u32]| v[at.saturating_sub(3)..(at + 4).min(v.len())].to_vec();
+    assert_eq!(
+        numbers.len(),
+        4000,
+        "first difference at {at}: {:?} (capture place around line {})",
+        around(&numbers),
+        rows.len()
+    );
+    assert_eq!(numbers, (1..=4000).collect::<Vec<u32>>(), "first difference at {at}: {:?}", around(&numbers));
+}

@@ -55,6 +55,18 @@ impl World {
         World { dir, socket, home, _server: server, runtime }
     }
 
+    /// A control-mode handle on this world's tmux server, for tests that follow panes (left running on drop;
+    /// the world's own handle kills the server).
+    pub async fn control_server(&self) -> Server {
+        Server::builder()
+            .socket_path(&self.socket)
+            .keep_on_drop(true)
+            .transport(TransportKind::Control)
+            .start()
+            .await
+            .unwrap()
+    }
+
     /// `clive` with this world's environment, no provider configured, outside any tmux.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_clive"));

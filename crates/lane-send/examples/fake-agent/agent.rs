@@ -18,6 +18,7 @@ pub struct Config {
     pub busy_after_submit: Option<Duration>,
     pub busy_mode: BusyMode,
     pub swallow_first_enter: bool,
+    pub first_enter_newline: bool,
     pub paste_newline_window: Option<Duration>,
     pub collapse: Option<CollapseRule>,
     pub dialog: bool,
@@ -33,6 +34,7 @@ impl Config {
             busy_after_submit: None,
             busy_mode: BusyMode::Queue,
             swallow_first_enter: false,
+            first_enter_newline: false,
             paste_newline_window: None,
             collapse: None,
             dialog: false,
@@ -98,6 +100,7 @@ pub struct Agent {
     pub exit_requested: bool,
     last_paste: Option<Instant>,
     enter_to_swallow: bool,
+    enter_to_newline: bool,
     collapsed_pastes: Vec<String>,
 }
 
@@ -108,6 +111,7 @@ impl Agent {
         Agent {
             dialog_open: config.dialog,
             enter_to_swallow: config.swallow_first_enter,
+            enter_to_newline: config.first_enter_newline,
             config,
             input,
             history: Vec::new(),
@@ -268,6 +272,11 @@ impl Agent {
     fn enter(&mut self, now: Instant) -> Vec<Submission> {
         if self.enter_to_swallow {
             self.enter_to_swallow = false;
+            return Vec::new();
+        }
+        if self.enter_to_newline {
+            self.enter_to_newline = false;
+            self.input.push(Unit::Char('\n'));
             return Vec::new();
         }
         if let (Some(window), Some(pasted)) = (self.config.paste_newline_window, self.last_paste)

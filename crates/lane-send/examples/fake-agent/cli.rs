@@ -67,6 +67,9 @@ pub struct Args {
     /// The first Enter after start does nothing.
     #[arg(long)]
     pub swallow_first_enter: bool,
+    /// The first Enter after start inserts a newline instead of submitting.
+    #[arg(long)]
+    pub first_enter_newline: bool,
     /// An Enter within this many milliseconds after a paste inserts a newline.
     #[arg(long, value_name = "MS")]
     pub paste_newline_window: Option<u64>,
@@ -90,6 +93,7 @@ impl Args {
             busy_after_submit: self.busy_after_submit.map(Duration::from_millis),
             busy_mode: self.busy_mode,
             swallow_first_enter: self.swallow_first_enter,
+            first_enter_newline: self.first_enter_newline,
             paste_newline_window: self.paste_newline_window.map(Duration::from_millis),
             collapse: self.collapse_paste_over.map(|over_chars| CollapseRule { over_chars }),
             dialog: self.dialog,

@@ -9,7 +9,11 @@ use crate::frame::{InputBox, Recognition};
 const MESSAGE: &str = "lane-a: please run the tests";
 
 fn boxed(text: &str, queue_marker: bool) -> Recognition {
-    Recognition::Input(InputBox {
+    Recognition::Input(input_box(text, queue_marker))
+}
+
+fn input_box(text: &str, queue_marker: bool) -> InputBox {
+    InputBox {
         agent: Agent::Claude,
         variant: "claude-2".into(),
         table_version: 1,
@@ -20,7 +24,43 @@ fn boxed(text: &str, queue_marker: bool) -> Recognition {
         paste_tokens: Vec::new(),
         busy: false,
         queue_marker,
+        notices: Vec::new(),
+        cursor: None,
+        clipped: false,
+    }
+}
+
+/// The box after the agent made a newline of Enter: one more (blank) row, the text the same.
+fn with_newline(text: &str) -> Recognition {
+    let mut input = input_box(text, false);
+    input.rows.1 += 1;
+    Recognition::Input(input)
+}
+
+fn dialog() -> Recognition {
+    Recognition::Dialog(crate::frame::Dialog {
+        agent: None,
+        row: 3,
+        line: "Do you want to proceed?".into(),
+        menu: None,
+        above: vec!["● Bash(touch x)".into()],
     })
+}
+
+/// A dialog the agent opened at once for our message: the transcript above it echoes the message.
+fn dialog_after(message: &str) -> Recognition {
+    let Recognition::Dialog(mut dialog) = dialog() else { unreachable!() };
+    dialog.above.insert(0, format!("❯ {message}"));
+    Recognition::Dialog(dialog)
+}
+
+/// What the driver has done so far, for screens that depend on it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Done {
+    pastes: usize,
+    enters: u32,
+    take_backs: u32,
+    backspaces: u32,
 }
 
 fn live() -> BTreeSet<String> {
@@ -35,42 +75,54 @@ fn ms(value: u64) -> Duration {
 /// driver would; returns the actions and the verdict.
 fn run(screens: &[Recognition], step_ms: u64) -> (Vec<Action>, Verdict) {
     let mut next_screen = 0;
-    run_with(step_ms, |_, _| {
+    run_with(step_ms, |_| {
         let screen = screens[next_screen.min(screens.len() - 1)].clone();
         next_screen += 1;
         screen
     })
 }
 
-/// Like [`run`], with the screen computed from the pastes and Enters so far.
-fn run_with(step_ms: u64, mut screen: impl FnMut(usize, u32) -> Recognition) -> (Vec<Action>, Verdict) {
+/// Like [`run`], with the screen computed from what was done so far.
+fn run_with(step_ms: u64, mut screen: impl FnMut(Done) -> Recognition) -> (Vec<Action>, Verdict) {
     let mut delivery = Delivery::new(MESSAGE, live(), ms(3000));
     let mut actions = Vec::new();
     let mut now = Duration::ZERO;
     let mut event = Event::Start;
-    let (mut pastes, mut enters) = (0, 0);
+    let mut done = Done::default();
     loop {
         let action = delivery.step(event, now);
         actions.push(action.clone());
         now += ms(step_ms);
         event = match action {
-            Action::Capture => Event::Screen(screen(pastes, enters)),
+            Action::Capture => Event::Screen(screen(done)),
             Action::Wait(wait) => {
                 now += wait;
                 Event::Tick
             }
             Action::Paste => {
-                pastes += 1;
+                done.pastes += 1;
                 Event::Done
             }
             Action::PressEnter => {
-                enters += 1;
+                done.enters += 1;
                 Event::Done
             }
-            Action::ClearLeftover { .. } => Event::Done,
+            Action::SendKeys { why: KeysFor::TakeBack, .. } => {
+                done.take_backs += 1;
+                Event::Done
+            }
+            Action::SendKeys { why: KeysFor::RemoveNewline, .. } => {
+                done.backspaces += 1;
+                Event::Done
+            }
+            Action::SendKeys { .. } => Event::Done,
             Action::Finish(verdict) => return (actions, verdict),
         };
     }
+}
+
+fn is_take_back(action: &Action) -> bool {
+    matches!(action, Action::SendKeys { why: KeysFor::TakeBack, .. })
 }
 
 fn count(actions: &[Action], wanted: &Action) -> usize {
@@ -110,7 +162,7 @@ fn human_draft_is_kept() {
     let (actions, verdict) = run(&[boxed("half a thought", false)], 10);
     assert_eq!(verdict.held_at(), Some(Stage::NotPasted));
     assert_eq!(count(&actions, &Action::Paste), 0);
-    assert!(actions.iter().all(|action| !matches!(action, Action::ClearLeftover { .. })));
+    assert!(actions.iter().all(|action| !matches!(action, Action::SendKeys { .. })));
 }
 
 #[test]
@@ -120,7 +172,7 @@ fn leftover_from_a_live_lane_is_cleared_then_sent() {
         run(&[boxed(leftover, false), boxed("", false), boxed(MESSAGE, false), boxed("", false)], 200);
     assert_eq!(verdict.held_at(), None);
     assert_eq!(verdict.cleared_leftover.as_deref(), Some(leftover));
-    assert!(matches!(actions[1], Action::ClearLeftover { .. }));
+    assert!(matches!(&actions[1], Action::SendKeys { why: KeysFor::ClearLeftover(text), .. } if text == leftover));
 }
 
 #[test]
@@ -142,7 +194,8 @@ fn leftover_that_does_not_clear_is_held_not_pasted() {
 #[test]
 fn dialog_and_unknown_hold_before_typing() {
     for screen in [
-        Recognition::Dialog { agent: Some(Agent::Claude), line: "Do you want to proceed?".into() },
+        dialog(),
+        Recognition::Overlay { agent: Agent::Claude, name: "slash-command menu".into(), row: 4, line: "/x  y".into() },
         Recognition::Unknown { reason: "nothing".into() },
     ] {
         let (actions, verdict) = run(&[screen], 10);
@@ -152,24 +205,115 @@ fn dialog_and_unknown_hold_before_typing() {
 }
 
 #[test]
-fn text_never_shown_is_held_pasted() {
-    let (_, verdict) = run(&[boxed("", false)], 100);
-    assert_eq!(verdict.held_at(), Some(Stage::Pasted));
+fn a_dialog_after_enter_delivers_only_when_the_transcript_shows_the_message() {
+    let after_enter = |then: Recognition| {
+        move |done: Done| match done {
+            Done { pastes: 0, .. } => boxed("", false),
+            Done { enters: 0, .. } => boxed(MESSAGE, false),
+            _ => then.clone(),
+        }
+    };
+    let (_, verdict) = run_with(30, after_enter(dialog_after(MESSAGE)));
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
+    assert!(verdict.reason.contains("opened a dialog"), "{}", verdict.reason);
+    let (actions, verdict) = run_with(30, after_enter(dialog()));
+    assert_eq!(verdict.held_at(), Some(Stage::Entered));
+    assert_eq!(verdict.restored, Some(false));
+    assert_eq!(count(&actions, &Action::PressEnter), 1, "no key goes into a dialog");
 }
 
 #[test]
-fn ignored_enter_is_retried_then_held_entered() {
-    let (actions, verdict) = run(&[boxed("", false), boxed(MESSAGE, false)], 100);
+fn text_never_shown_is_held_pasted_with_the_box_as_it_was() {
+    let (actions, verdict) = run(&[boxed("", false)], 100);
+    assert_eq!(verdict.held_at(), Some(Stage::Pasted));
+    assert_eq!(verdict.restored, Some(true), "{verdict:?}");
+    assert!(!actions.iter().any(is_take_back), "nothing of ours to take back");
+}
+
+#[test]
+fn ignored_enter_is_retried_then_the_text_is_taken_back() {
+    let (actions, verdict) = run_with(100, |done| match done {
+        Done { pastes: 0, .. } => boxed("", false),
+        Done { take_backs: 0, .. } => boxed(MESSAGE, false),
+        _ => boxed("", false),
+    });
     assert_eq!(verdict.held_at(), Some(Stage::Entered));
+    assert_eq!(verdict.restored, Some(true), "{verdict:?}");
+    assert!(verdict.reason.contains("took its text back"), "{}", verdict.reason);
     assert_eq!(count(&actions, &Action::Paste), 1);
     let enters = count(&actions, &Action::PressEnter);
     assert!((2..=MAX_ENTERS as usize).contains(&enters), "{enters}");
+    assert_eq!(actions.iter().filter(|action| is_take_back(action)).count(), 1);
+}
+
+#[test]
+fn text_that_will_not_go_is_held_not_restored() {
+    let (actions, verdict) = run(&[boxed("", false), boxed(MESSAGE, false)], 100);
+    assert_eq!(verdict.held_at(), Some(Stage::Entered));
+    assert_eq!(verdict.restored, Some(false), "{verdict:?}");
+    assert!(verdict.reason.contains("taking the text back out failed"), "{}", verdict.reason);
+    let rounds = actions.iter().filter(|action| is_take_back(action)).count();
+    assert!((1..=3).contains(&rounds), "{rounds}");
+}
+
+#[test]
+fn other_text_in_the_box_is_never_cleared() {
+    let (actions, verdict) = run(&[boxed("", false), boxed("a human typed over it", false)], 100);
+    assert_eq!(verdict.held_at(), Some(Stage::Pasted));
+    assert_eq!(verdict.restored, Some(false));
+    assert!(!actions.iter().any(is_take_back));
+}
+
+#[test]
+fn a_newline_made_of_enter_is_removed_before_enter_again() {
+    let (actions, verdict) = run_with(30, |done| match done {
+        Done { pastes: 0, .. } => boxed("", false),
+        Done { enters: 0, .. } => boxed(MESSAGE, false),
+        Done { enters: 1, backspaces: 0, .. } => with_newline(MESSAGE),
+        Done { enters: 1, .. } => boxed(MESSAGE, false),
+        _ => boxed("", false),
+    });
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
+    assert_eq!(count(&actions, &Action::PressEnter), 2);
+    let backspaces: Vec<&Action> = actions
+        .iter()
+        .filter(|action| matches!(action, Action::SendKeys { why: KeysFor::RemoveNewline, .. }))
+        .collect();
+    assert_eq!(backspaces, [&Action::SendKeys { keys: vec![Key::Backspace], why: KeysFor::RemoveNewline }]);
+}
+
+#[test]
+fn a_backspace_that_ate_our_text_takes_it_all_back() {
+    let (actions, verdict) = run_with(30, |done| match done {
+        Done { pastes: 0, .. } => boxed("", false),
+        Done { enters: 0, .. } => boxed(MESSAGE, false),
+        Done { backspaces: 0, .. } => with_newline(MESSAGE),
+        Done { take_backs: 0, .. } => boxed(&MESSAGE[..MESSAGE.len() - 1], false),
+        _ => boxed("", false),
+    });
+    assert_eq!(verdict.held_at(), Some(Stage::Entered), "{verdict:?}");
+    assert_eq!(verdict.restored, Some(true));
+    assert_eq!(count(&actions, &Action::PressEnter), 1);
+}
+
+#[test]
+fn the_agents_own_rewrite_is_allowed_and_reported() {
+    let message = "lane-a: a\tb";
+    let mut delivery = Delivery::new(message, live(), ms(3000));
+    assert_eq!(delivery.step(Event::Start, ms(0)), Action::Capture);
+    assert_eq!(delivery.step(Event::Screen(boxed("", false)), ms(0)), Action::Paste);
+    assert_eq!(delivery.step(Event::Done, ms(1)), Action::Capture);
+    assert_eq!(delivery.step(Event::Screen(boxed("lane-a: a    b", false)), ms(200)), Action::PressEnter);
+    assert_eq!(delivery.step(Event::Done, ms(201)), Action::Capture);
+    let Action::Finish(verdict) = delivery.step(Event::Screen(boxed("", false)), ms(300)) else { panic!() };
+    assert_eq!(verdict.held_at(), None);
+    assert_eq!(verdict.rewritten.as_deref(), Some("claude turns a pasted TAB into four spaces"));
 }
 
 #[test]
 fn swallowed_enter_is_pressed_again_and_delivers() {
     // The first Enter is swallowed; the second submits.
-    let (actions, verdict) = run_with(30, |pastes, enters| match (pastes, enters) {
+    let (actions, verdict) = run_with(30, |done| match (done.pastes, done.enters) {
         (0, _) => boxed("", false),
         (_, 0 | 1) => boxed(MESSAGE, false),
         _ => boxed("", false),
@@ -188,7 +332,9 @@ fn any_recognition() -> impl Strategy<Value = Recognition> {
         Just(boxed("lane-live: leftover", false)),
         Just(boxed("lane-gone: leftover", false)),
         Just(boxed("a human draft", false)),
-        Just(Recognition::Dialog { agent: None, line: "Do you want to proceed?".into() }),
+        Just(with_newline(MESSAGE)),
+        Just(dialog()),
+        Just(dialog_after(MESSAGE)),
         Just(Recognition::Unknown { reason: "redraw".into() }),
     ]
 }
@@ -210,6 +356,7 @@ proptest! {
         let mut delivery = Delivery::new(MESSAGE, live(), ms(5000));
         let mut now = Duration::ZERO;
         let mut pastes = 0;
+        let mut enters = 0;
         let mut finished: Option<Verdict> = None;
         for (event, advance) in events {
             now += ms(advance);
@@ -218,16 +365,28 @@ proptest! {
                 prop_assert_eq!(&action, &Action::Finish(verdict.clone()));
                 continue;
             }
-            match action {
+            match &action {
                 Action::Paste => pastes += 1,
-                Action::PressEnter => prop_assert_eq!(pastes, 1, "Enter before any paste"),
+                Action::PressEnter => {
+                    prop_assert_eq!(pastes, 1, "Enter before any paste");
+                    enters += 1;
+                }
+                Action::SendKeys { why: KeysFor::ClearLeftover(_), .. } => prop_assert_eq!(pastes, 0, "cleared after pasting"),
+                Action::SendKeys { why: KeysFor::TakeBack, .. } => prop_assert_eq!(pastes, 1, "took back before pasting"),
+                Action::SendKeys { why: KeysFor::RemoveNewline, keys } => {
+                    prop_assert!(enters >= 1, "removed a newline before any Enter");
+                    prop_assert_eq!(keys, &vec![Key::Backspace]);
+                }
                 Action::Finish(verdict) => {
                     if pastes == 0 {
                         prop_assert!(verdict.held_at() == Some(Stage::NotPasted));
+                        prop_assert_eq!(verdict.restored, None);
                     } else {
                         prop_assert!(verdict.held_at() != Some(Stage::NotPasted));
+                        // Held after a paste always says whether the box was restored.
+                        prop_assert_eq!(verdict.held_at().is_some(), verdict.restored.is_some());
                     }
-                    finished = Some(verdict);
+                    finished = Some(verdict.clone());
                 }
                 _ => {}
             }

@@ -102,6 +102,7 @@ pub fn split_ghost(cells: &[Cell], start: usize, end: usize, ghost_fg: &[u8]) ->
             split.real.push_str(text);
         }
     }
-    split.real = split.real.trim_end_matches([' ', '\u{a0}']).to_string();
+    // Trailing padding, and the zero-width space some agents (Qwen Code) draw after their cursor cell.
+    split.real = split.real.trim_end_matches([' ', '\u{a0}', '\u{200b}']).to_string();
     split
 }

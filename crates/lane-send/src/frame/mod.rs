@@ -1,27 +1,59 @@
-//! Recognises the input frame an agent draws around its input box, from a styled screen.
+//! Recognises what an agent's pane shows: its input box (and what is in it), a dialog, a menu or panel of
+//! its own, or something unknown — from a styled screen, without typing anything.
 //!
-//! Pure: a [`Screen`] goes in, a [`Recognition`] comes out. The knowledge of each agent
-//! lives in data tables (`specs/*.yaml`, see [`spec`]); this module only knows three layouts
-//! (rules, box, block) and how to read input rows without ghost text.
+//! Pure: a [`Screen`] goes in, a [`Recognition`] comes out. The knowledge of each agent lives in data tables
+//! (`specs/*.yaml`, see [`spec`]); this module knows three box layouts (rules, border, block) and how to read
+//! input rows without ghost text.
+//!
+//! The input box is recognised by its own structure: two full-width rules or a border around a row that
+//! starts with the agent's prompt glyph, or, for a box drawn without glyphs, a prompt row proven by a known
+//! footer beneath it or by the terminal cursor on it. What is below a box is not required to be known —
+//! agents show transient notices and user-configured status lines there — but a dialog or one of the agent's
+//! menus and panels (its [overlays](spec::Overlay)) refuses it. Each refusal names the row that decided it.
+//!
+//! ```
+//! use lane_send::frame::{self, Recognition};
+//! use lane_send::{Agent, Screen};
+//!
+//! let screen = Screen::from_plain(concat!(
+//!     "────────────────────────────────────────\n",
+//!     "❯\u{a0}\n",
+//!     "────────────────────────────────────────\n",
+//!     "                     ● high · /effort\n",
+//! ));
+//! let Recognition::Input(input) = frame::recognise(&screen)? else { panic!("a box") };
+//! assert_eq!(input.agent, Agent::Claude);
+//! assert!(input.is_empty());
+//! assert_eq!(input.notices, ["● high · /effort"]);
+//! # Ok::<(), lane_send::Error>(())
+//! ```
 
+mod dialog;
 mod input;
+mod layout;
+mod menu;
+mod saved;
 pub mod spec;
 
 use serde::Serialize;
 
 use crate::Agent;
 use crate::error::Error;
-use spec::{AgentSpec, Layout, VariantSpec};
+use layout::Candidate;
+use spec::{AgentSpec, Place};
 use tmux_habitat::Screen;
 
+pub use dialog::Dialog;
 pub use input::RowText;
+pub use menu::{Choice, Menu, read_menu};
+pub use saved::{FrameMeta, SavedFrame};
 
-/// How far above the box to look for busy and queue markers.
-const MARKER_ROWS_ABOVE: usize = 10;
-/// The most input rows a box may hold before the match is refused as implausible.
-const MAX_INPUT_ROWS: usize = 40;
-/// How many rows at the bottom of the screen are searched for dialog text.
+/// How far above the box to look for busy and queue markers and for overlays.
+const ROWS_ABOVE: usize = 10;
+/// How many rows at the bottom of the screen are searched for dialogs and overlays when no box is found.
 const DIALOG_ROWS: usize = 25;
+/// How many rows below a box are reported as notices.
+const NOTICE_ROWS: usize = 4;
 
 /// A recognised input box and what is in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -46,6 +78,14 @@ pub struct InputBox {
     pub busy: bool,
     /// The agent shows its queue marker near the box.
     pub queue_marker: bool,
+    /// Rows just below the box that no table names: transient notices (`● high · /effort`, `paste again to
+    /// expand`) and user-configured status lines. Accepted, and reported here.
+    pub notices: Vec<String>,
+    /// The terminal cursor `(row, column)`, when it is inside the box.
+    pub cursor: Option<(usize, usize)>,
+    /// The box is taller than the screen: its first rows (and the prompt) are above the top of the pane, so
+    /// `text` holds only what is visible.
+    pub clipped: bool,
 }
 
 impl InputBox {
@@ -53,11 +93,17 @@ impl InputBox {
     pub fn is_empty(&self) -> bool {
         self.text.trim_matches(|c: char| c.is_whitespace()).is_empty()
     }
+
+    /// How many screen rows the input spans.
+    pub fn row_count(&self) -> usize {
+        self.rows.1 + 1 - self.rows.0
+    }
 }
 
-/// What the screen shows where an input box would be.
+/// What the screen shows where an input box would be. Only [`Recognition::Input`] may be typed into.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Recognition {
     /// A known input box.
     Input(InputBox),
@@ -70,13 +116,20 @@ pub enum Recognition {
         /// Why typing is refused.
         reason: String,
     },
-    /// A dialog (permission prompt, menu, trust prompt) instead of the box: Enter would answer it.
-    Dialog {
-        /// The agent whose dialog text matched, when known.
-        agent: Option<Agent>,
+    /// One of the agent's own menus or panels is open over or beside the box (a slash-command menu, a help
+    /// screen): keys would go to it.
+    Overlay {
+        /// Which agent.
+        agent: Agent,
+        /// What is open (`slash-command menu`, `help screen` …).
+        name: String,
         /// The screen row that matched.
+        row: usize,
+        /// That row's text.
         line: String,
     },
+    /// A dialog (permission prompt, trust prompt, picker) instead of the box: Enter would answer it.
+    Dialog(Dialog),
     /// No known frame.
     Unknown {
         /// What was looked for and why nothing matched.
@@ -89,9 +142,20 @@ impl Recognition {
     pub fn agent(&self) -> Option<Agent> {
         match self {
             Recognition::Input(input) => Some(input.agent),
-            Recognition::Refused { agent, .. } => Some(*agent),
-            Recognition::Dialog { agent, .. } => *agent,
+            Recognition::Refused { agent, .. } | Recognition::Overlay { agent, .. } => Some(*agent),
+            Recognition::Dialog(dialog) => dialog.agent,
             Recognition::Unknown { .. } => None,
+        }
+    }
+
+    /// The kind of frame, as serialised: `input`, `refused`, `overlay`, `dialog` or `unknown`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Recognition::Input(_) => "input",
+            Recognition::Refused { .. } => "refused",
+            Recognition::Overlay { .. } => "overlay",
+            Recognition::Dialog(_) => "dialog",
+            Recognition::Unknown { .. } => "unknown",
         }
     }
 
@@ -103,49 +167,45 @@ impl Recognition {
         }
     }
 
-    /// A one-line description for logs and held reasons.
+    /// The dialog, when one is open.
+    pub fn dialog(&self) -> Option<&Dialog> {
+        match self {
+            Recognition::Dialog(dialog) => Some(dialog),
+            _ => None,
+        }
+    }
+
+    /// A one-line description for logs and held reasons, naming the element that decided it.
     pub fn describe(&self) -> String {
         match self {
             Recognition::Input(input) => format!("{} box", input.variant),
             Recognition::Refused { reason, .. } => reason.clone(),
-            Recognition::Dialog { line, .. } => format!("a dialog is open instead of the input box: {:?}", line.trim()),
+            Recognition::Overlay { agent, name, row, line } => {
+                format!("{agent}'s {name} is open (row {row}: {:?})", line.trim())
+            }
+            Recognition::Dialog(dialog) => {
+                format!("a dialog is open instead of the input box (row {}: {:?})", dialog.row, dialog.line.trim())
+            }
             Recognition::Unknown { reason } => reason.clone(),
         }
     }
 }
 
-/// One input row: screen row, first column, end column (exclusive).
-type InputRow = (usize, usize, usize);
-
-/// Input rows plus, when the prompt is a refused form, why typing is refused.
-type InnerRows = (Vec<InputRow>, Option<String>);
-
-/// Where a variant matched, before its content is read.
-struct Candidate<'a> {
-    spec: &'a AgentSpec,
-    variant: &'a VariantSpec,
-    /// Top-most row of the frame (rule, border or prompt row).
-    top: usize,
-    /// Last row of the frame (bottom rule, border or last input row).
-    bottom: usize,
-    /// Input rows: (row, first column, end column exclusive), first one is the prompt row.
-    input_rows: Vec<InputRow>,
-    refusal: Option<String>,
-}
-
-/// Recognises the input frame on `screen` with the built-in tables.
+/// Recognises the frame on `screen` with the built-in tables.
 pub fn recognise(screen: &Screen) -> Result<Recognition, Error> {
     Ok(recognise_with(screen, spec::builtin_specs()?))
 }
 
-/// Recognises the input frame on `screen` with the given tables.
+/// Recognises the frame on `screen` with the given tables.
 pub fn recognise_with(screen: &Screen, specs: &[AgentSpec]) -> Recognition {
     let rows: Vec<RowText> = (0..screen.height()).map(|row| RowText::new(screen.row(row))).collect();
+    let (cursor_x, cursor_y) = screen.cursor();
+    let cursor = (usize::from(cursor_y), usize::from(cursor_x));
     let mut matches: Vec<Candidate<'_>> = Vec::new();
     let mut rejections: Vec<String> = Vec::new();
     for spec in specs {
         for variant in &spec.variants {
-            match find_candidate(&rows, spec, variant) {
+            match layout::find(&rows, cursor, spec, variant) {
                 Ok(Some(candidate)) => matches.push(candidate),
                 Ok(None) => {}
                 Err(why) => rejections.push(format!("{}: {why}", variant.name)),
@@ -154,36 +214,103 @@ pub fn recognise_with(screen: &Screen, specs: &[AgentSpec]) -> Recognition {
     }
     // The live box is the lowest frame on screen; anything above it is history.
     let lowest = matches.iter().map(|candidate| candidate.bottom).max();
-    let best: Vec<Candidate<'_>> = match lowest {
+    let mut best: Vec<Candidate<'_>> = match lowest {
         Some(bottom) => matches.into_iter().filter(|candidate| candidate.bottom == bottom).collect(),
         None => Vec::new(),
     };
+    // Two agents drawing the same structure (a rounded box with ` > `) are told apart by their footers.
+    if best.iter().any(|candidate| candidate.footer_known) {
+        best.retain(|candidate| candidate.footer_known);
+    }
     let mut best = best.into_iter();
     let Some(chosen) = best.next() else {
-        return no_frame(&rows, specs, &rejections);
+        return no_box(&rows, screen, specs, &rejections);
     };
     if let Some(other) = best.find(|other| other.spec.agent != chosen.spec.agent) {
         return Recognition::Unknown {
             reason: format!(
-                "ambiguous frame: both {} and {} match the same rows",
-                chosen.variant.name, other.variant.name
+                "ambiguous frame: both {} and {} match rows {}..{}",
+                chosen.variant.name, other.variant.name, chosen.top, chosen.bottom
             ),
         };
     }
-    if let Some(reason) = chosen.refusal.clone() {
-        return Recognition::Refused { agent: chosen.spec.agent, variant: chosen.variant.name.clone(), reason };
+    let agent = chosen.spec.agent;
+    if let Some(dialog) = dialog::find(&rows, screen, chosen.spec, chosen.top..rows.len()) {
+        return Recognition::Dialog(dialog);
     }
-    Recognition::Input(read_box(screen, &rows, &chosen))
+    let above = chosen.top.saturating_sub(ROWS_ABOVE)..chosen.top;
+    let below = chosen.bottom + 1..rows.len();
+    if let Some(found) = overlay(&rows, chosen.spec, &above, &below) {
+        return found;
+    }
+    if let Some(reason) = chosen.refusal.clone() {
+        return Recognition::Refused { agent, variant: chosen.variant.name.clone(), reason };
+    }
+    Recognition::Input(layout::read_box(screen, &rows, cursor, &chosen))
 }
 
-fn no_frame(rows: &[RowText], specs: &[AgentSpec], rejections: &[String]) -> Recognition {
-    let start = rows.len().saturating_sub(DIALOG_ROWS);
-    for row in rows[start..].iter().rev() {
-        for spec in specs {
-            if spec.dialogs.iter().any(|dialog| dialog.is_match(&row.text)) {
-                return Recognition::Dialog { agent: Some(spec.agent), line: row.text.clone() };
+/// The first of the agent's overlays whose pattern matches a row where it opens.
+fn overlay(
+    rows: &[RowText],
+    spec: &AgentSpec,
+    above: &std::ops::Range<usize>,
+    below: &std::ops::Range<usize>,
+) -> Option<Recognition> {
+    for overlay in &spec.overlays {
+        let places: [&std::ops::Range<usize>; 2] = match overlay.place {
+            Place::Above => [above, &(0..0)],
+            Place::Below => [below, &(0..0)],
+            Place::Anywhere => [above, below],
+        };
+        for range in places {
+            for row in range.clone() {
+                if overlay.pattern.is_match(&rows[row].text) {
+                    return Some(Recognition::Overlay {
+                        agent: spec.agent,
+                        name: overlay.name.clone(),
+                        row,
+                        line: rows[row].text.clone(),
+                    });
+                }
             }
         }
+    }
+    None
+}
+
+/// No box: a dialog or an agent's full-screen panel, else unknown with what each variant missed.
+fn no_box(rows: &[RowText], screen: &Screen, specs: &[AgentSpec], rejections: &[String]) -> Recognition {
+    let start = rows.len().saturating_sub(DIALOG_ROWS);
+    let mut found: Option<(usize, Recognition)> = None;
+    let mut tied = false;
+    for spec in specs {
+        let dialog = dialog::find(rows, screen, spec, start..rows.len()).map(|d| (d.row, Recognition::Dialog(d)));
+        let overlay = spec.overlays.iter().filter(|overlay| overlay.place == Place::Anywhere).find_map(|overlay| {
+            let row = (start..rows.len()).rev().find(|&row| overlay.pattern.is_match(&rows[row].text))?;
+            let line = rows[row].text.clone();
+            Some((row, Recognition::Overlay { agent: spec.agent, name: overlay.name.clone(), row, line }))
+        });
+        // The lowest match is what is open now; higher ones are history.
+        for candidate in [dialog, overlay].into_iter().flatten() {
+            match &found {
+                Some((row, _)) if candidate.0 < *row => {}
+                Some((row, earlier)) if candidate.0 == *row => tied |= earlier.agent() != candidate.1.agent(),
+                _ => {
+                    tied = false;
+                    found = Some(candidate);
+                }
+            }
+        }
+    }
+    match found {
+        // Two agents word their dialogs alike (Qwen Code forked Gemini CLI): the dialog is certain, its
+        // agent is not.
+        Some((_, Recognition::Dialog(mut dialog))) if tied => {
+            dialog.agent = None;
+            return Recognition::Dialog(dialog);
+        }
+        Some((_, recognition)) if !tied => return recognition,
+        _ => {}
     }
     let mut reason = "no known input frame on screen".to_string();
     if !rejections.is_empty() {
@@ -192,221 +319,4 @@ fn no_frame(rows: &[RowText], specs: &[AgentSpec], rejections: &[String]) -> Rec
         reason.push(')');
     }
     Recognition::Unknown { reason }
-}
-
-fn is_blank(row: &RowText) -> bool {
-    row.text.trim_matches(|c: char| c.is_whitespace()).is_empty()
-}
-
-/// Checks the rows below a frame: the first non-blank one (within two rows) must be a footer.
-fn check_footer(rows: &[RowText], after: usize, variant: &VariantSpec) -> Result<(), String> {
-    let next = (after + 1..rows.len().min(after + 4)).find(|&row| !is_blank(&rows[row]));
-    match next {
-        None if variant.footer_optional => Ok(()),
-        None => Err("no footer below the box".to_string()),
-        Some(row) if variant.footer.iter().any(|footer| footer.is_match(&rows[row].text)) => Ok(()),
-        Some(row) => Err(format!("row {row} below the box is not a known footer: {:?}", rows[row].text.trim())),
-    }
-}
-
-fn prompt_or_refusal(variant: &VariantSpec, text: &str) -> Option<(usize, Option<String>)> {
-    if let Some(found) = variant.prompt.find(text) {
-        return Some((found.end(), None));
-    }
-    variant
-        .refuse
-        .iter()
-        .find_map(|refusal| refusal.prompt.find(text).map(|found| (found.end(), Some(refusal.reason.clone()))))
-}
-
-fn find_candidate<'a>(
-    rows: &[RowText],
-    spec: &'a AgentSpec,
-    variant: &'a VariantSpec,
-) -> Result<Option<Candidate<'a>>, String> {
-    match variant.layout {
-        Layout::Rules => find_rules(rows, spec, variant),
-        Layout::Box => find_box(rows, spec, variant),
-        Layout::Block => find_block(rows, spec, variant),
-    }
-}
-
-/// Reads the input rows strictly between `top` and `bottom`, each narrowed by `inner`.
-fn collect_inner_rows(
-    rows: &[RowText],
-    variant: &VariantSpec,
-    top: usize,
-    bottom: usize,
-    inner: impl Fn(&RowText) -> Option<(usize, usize)>,
-) -> Result<InnerRows, String> {
-    let mut input_rows = Vec::new();
-    let mut refusal = None;
-    for (row, line) in rows.iter().enumerate().take(bottom).skip(top + 1) {
-        let (start, end) = inner(line).ok_or_else(|| format!("row {row} is not inside the frame"))?;
-        let content = line.slice_text(start, end);
-        if row == top + 1 {
-            let (prompt_end, refused) = prompt_or_refusal(variant, &content)
-                .ok_or_else(|| format!("row {row} does not start with the prompt: {:?}", content.trim_end()))?;
-            refusal = refused;
-            input_rows.push((row, line.cell_at_byte_in(start, prompt_end), end));
-        } else if content.trim_end_matches([' ', '\u{a0}']).is_empty() {
-            input_rows.push((row, start, start));
-        } else {
-            let found = variant
-                .continuation
-                .find(&content)
-                .ok_or_else(|| format!("row {row} is not a continuation row: {:?}", content.trim_end()))?;
-            input_rows.push((row, line.cell_at_byte_in(start, found.end()), end));
-        }
-    }
-    Ok((input_rows, refusal))
-}
-
-fn find_rules<'a>(
-    rows: &[RowText],
-    spec: &'a AgentSpec,
-    variant: &'a VariantSpec,
-) -> Result<Option<Candidate<'a>>, String> {
-    let (Some(top_rule), Some(bottom_rule)) = (&variant.top, &variant.bottom) else {
-        return Ok(None);
-    };
-    for bottom in (1..rows.len()).rev() {
-        if !bottom_rule.is_match(&rows[bottom].text) {
-            continue;
-        }
-        let lowest_top = bottom.saturating_sub(MAX_INPUT_ROWS + 1);
-        let Some(top) = (lowest_top..bottom).rev().find(|&row| top_rule.is_match(&rows[row].text)) else {
-            continue;
-        };
-        if top + 1 == bottom {
-            // Two rules with nothing between: look further up for the real pair.
-            continue;
-        }
-        let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| Some((0, row.cells_len())))?;
-        check_footer(rows, bottom, variant)?;
-        return Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal }));
-    }
-    Ok(None)
-}
-
-fn box_edges(row: &RowText, indent: usize, left: &str, right: &str) -> bool {
-    let last = row.cells_len().saturating_sub(1);
-    last > indent + 1
-        && (0..indent).all(|col| row.cell_text(col) == " ")
-        && row.cell_text(indent) == left
-        && row.cell_text(last) == right
-        && (indent + 1..last).all(|col| row.cell_text(col) == "─")
-}
-
-fn leading_spaces(row: &RowText) -> usize {
-    row.text.chars().take_while(|c| *c == ' ').count()
-}
-
-fn find_box<'a>(
-    rows: &[RowText],
-    spec: &'a AgentSpec,
-    variant: &'a VariantSpec,
-) -> Result<Option<Candidate<'a>>, String> {
-    let Some(bottom) = (1..rows.len()).rev().find(|&row| box_edges(&rows[row], leading_spaces(&rows[row]), "╰", "╯"))
-    else {
-        return Ok(None);
-    };
-    let indent = leading_spaces(&rows[bottom]);
-    let width = rows[bottom].cells_len();
-    let lowest_top = bottom.saturating_sub(MAX_INPUT_ROWS + 1);
-    let Some(top) = (lowest_top..bottom).rev().find(|&row| box_edges(&rows[row], indent, "╭", "╮")) else {
-        return Err(format!("box bottom at row {bottom} has no top border"));
-    };
-    if top + 1 == bottom {
-        return Err(format!("box at rows {top}..{bottom} has no rows"));
-    }
-    let (input_rows, refusal) = collect_inner_rows(rows, variant, top, bottom, |row| {
-        let bordered = row.cells_len() == width && row.cell_text(indent) == "│" && row.cell_text(width - 1) == "│";
-        bordered.then_some((indent + 1, width - 1))
-    })?;
-    check_footer(rows, bottom, variant)?;
-    Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal }))
-}
-
-fn find_block<'a>(
-    rows: &[RowText],
-    spec: &'a AgentSpec,
-    variant: &'a VariantSpec,
-) -> Result<Option<Candidate<'a>>, String> {
-    let Some((top, (prompt_end, refusal))) =
-        (0..rows.len()).rev().find_map(|row| prompt_or_refusal(variant, &rows[row].text).map(|found| (row, found)))
-    else {
-        return Ok(None);
-    };
-    let mut input_rows = vec![(top, rows[top].cell_at_byte_in(0, prompt_end), rows[top].cells_len())];
-    let mut bottom = top;
-    for (row, line) in rows.iter().enumerate().skip(top + 1) {
-        let text = &line.text;
-        if is_blank(line) || variant.footer.iter().any(|footer| footer.is_match(text)) {
-            break;
-        }
-        let Some(found) = variant.continuation.find(text) else {
-            return Err(format!("row {row} below the prompt is neither input nor footer: {:?}", text.trim()));
-        };
-        input_rows.push((row, line.cell_at_byte_in(0, found.end()), line.cells_len()));
-        bottom = row;
-        if input_rows.len() > MAX_INPUT_ROWS {
-            return Err("too many input rows".to_string());
-        }
-    }
-    check_footer(rows, bottom, variant)?;
-    Ok(Some(Candidate { spec, variant, top, bottom, input_rows, refusal }))
-}
-
-fn read_box(screen: &Screen, rows: &[RowText], candidate: &Candidate<'_>) -> InputBox {
-    let variant = candidate.variant;
-    let mut lines = Vec::new();
-    let mut ghost = String::new();
-    for &(row, start, end) in &candidate.input_rows {
-        let split = input::split_ghost(screen.row(row), start, end, &variant.ghost_fg);
-        lines.push(split.real);
-        ghost.push_str(split.ghost.trim());
-    }
-    while lines.last().is_some_and(|line| line.is_empty()) {
-        lines.pop();
-    }
-    if let Some(first) = lines.first_mut() {
-        *first = first.trim_start_matches([' ', '\u{a0}']).to_string();
-    }
-    let mut text = lines.join("\n");
-    let mut placeholder = None;
-    if variant.placeholders.iter().any(|pattern| pattern.is_match(text.trim())) {
-        placeholder = Some(text.trim().to_string());
-        text.clear();
-    }
-    let paste_tokens = variant
-        .paste_tokens
-        .iter()
-        .flat_map(|pattern| pattern.find_iter(&text).map(|found| found.as_str().to_string()))
-        .collect();
-    let (first_input, last_input) = (
-        candidate.input_rows.first().map_or(candidate.top, |row| row.0),
-        candidate.input_rows.last().map_or(candidate.bottom, |row| row.0),
-    );
-    let marker_rows: Vec<&RowText> = (candidate.top.saturating_sub(MARKER_ROWS_ABOVE)..rows.len())
-        .filter(|row| *row < first_input || *row > last_input)
-        .map(|row| &rows[row])
-        .collect();
-    let any_marker = |patterns: &[regex::Regex], include_box: bool| {
-        marker_rows.iter().any(|row| patterns.iter().any(|pattern| pattern.is_match(&row.text)))
-            || (include_box
-                && rows[first_input..=last_input].iter().any(|row| patterns.iter().any(|p| p.is_match(&row.text))))
-    };
-    InputBox {
-        agent: candidate.spec.agent,
-        variant: variant.name.clone(),
-        table_version: candidate.spec.version,
-        rows: (first_input, last_input),
-        busy: any_marker(&variant.busy_markers, false),
-        queue_marker: any_marker(&variant.queue_markers, placeholder.is_some() || text.is_empty()),
-        text,
-        ghost,
-        placeholder,
-        paste_tokens,
-    }
 }

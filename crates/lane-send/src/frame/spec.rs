@@ -13,11 +13,12 @@ use crate::Agent;
 use crate::error::{Error, FrameSpecProblem};
 
 /// The embedded tables, one per agent.
-const SPEC_SOURCES: [(&str, &str); 4] = [
+const SPEC_SOURCES: [(&str, &str); 5] = [
     ("claude.yaml", include_str!("specs/claude.yaml")),
     ("codex.yaml", include_str!("specs/codex.yaml")),
     ("gemini.yaml", include_str!("specs/gemini.yaml")),
     ("grok.yaml", include_str!("specs/grok.yaml")),
+    ("qwen.yaml", include_str!("specs/qwen.yaml")),
 ];
 
 /// How the input box is delimited on screen.
@@ -28,8 +29,21 @@ pub enum Layout {
     Rules,
     /// A rounded box `╭─╮ │ … │ ╰─╯`; input is inside the vertical borders.
     Box,
-    /// No glyphs: a prompt row plus continuation rows, proven by footer rows beneath.
+    /// No glyphs: a prompt row plus continuation rows, proven by a known footer row beneath or by the
+    /// terminal cursor on one of its rows.
     Block,
+}
+
+/// Where an overlay's rows are looked for, relative to the input box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// The rows just above the box.
+    Above,
+    /// The rows below the box.
+    Below,
+    /// Anywhere near the box; or, with no box on screen, anywhere in the screen's lower part.
+    Anywhere,
 }
 
 #[derive(Debug, Deserialize)]
@@ -37,6 +51,22 @@ pub enum Layout {
 struct RawRefusal {
     prompt: String,
     reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverlay {
+    name: String,
+    pattern: String,
+    place: Place,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRewrite {
+    from: String,
+    to: String,
+    note: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -52,8 +82,11 @@ struct RawVariant {
     continuation: String,
     #[serde(default)]
     refuse: Vec<RawRefusal>,
+    #[serde(default)]
+    inline_separator: Option<String>,
+    #[serde(default)]
+    opaque_multiline: bool,
     footer: Vec<String>,
-    footer_optional: bool,
     #[serde(default)]
     placeholders: Vec<String>,
     #[serde(default)]
@@ -73,10 +106,15 @@ struct RawAgentSpec {
     version: u32,
     settle_ms: u64,
     enter_retry_ms: u64,
-    clear_keys: Vec<String>,
+    clear_line: Vec<String>,
+    join_line: Vec<String>,
     variants: Vec<RawVariant>,
     #[serde(default)]
     dialogs: Vec<String>,
+    #[serde(default)]
+    overlays: Vec<RawOverlay>,
+    #[serde(default)]
+    rewrites: Vec<RawRewrite>,
 }
 
 /// A prompt form that is recognised but must not be typed into (shell mode, memory mode …).
@@ -86,6 +124,30 @@ pub struct Refusal {
     pub prompt: Regex,
     /// Why typing is refused, for the held outcome.
     pub reason: String,
+}
+
+/// A menu, help panel or other screen of the agent's own that opens over or beside the box: while it is
+/// open, keys go to it, not to the box.
+#[derive(Debug)]
+pub struct Overlay {
+    /// What it is, for the held reason (`slash-command menu`, `help screen` …).
+    pub name: String,
+    /// Matches one of its rows.
+    pub pattern: Regex,
+    /// Where its rows are, relative to the box.
+    pub place: Place,
+}
+
+/// A change the agent itself makes to pasted text (Claude Code turns a TAB into spaces): verification allows
+/// exactly this change, and the outcome says it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The text the agent replaces.
+    pub from: String,
+    /// What it shows and submits instead.
+    pub to: String,
+    /// Says what happened, for the outcome.
+    pub note: String,
 }
 
 /// One compiled frame variant.
@@ -105,10 +167,16 @@ pub struct VariantSpec {
     pub continuation: Regex,
     /// Recognised but refused prompt forms.
     pub refuse: Vec<Refusal>,
-    /// The first non-blank row below the box must match one of these.
+    /// Marks where one line of a multi-line input ends inside a single screen row (Grok's Ink box shows a
+    /// multi-line paste side by side, `line one│ line two`).
+    pub inline_separator: Option<Regex>,
+    /// The box draws multi-line input unreadably (Grok's Ink box lays the lines out as narrow columns and
+    /// grows past the screen): after lane-send pasted a multi-line message into the empty box it holds the
+    /// lock of, any text in the box is taken for that message, as a collapsed paste token is.
+    pub opaque_multiline: bool,
+    /// Rows the agent draws below the box. A block box is proven by one of them (or by the cursor); below a
+    /// box with rules or borders, rows that match none are reported as notices, not refused.
     pub footer: Vec<Regex>,
-    /// Whether a box with nothing below it (bottom of the pane) is accepted.
-    pub footer_optional: bool,
     /// Whole-input patterns that are placeholders, not input.
     pub placeholders: Vec<Regex>,
     /// Palette colours that mark ghost text even without dim.
@@ -133,12 +201,20 @@ pub struct AgentSpec {
     pub settle_ms: u64,
     /// Minimum time between two Enter presses while our text stays in the box.
     pub enter_retry_ms: u64,
-    /// The keys that clear one input row (checked when the table loads).
-    pub clear_keys: Vec<Key>,
+    /// The keys that delete the line the cursor is on, from the cursor to its start (checked when the table
+    /// loads). Clearing presses End, then these; while text is left, [`join_line`](Self::join_line) and these
+    /// again, reading the box after each round and pressing each key on its own after a redraw.
+    pub clear_line: Vec<Key>,
+    /// The keys that join an emptied line with the one above it, the cursor ending there.
+    pub join_line: Vec<Key>,
     /// Frame variants, tried in order.
     pub variants: Vec<VariantSpec>,
     /// Screen text that means a dialog replaced the box.
     pub dialogs: Vec<Regex>,
+    /// Menus and panels that open over or beside the box.
+    pub overlays: Vec<Overlay>,
+    /// Changes the agent makes to pasted text.
+    pub rewrites: Vec<Rewrite>,
 }
 
 fn invalid(file: &str, problem: FrameSpecProblem) -> Error {
@@ -171,8 +247,9 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
             .iter()
             .map(|refusal| Ok(Refusal { prompt: compile(file, &refusal.prompt)?, reason: refusal.reason.clone() }))
             .collect::<Result<_, Error>>()?,
+        inline_separator: optional(&raw.inline_separator)?,
+        opaque_multiline: raw.opaque_multiline,
         footer: compile_all(file, &raw.footer)?,
-        footer_optional: raw.footer_optional,
         placeholders: compile_all(file, &raw.placeholders)?,
         ghost_fg: raw.ghost_fg.clone(),
         queue_markers: compile_all(file, &raw.queue_markers)?,
@@ -184,19 +261,37 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
 /// Parses and compiles one agent table.
 pub fn parse_spec(file: &str, source: &str) -> Result<AgentSpec, Error> {
     let raw: RawAgentSpec = serde_saphyr::from_str(source).map_err(|source| invalid(file, source.into()))?;
-    let clear_keys = raw
-        .clear_keys
-        .iter()
-        .map(|key| Key::parse(key).ok_or_else(|| invalid(file, FrameSpecProblem::UnknownKey { key: key.clone() })))
-        .collect::<Result<_, _>>()?;
+    let keys = |names: &[String]| {
+        names
+            .iter()
+            .map(|key| Key::parse(key).ok_or_else(|| invalid(file, FrameSpecProblem::UnknownKey { key: key.clone() })))
+            .collect::<Result<Vec<Key>, _>>()
+    };
     Ok(AgentSpec {
         agent: raw.agent,
         version: raw.version,
         settle_ms: raw.settle_ms,
         enter_retry_ms: raw.enter_retry_ms,
-        clear_keys,
+        clear_line: keys(&raw.clear_line)?,
+        join_line: keys(&raw.join_line)?,
         variants: raw.variants.iter().map(|variant| compile_variant(file, variant)).collect::<Result<_, _>>()?,
         dialogs: compile_all(file, &raw.dialogs)?,
+        overlays: raw
+            .overlays
+            .iter()
+            .map(|overlay| {
+                Ok(Overlay {
+                    name: overlay.name.clone(),
+                    pattern: compile(file, &overlay.pattern)?,
+                    place: overlay.place,
+                })
+            })
+            .collect::<Result<_, Error>>()?,
+        rewrites: raw
+            .rewrites
+            .iter()
+            .map(|rewrite| Rewrite { from: rewrite.from.clone(), to: rewrite.to.clone(), note: rewrite.note.clone() })
+            .collect(),
     })
 }
 
@@ -226,7 +321,7 @@ mod tests {
     #[test]
     fn every_builtin_table_parses_and_compiles() {
         let specs = builtin_specs().unwrap();
-        assert_eq!(specs.len(), 4);
+        assert_eq!(specs.len(), 5);
         for spec in specs {
             assert!(!spec.variants.is_empty(), "{} has no variants", spec.agent);
             assert!(spec.settle_ms >= 50, "{} settle too short for paste protection", spec.agent);
@@ -235,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_bad_pattern_names_the_file_and_pattern() {
-        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: [], footer_optional: true}\n";
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_line: []\njoin_line: []\nvariants:\n  - {name: x, layout: block, prompt: '(', continuation: '^', footer: []}\n";
         let error = parse_spec("broken.yaml", source).unwrap_err();
         assert!(
             matches!(&error, Error::FrameSpec { problem, .. } if matches!(**problem, FrameSpecProblem::Pattern { .. })),
@@ -247,7 +342,7 @@ mod tests {
 
     #[test]
     fn a_misspelled_clear_key_is_refused_at_load() {
-        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_keys: [End, C-u, Bspace]\nvariants: []\n";
+        let source = "agent: claude\nversion: 1\nsettle_ms: 100\nenter_retry_ms: 100\nclear_line: [C-u]\njoin_line: [Bspace]\nvariants: []\n";
         let error = parse_spec("typo.yaml", source).unwrap_err();
         assert!(
             matches!(&error, Error::FrameSpec { problem, .. } if matches!(&**problem, FrameSpecProblem::UnknownKey { key } if key == "Bspace")),

@@ -4,7 +4,9 @@
 //! [`FakeServer`] listens on `127.0.0.1`, records every request (method, path, headers, JSON body) and answers
 //! each one with the next scripted [`Reply`]: a JSON body with any status and headers, or a stream (SSE or NDJSON)
 //! sent chunk by chunk with optional delays and an optional connection cut. [`wire`] builds exact replies of each
-//! dialect. Tests in other crates enable it with `llm = { workspace = true, features = ["testing"] }` in
+//! dialect. [`AgentBackend`] answers by route instead of from a queue, for real agent CLIs (Claude Code, Codex,
+//! Gemini CLI, Grok, Qwen Code) whose requests no test can predict, and records what they submitted. Tests in
+//! other crates enable it with `llm = { workspace = true, features = ["testing"] }` in
 //! `[dev-dependencies]`.
 //!
 //! ```
@@ -22,11 +24,13 @@
 //! # Ok(()) }
 //! ```
 
+mod agent_backend;
 pub mod local;
 mod reply;
 mod server;
 pub mod wire;
 
+pub use agent_backend::{AgentBackend, AgentTurn, Api, DEFAULT_REPLY, Turn};
 pub use local::{local_llm_url, local_model_config};
 pub use reply::Reply;
 pub use server::{FakeServer, RecordedRequest};

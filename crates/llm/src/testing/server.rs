@@ -34,10 +34,14 @@ impl RecordedRequest {
     }
 }
 
+/// Answers a request that no scripted reply is left for (see [`FakeServer::start_with`]).
+type Responder = Box<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct Script {
     replies: VecDeque<Reply>,
     requests: Vec<RecordedRequest>,
+    responder: Option<Responder>,
 }
 
 type Shared = Arc<Mutex<Script>>;
@@ -52,9 +56,22 @@ pub struct FakeServer {
 impl FakeServer {
     /// Binds a free port and starts serving (it is ready when this returns).
     pub async fn start() -> std::io::Result<FakeServer> {
+        Self::serve(Script::default()).await
+    }
+
+    /// Like [`start`](Self::start), but a request with no scripted reply left is answered by `responder`
+    /// instead of an error (for clients that make requests no test can predict, such as real agent CLIs; see
+    /// [`AgentBackend`](super::AgentBackend)).
+    pub async fn start_with(
+        responder: impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
+    ) -> std::io::Result<FakeServer> {
+        Self::serve(Script { responder: Some(Box::new(responder)), ..Script::default() }).await
+    }
+
+    async fn serve(script: Script) -> std::io::Result<FakeServer> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("http://{}", listener.local_addr()?);
-        let script = Shared::default();
+        let script = Arc::new(Mutex::new(script));
         let app = axum::Router::new().fallback(answer).with_state(script.clone());
         let task = tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, app).await {
@@ -139,8 +156,10 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, headers:
     };
     let reply = {
         let mut script = script.lock().unwrap_or_else(PoisonError::into_inner);
+        let reply = script.replies.pop_front();
+        let reply = reply.or_else(|| script.responder.as_ref().map(|responder| responder(&recorded)));
         script.requests.push(recorded);
-        script.replies.pop_front()
+        reply
     };
     let reply = reply.unwrap_or_else(|| {
         let message = format!("fake server: no scripted reply left for {method} {}", uri.path());

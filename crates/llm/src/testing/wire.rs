@@ -236,3 +236,7 @@ pub mod ollama {
         json!({"error": message})
     }
 }
+
+pub mod gemini;
+pub mod responses;
+pub mod tools;

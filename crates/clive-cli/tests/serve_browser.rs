@@ -1,0 +1,245 @@
+//! `clive serve` in a real headless Chromium (Debian's `chromium`, driven over the DevTools protocol): the
+//! page lists clive's sessions, shows a pane's output as it is printed, types into a pane where input is
+//! allowed, turns an agent's approval dialog into buttons, catches up without gaps or repeats after the
+//! server is killed and restarted, refuses a wrong token and a foreign origin, and fits a phone's width.
+//! One browser serves every step; screenshots are kept in `target/tmp/serve-*.png`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod support;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use clive_serve::testing::{Browser, chromium_path};
+use serde_json::{Value, json};
+use support::World;
+use tmux_habitat::{Pane, Server, SessionOptions};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// A running `clive serve`.
+struct Serve {
+    child: tokio::process::Child,
+    url: String,
+    addr: String,
+}
+
+impl Serve {
+    async fn start(world: &World, args: &[&str]) -> Serve {
+        let mut all = vec!["serve"];
+        all.extend_from_slice(args);
+        let mut command = tokio::process::Command::from(world.command(&all));
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit()).kill_on_drop(true);
+        let mut child = command.spawn().unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let url = tokio::time::timeout(WAIT, lines.next_line()).await.expect("clive serve printed no URL").unwrap();
+        let url = url.expect("clive serve exited before it printed its URL");
+        let addr = url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
+        Serve { child, url, addr }
+    }
+
+    fn port(&self) -> String {
+        self.addr.rsplit(':').next().unwrap().to_owned()
+    }
+
+    fn token(&self) -> &str {
+        self.url.split("token=").nth(1).unwrap()
+    }
+
+    /// The pane key of `session`, once the server lists it.
+    async fn key(&self, session: &str) -> String {
+        let mut backoff = tmux_habitat::Backoff::new(WAIT);
+        loop {
+            let listing: Value = reqwest::Client::new()
+                .get(format!("http://{}/api/sessions", self.addr))
+                .bearer_auth(self.token())
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if let Some(pane) = listing["panes"].as_array().unwrap().iter().find(|p| p["session"] == session) {
+                return pane["key"].as_str().unwrap().to_owned();
+            }
+            assert!(backoff.wait().await, "{session} is not listed: {listing:#}");
+        }
+    }
+
+    async fn kill(mut self) {
+        self.child.kill().await.unwrap();
+    }
+}
+
+/// A session on clive's server that clive's catalog lists (it carries a task record).
+async fn clive_session(server: &Server, name: &str, task: &str, command: Option<String>) -> Pane {
+    let mut options = SessionOptions::new(name).size(90, 24);
+    if let Some(command) = command {
+        options = options.command(command);
+    }
+    let session = server.new_session(options).await.unwrap();
+    clive_cli::session_record::record_start(server, name, task, Duration::from_secs(3600)).await.unwrap();
+    session.first_pane().clone()
+}
+
+fn fake_agent() -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_BIN_EXE_clive")).parent().unwrap().join("examples/fake-agent");
+    assert!(
+        path.exists(),
+        "fake agent not built: run `cargo build -p lane-send --example fake-agent` (cargo test --workspace does)"
+    );
+    path
+}
+
+async fn screenshot(browser: &mut Browser, name: &str) {
+    let png = browser.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    eprintln!("screenshot: {}", path.display());
+}
+
+const TERMINAL_TEXT: &str = "((document.querySelector('.xterm-rows') || {}).textContent || '')";
+
+/// Every line the page's terminal holds, history included.
+const BUFFER_LINES: &str = "(() => { const b = clive.view.term.buffer.active; const out = []; \
+     for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true)); return out; })()";
+
+async fn shows(browser: &mut Browser, text: &str) {
+    let condition = format!("{TERMINAL_TEXT}.includes({})", json!(text));
+    browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("the page never showed {text:?}: {e}"));
+}
+
+async fn open_pane(browser: &mut Browser, key: &str) {
+    browser.eval(&format!("location.hash = '#/pane/{key}'")).await.unwrap();
+    let condition = format!("window.clive.view && clive.view.key === '{key}' && clive.view.snapshots > 0");
+    browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("pane {key} never opened: {e}"));
+}
+
+#[test]
+fn the_page_in_headless_chromium() {
+    if chromium_path().is_none() {
+        // `.ci/run` installs Debian's chromium; only a machine without it skips.
+        eprintln!("SKIPPED: no chromium on PATH (apt-get install chromium); the browser tests did not run");
+        return;
+    }
+    let world = World::new();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(scenario(&world));
+}
+
+async fn scenario(world: &World) {
+    let tmux = world.control_server().await;
+    let live = clive_session(&tmux, "clive-live0001", "watch me print", None).await;
+    let typed = clive_session(&tmux, "clive-typed001", "type here", None).await;
+    let agent_log = world.dir.path().join("agent.jsonl");
+    let agent_command = format!("{} --style claude2 --dialog --log {}", fake_agent().display(), agent_log.display());
+    clive_session(&tmux, "clive-agent001", "ask first", Some(agent_command)).await;
+    live.wait_ready(WAIT).await.unwrap();
+    typed.wait_ready(WAIT).await.unwrap();
+
+    let serve = Serve::start(world, &["--port", "0", "--allow-approvals", "--allow-input-for", "clive-typed001"]).await;
+    let mut browser = Browser::launch(1280, 800).await.unwrap();
+
+    // The URL with the token opens the list: sessions, their agent, state and task.
+    browser.goto(&serve.url).await.unwrap();
+    browser
+        .wait_for("document.querySelectorAll('#sessions .card').length === 3", WAIT)
+        .await
+        .expect("three sessions listed");
+    browser.wait_for("document.body.textContent.includes('waiting for approval')", WAIT).await.unwrap();
+    let cards =
+        browser.eval("[...document.querySelectorAll('#sessions .card')].map(c => c.textContent)").await.unwrap();
+    let cards: Vec<String> = serde_json::from_value(cards).unwrap();
+    let agent_card = cards.iter().find(|c| c.contains("clive-agent001")).unwrap();
+    assert!(agent_card.contains("claude") && agent_card.contains("ask first"), "{agent_card}");
+    assert!(cards.iter().any(|c| c.contains("clive-live0001") && c.contains("watch me print")), "{cards:?}");
+    screenshot(&mut browser, "list").await;
+
+    // Text printed in a pane appears in the page.
+    let live_key = serve.key("clive-live0001").await;
+    open_pane(&mut browser, &live_key).await;
+    live.run("echo from-the-pane-$((40+2))", WAIT).await.unwrap();
+    shows(&mut browser, "from-the-pane-42").await;
+
+    // Typing into a pane where input is allowed: the shell echoes and runs it.
+    let typed_key = serve.key("clive-typed001").await;
+    open_pane(&mut browser, &typed_key).await;
+    browser.wait_for("clive.view.access === 'input'", WAIT).await.unwrap();
+    browser.eval("document.querySelector('.xterm-helper-textarea').focus()").await.unwrap();
+    browser.command("Input.insertText", json!({"text": "echo typed-$((6*7))"})).await.unwrap();
+    for kind in ["keyDown", "keyUp"] {
+        let key = json!({"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"});
+        browser.command("Input.dispatchKeyEvent", key).await.unwrap();
+    }
+    shows(&mut browser, "typed-42").await;
+    let pane_text = typed.capture_text().await.unwrap();
+    assert!(pane_text.contains("echo typed-$((6*7))") && pane_text.contains("\ntyped-42"), "{pane_text}");
+
+    // An approval dialog becomes buttons; a click sends its keys and the agent goes on.
+    let agent_key = serve.key("clive-agent001").await;
+    open_pane(&mut browser, &agent_key).await;
+    browser.wait_for("document.querySelectorAll('#approval-choices button').length === 3", WAIT).await.unwrap();
+    let labels =
+        browser.eval("[...document.querySelectorAll('#approval-choices button')].map(b => b.textContent)").await;
+    assert_eq!(labels.unwrap()[0], "Yes");
+    screenshot(&mut browser, "approval").await;
+    browser.eval("document.querySelector('#approval-choices button').click()").await.unwrap();
+    shows(&mut browser, "Approved").await;
+    browser.wait_for("document.getElementById('approval').hidden", WAIT).await.unwrap();
+
+    // Kill the server mid-stream and start it again: the page reconnects and shows every line once.
+    open_pane(&mut browser, &live_key).await;
+    let port = serve.port();
+    live.send_line("for i in $(seq 1 300); do echo n-$i; sleep 0.01; done").await.unwrap();
+    shows(&mut browser, "n-50").await;
+    let snapshots_before = browser.eval("clive.view.snapshots").await.unwrap().as_u64().unwrap();
+    serve.kill().await;
+    let serve =
+        Serve::start(world, &["--port", &port, "--allow-approvals", "--allow-input-for", "clive-typed001"]).await;
+    shows(&mut browser, "n-300").await;
+    browser.wait_for("window.clive.link === 'up'", WAIT).await.unwrap();
+    let view = browser.eval("({snapshots: clive.view.snapshots, gaps: clive.view.gaps})").await.unwrap();
+    assert!(view["snapshots"].as_u64().unwrap() > snapshots_before, "the restarted server sent a snapshot: {view}");
+    assert_eq!(view["gaps"], 0, "no output chunk ever skipped ahead");
+    let lines: Vec<String> = serde_json::from_value(browser.eval(BUFFER_LINES).await.unwrap()).unwrap();
+    let numbers: Vec<u32> = lines.iter().filter_map(|l| l.trim().strip_prefix("n-")?.parse().ok()).collect();
+    assert_eq!(numbers, (1..=300).collect::<Vec<u32>>(), "every line once, in order, across the restart");
+    screenshot(&mut browser, "pane").await;
+
+    // A phone: the list stacks and the terminal fits the width.
+    browser.viewport(390, 844, true).await.unwrap();
+    browser.wait_for("document.documentElement.scrollWidth <= 390", WAIT).await.unwrap();
+    screenshot(&mut browser, "phone").await;
+    browser.viewport(1280, 800, false).await.unwrap();
+
+    // A recording of a session that is gone is listed under Archived and plays in the page.
+    let recordings = world.home.join("state/recordings");
+    std::fs::create_dir_all(&recordings).unwrap();
+    let cast = "{\"version\":2,\"width\":60,\"height\":8,\"title\":\"clive-0ldrec01: an old task\"}\n\
+                [0.05, \"o\", \"$ make\\r\\n\"]\n[0.15, \"o\", \"\\u001b[32mreplayed-text\\u001b[0m\\r\\n\"]\n";
+    std::fs::write(recordings.join("clive-0ldrec01.cast"), cast).unwrap();
+    browser.eval("location.hash = '#/'").await.unwrap();
+    browser.wait_for("document.querySelector('#archived').textContent.includes('an old task')", WAIT).await.unwrap();
+    browser.eval("document.querySelector('#archived .card').click()").await.unwrap();
+    browser.wait_for("window.clive.replay && clive.replay.done", WAIT).await.unwrap();
+    shows(&mut browser, "replayed-text").await;
+
+    // A wrong token gets 401; a socket opened from another origin is refused even with the token.
+    browser.goto(&format!("http://{}/?token=wrong", serve.addr)).await.unwrap();
+    let body = browser.eval("document.body.textContent").await.unwrap();
+    assert!(body.as_str().unwrap().starts_with("401"), "{body}");
+    browser.goto("data:text/html,<title>elsewhere</title>").await.unwrap();
+    let foreign = format!(
+        "new Promise(done => {{ const ws = new WebSocket('ws://{}/ws/sessions?token={}'); \
+         ws.onopen = () => done('open'); ws.onclose = () => done('refused'); }})",
+        serve.addr,
+        serve.token()
+    );
+    assert_eq!(browser.eval(&foreign).await.unwrap(), "refused");
+
+    serve.kill().await;
+    tmux.kill().await.unwrap();
+}

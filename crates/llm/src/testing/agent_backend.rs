@@ -1,0 +1,486 @@
+//! A model backend for real agent CLIs running offline; see [`AgentBackend`].
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::reply::Reply;
+use super::server::{FakeServer, RecordedRequest};
+use super::wire::{self, Tokens};
+
+/// The wire format of one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Api {
+    /// Anthropic Messages (`/v1/messages`).
+    Anthropic,
+    /// OpenAI Responses (`/v1/responses`).
+    Responses,
+    /// Gemini (`…:generateContent`, `…:streamGenerateContent`).
+    Gemini,
+    /// OpenAI chat completions (`/v1/chat/completions`).
+    ChatCompletions,
+}
+
+/// What the model does in one real turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    action: TurnAction,
+    delay: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TurnAction {
+    Text(String),
+    Shell(String),
+}
+
+impl Turn {
+    /// Answers with `text`.
+    pub fn text(text: impl Into<String>) -> Self {
+        Turn { action: TurnAction::Text(text.into()), delay: Duration::ZERO }
+    }
+
+    /// Asks to run `command` with the agent's own shell tool (so the agent shows its permission dialog).
+    pub fn shell(command: impl Into<String>) -> Self {
+        Turn { action: TurnAction::Shell(command.into()), delay: Duration::ZERO }
+    }
+
+    /// Answers only after `delay` (the agent stays busy that long).
+    pub fn after(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+}
+
+/// One real turn an agent asked for (a request that carried tools).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentTurn {
+    /// The wire format.
+    pub api: Api,
+    /// The model asked for, when the request names one.
+    pub model: Option<String>,
+    /// Every user message of the conversation so far, oldest first (agent-injected context in `<tag>…`
+    /// blocks left out).
+    pub user_messages: Vec<String>,
+    /// The conversation ends in a tool result: this request continues an earlier turn.
+    pub continued: bool,
+}
+
+#[derive(Debug)]
+struct Rules {
+    triggers: Vec<(String, Turn)>,
+    default: Turn,
+}
+
+/// A model backend for real agent CLIs running offline: answers whatever they ask, in their own wire format,
+/// and records what they submitted.
+///
+/// Claude Code speaks Anthropic Messages (plus `count_tokens`), Codex the OpenAI Responses API, Gemini CLI
+/// Gemini's `generateContent`/`streamGenerateContent`, Grok CLI and Qwen Code OpenAI chat completions. An agent
+/// makes requests no test can script in order (titles, quota probes, model routers, next-speaker checks), so
+/// [`AgentBackend`] answers each request by its route instead of from a queue: a request that carries tools is
+/// one of the agent's real turns and gets the [`Turn`] whose trigger its newest user message contains (default:
+/// a short text); a side call gets a plain text, or JSON that fits the schema it asked for.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use llm::testing::{AgentBackend, Turn};
+///
+/// let backend = AgentBackend::start().await?;
+/// backend.when("run the tests", Turn::shell("cargo test"));
+/// // ANTHROPIC_BASE_URL=<backend.url()> claude …, then type into its box:
+/// assert!(backend.submitted().is_empty());
+/// # Ok(()) }
+/// ```
+///
+/// Shut down when dropped.
+#[derive(Debug)]
+pub struct AgentBackend {
+    server: FakeServer,
+    rules: Arc<Mutex<Rules>>,
+}
+
+/// The reply to every real turn that no trigger matches.
+pub const DEFAULT_REPLY: &str = "Noted.";
+
+impl AgentBackend {
+    /// Binds a free port on 127.0.0.1 and starts answering.
+    pub async fn start() -> std::io::Result<AgentBackend> {
+        let rules = Arc::new(Mutex::new(Rules { triggers: Vec::new(), default: Turn::text(DEFAULT_REPLY) }));
+        let shared = rules.clone();
+        let server = FakeServer::start_with(move |request| {
+            let rules = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            answer(request, &rules)
+        })
+        .await?;
+        Ok(AgentBackend { server, rules })
+    }
+
+    /// The root URL, `http://127.0.0.1:PORT` (Claude Code's and Gemini CLI's base URL; OpenAI-style clients
+    /// take `{url}/v1`).
+    pub fn url(&self) -> &str {
+        self.server.url()
+    }
+
+    /// Answers real turns whose newest user message contains `trigger` with `turn` (the first matching trigger
+    /// wins).
+    pub fn when(&self, trigger: impl Into<String>, turn: Turn) -> &Self {
+        self.lock().triggers.push((trigger.into(), turn));
+        self
+    }
+
+    /// Every request received so far, in order (side calls included).
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.server.requests()
+    }
+
+    /// The real turns so far, in order.
+    pub fn turns(&self) -> Vec<AgentTurn> {
+        self.requests().iter().filter_map(real_turn).collect()
+    }
+
+    /// What the agent submitted, in order: the newest user message of each real turn that a user started
+    /// (a turn continued after a tool result repeats the conversation and adds nothing). Agents submit some
+    /// messages of their own too (Qwen Code's context and memory prompts).
+    pub fn submitted(&self) -> Vec<String> {
+        submissions(self.turns())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Rules> {
+        self.rules.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The newest user message of each turn that is not a continuation.
+fn submissions(turns: impl IntoIterator<Item = AgentTurn>) -> Vec<String> {
+    turns.into_iter().filter(|turn| !turn.continued).filter_map(|turn| turn.user_messages.last().cloned()).collect()
+}
+
+fn api_of(path: &str) -> Option<Api> {
+    if path.ends_with("/messages") {
+        Some(Api::Anthropic)
+    } else if path.ends_with("/responses") {
+        Some(Api::Responses)
+    } else if path.ends_with(":generateContent") || path.ends_with(":streamGenerateContent") {
+        Some(Api::Gemini)
+    } else if path.ends_with("/chat/completions") {
+        Some(Api::ChatCompletions)
+    } else {
+        None
+    }
+}
+
+/// The tools a request offers, as (name, JSON schema of the arguments).
+fn tools(api: Api, body: &Value) -> Vec<(String, Value)> {
+    let list = body["tools"].as_array().cloned().unwrap_or_default();
+    let named = |tool: &Value, schema: &Value| tool["name"].as_str().map(|name| (name.to_string(), schema.clone()));
+    match api {
+        Api::Anthropic => list.iter().filter_map(|tool| named(tool, &tool["input_schema"])).collect(),
+        Api::Responses => list.iter().filter_map(|tool| named(tool, &tool["parameters"])).collect(),
+        Api::ChatCompletions => {
+            list.iter().filter_map(|tool| named(&tool["function"], &tool["function"]["parameters"])).collect()
+        }
+        Api::Gemini => list
+            .iter()
+            .flat_map(|tool| tool["functionDeclarations"].as_array().cloned().unwrap_or_default())
+            .filter_map(|declaration| {
+                let schema = if declaration["parametersJsonSchema"].is_null() {
+                    &declaration["parameters"]
+                } else {
+                    &declaration["parametersJsonSchema"]
+                };
+                named(&declaration, schema)
+            })
+            .collect(),
+    }
+}
+
+/// Agent-injected context (`<system-reminder>…`, `<environment_context>…`, Claude Code's `[Request
+/// interrupted by user…]`) is not something a user typed.
+fn is_injected(text: &str) -> bool {
+    if text.starts_with("[Request interrupted by user") {
+        return true;
+    }
+    let Some(rest) = text.trim_start().strip_prefix('<') else { return false };
+    let tag: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
+    !tag.is_empty() && rest[tag.len()..].starts_with('>')
+}
+
+/// The user-typed texts of one message's content (a string, or blocks with `text`).
+fn user_text(content: &Value, text_types: &[&str]) -> Option<String> {
+    let texts: Vec<String> = match content {
+        Value::String(text) => vec![text.clone()],
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter(|block| block["type"].as_str().is_none_or(|kind| text_types.contains(&kind)))
+            .filter_map(|block| block["text"].as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let texts: Vec<String> = texts.into_iter().filter(|text| !is_injected(text)).collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+fn user_messages(api: Api, body: &Value) -> Vec<String> {
+    let messages = match api {
+        Api::Anthropic | Api::ChatCompletions => body["messages"].as_array(),
+        Api::Responses => body["input"].as_array(),
+        Api::Gemini => body["contents"].as_array(),
+    };
+    messages
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] == "user")
+        .filter(|message| api != Api::Responses || message["type"].as_str().is_none_or(|kind| kind == "message"))
+        .filter_map(|message| match api {
+            Api::Anthropic | Api::ChatCompletions => user_text(&message["content"], &["text"]),
+            Api::Responses => user_text(&message["content"], &["input_text"]),
+            Api::Gemini => {
+                let parts = message["parts"].as_array().cloned().unwrap_or_default();
+                let texts: Vec<Value> = parts.into_iter().filter(|part| part["text"].is_string()).collect();
+                user_text(&Value::Array(texts), &[])
+            }
+        })
+        .collect()
+}
+
+/// Whether the conversation ends in a tool result rather than in something the user submitted. (After an
+/// interrupted tool call Claude Code sends the tool result and the user's next message together: that is a
+/// new turn.)
+fn continues_a_turn(api: Api, body: &Value) -> bool {
+    let last = match api {
+        Api::Anthropic | Api::ChatCompletions => body["messages"].as_array().and_then(|m| m.last()),
+        Api::Responses => body["input"].as_array().and_then(|m| m.last()),
+        Api::Gemini => body["contents"].as_array().and_then(|m| m.last()),
+    };
+    let Some(last) = last else { return false };
+    let blocks = |key: &str| last[key].as_array().cloned().unwrap_or_default();
+    match api {
+        Api::Anthropic => {
+            blocks("content").iter().any(|block| block["type"] == "tool_result")
+                && user_text(&last["content"], &["text"]).is_none()
+        }
+        Api::ChatCompletions => last["role"] == "tool",
+        Api::Responses => last["type"].as_str().is_some_and(|kind| kind.ends_with("_output")),
+        Api::Gemini => {
+            let parts = blocks("parts");
+            let texts: Vec<Value> = parts.iter().filter(|part| part["text"].is_string()).cloned().collect();
+            parts.iter().any(|part| !part["functionResponse"].is_null())
+                && user_text(&Value::Array(texts), &[]).is_none()
+        }
+    }
+}
+
+fn real_turn(request: &RecordedRequest) -> Option<AgentTurn> {
+    let api = api_of(&request.path)?;
+    if tools(api, &request.body).is_empty() {
+        return None;
+    }
+    let model = match api {
+        Api::Gemini => request.path.rsplit('/').next().and_then(|last| last.split(':').next()).map(str::to_string),
+        _ => request.body["model"].as_str().map(str::to_string),
+    };
+    Some(AgentTurn {
+        api,
+        model,
+        user_messages: user_messages(api, &request.body),
+        continued: continues_a_turn(api, &request.body),
+    })
+}
+
+const TOKENS: Tokens = Tokens { input: 100, output: 5, cached: 0 };
+
+fn answer(request: &RecordedRequest, rules: &Rules) -> Reply {
+    let path = request.path.as_str();
+    if path.ends_with("/messages/count_tokens") {
+        return Reply::json(200, json!({"input_tokens": 100}));
+    }
+    if path.ends_with(":countTokens") {
+        return Reply::json(200, json!({"totalTokens": 100}));
+    }
+    if request.method == "GET" && path.ends_with("/models") {
+        return Reply::json(200, json!({"object": "list", "data": [{"id": "fake-model", "object": "model"}]}));
+    }
+    let Some(api) = api_of(path) else {
+        return Reply::json(404, json!({"error": {"message": format!("no such route: {path}"), "type": "not_found"}}));
+    };
+    let body = &request.body;
+    let tools = tools(api, body);
+    let turn = if tools.is_empty() {
+        // A side call: titles, quota probes, routers. Answer with JSON when a schema was asked for.
+        let schema = &body["generationConfig"];
+        let schema = [&schema["responseJsonSchema"], &schema["responseSchema"]].into_iter().find(|s| !s.is_null());
+        Turn::text(schema.map_or_else(|| DEFAULT_REPLY.to_string(), |schema| example(schema).to_string()))
+    } else if continues_a_turn(api, body) {
+        // The conversation ends in a tool result: the turn goes on, and ends here with a text (a trigger answers
+        // only what a user submitted, or a shell turn would loop for ever).
+        rules.default.clone()
+    } else {
+        let newest = user_messages(api, body).pop().unwrap_or_default();
+        rules
+            .triggers
+            .iter()
+            .find(|(trigger, _)| newest.contains(trigger.as_str()))
+            .map_or_else(|| rules.default.clone(), |(_, turn)| turn.clone())
+    };
+    let streamed = match api {
+        Api::Responses => true,
+        Api::Gemini => path.ends_with(":streamGenerateContent"),
+        Api::Anthropic | Api::ChatCompletions => body["stream"].as_bool().unwrap_or(false),
+    };
+    let reply = match &turn.action {
+        TurnAction::Shell(command) => match shell_tool(&tools, command) {
+            Some((name, arguments)) => tool_call(api, streamed, &name, &arguments),
+            None => text_reply(api, streamed, &format!("(no shell tool offered to run {command})")),
+        },
+        TurnAction::Text(text) => text_reply(api, streamed, text),
+    };
+    reply.headers_delay(turn.delay)
+}
+
+fn text_reply(api: Api, streamed: bool, text: &str) -> Reply {
+    match (api, streamed) {
+        (Api::Anthropic, true) => Reply::sse(wire::anthropic::stream(&[text], "end_turn", TOKENS)),
+        (Api::Anthropic, false) => Reply::json(200, wire::anthropic::message(text, "end_turn", TOKENS)),
+        (Api::ChatCompletions, true) => Reply::sse(wire::openai::stream(&[text], "stop", TOKENS)),
+        (Api::ChatCompletions, false) => Reply::json(200, wire::openai::completion(text, "stop", TOKENS)),
+        (Api::Responses, _) => Reply::sse(wire::responses::text_stream(&[text], TOKENS)),
+        (Api::Gemini, true) => Reply::sse(wire::gemini::stream(&[text], TOKENS)),
+        (Api::Gemini, false) => Reply::json(200, wire::gemini::text(text, TOKENS)),
+    }
+}
+
+fn tool_call(api: Api, streamed: bool, name: &str, arguments: &Value) -> Reply {
+    match api {
+        Api::Anthropic => Reply::sse(wire::tools::anthropic_tool_use_stream(name, arguments, TOKENS)),
+        Api::ChatCompletions => Reply::sse(wire::tools::openai_tool_call_stream(name, arguments, TOKENS)),
+        Api::Responses => {
+            Reply::sse(wire::responses::stream(&[wire::responses::function_call_item(name, arguments)], &[], TOKENS))
+        }
+        Api::Gemini => {
+            let parts = json!([wire::gemini::function_call_part(name, arguments)]);
+            if streamed {
+                Reply::sse(wire::gemini::parts_stream(parts, TOKENS))
+            } else {
+                Reply::json(200, wire::gemini::response(parts, Some("STOP"), TOKENS))
+            }
+        }
+    }
+}
+
+/// The agent's shell tool and the arguments that ask it to run `command`.
+fn shell_tool(tools: &[(String, Value)], command: &str) -> Option<(String, Value)> {
+    const SHELL_TOOLS: [&str; 6] =
+        ["bash", "exec_command", "shell", "run_shell_command", "shell_command", "execute_bash"];
+    let (name, schema) =
+        tools.iter().find(|(name, _)| SHELL_TOOLS.contains(&name.to_ascii_lowercase().as_str())).or_else(|| {
+            tools.iter().find(|(name, _)| ["shell", "bash"].iter().any(|s| name.to_ascii_lowercase().contains(s)))
+        })?;
+    let mut arguments = example(schema);
+    let properties = &schema["properties"];
+    for key in ["command", "cmd"] {
+        if properties[key].is_null() {
+            continue;
+        }
+        arguments[key] =
+            if type_of(&properties[key]) == "array" { json!(["bash", "-lc", command]) } else { json!(command) };
+        break;
+    }
+    // Codex runs commands in its sandbox without asking; escalating out of it is what needs the user's yes.
+    if properties["sandbox_permissions"]["enum"].as_array().is_some_and(|v| v.contains(&json!("require_escalated"))) {
+        arguments["sandbox_permissions"] = json!("require_escalated");
+        arguments["justification"] = json!("The test asks to run this outside the sandbox.");
+    }
+    Some((name.clone(), arguments))
+}
+
+fn type_of(schema: &Value) -> String {
+    let kind = match &schema["type"] {
+        Value::String(kind) => kind.clone(),
+        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).find(|k| *k != "null").unwrap_or("").to_string(),
+        _ if !schema["properties"].is_null() => "object".to_string(),
+        _ => String::new(),
+    };
+    kind.to_ascii_lowercase()
+}
+
+/// A value that fits a JSON schema (Gemini's upper-case types too): required properties filled, enums take
+/// `user` when offered (Gemini CLI's next-speaker check) or their first value.
+fn example(schema: &Value) -> Value {
+    if let Some(values) = schema["enum"].as_array() {
+        return values.iter().find(|value| *value == "user").or(values.first()).cloned().unwrap_or(Value::Null);
+    }
+    match type_of(schema).as_str() {
+        "object" => {
+            let properties = schema["properties"].as_object().cloned().unwrap_or_default();
+            let required: Vec<&str> =
+                schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let mut object = serde_json::Map::new();
+            for (key, property) in &properties {
+                if required.is_empty() || required.contains(&key.as_str()) {
+                    object.insert(key.clone(), example(property));
+                }
+            }
+            Value::Object(object)
+        }
+        "array" => json!([]),
+        "integer" | "number" => json!(0),
+        "boolean" => json!(false),
+        _ => json!("fake"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn injected_context_is_not_user_text() {
+        assert!(is_injected("<system-reminder>\nstuff</system-reminder>"));
+        assert!(is_injected("<environment_context>x"));
+        assert!(!is_injected("ops: <b>bold</b>"));
+        assert!(!is_injected("< not a tag"));
+        assert!(is_injected("[Request interrupted by user for tool use]"));
+    }
+
+    #[test]
+    fn schemas_get_fitting_examples() {
+        let router = json!({"type": "OBJECT", "properties": {"reasoning": {"type": "STRING"},
+                            "next_speaker": {"type": "STRING", "enum": ["model", "user"]}},
+                            "required": ["reasoning", "next_speaker"]});
+        assert_eq!(example(&router), json!({"reasoning": "fake", "next_speaker": "user"}));
+        let tools = vec![(
+            "Bash".to_string(),
+            json!({"type": "object", "properties": {
+            "command": {"type": "string"}, "timeout": {"type": "number"}}, "required": ["command"]}),
+        )];
+        assert_eq!(shell_tool(&tools, "ls"), Some(("Bash".to_string(), json!({"command": "ls"}))));
+        let codex = vec![(
+            "shell".to_string(),
+            json!({"type": "object", "properties": {
+            "command": {"type": "array", "items": {"type": "string"}}}, "required": ["command"]}),
+        )];
+        assert_eq!(shell_tool(&codex, "ls").unwrap().1, json!({"command": ["bash", "-lc", "ls"]}));
+    }
+
+    #[test]
+    fn submissions_are_counted_once_across_continued_turns() {
+        let request = |messages: Value| RecordedRequest {
+            method: "POST".into(),
+            path: "/v1/chat/completions".into(),
+            headers: Default::default(),
+            body: json!({"model": "m", "tools": [{"type": "function", "function": {"name": "bash", "parameters": {}}}],
+                         "messages": messages}),
+        };
+        let first = request(json!([{"role": "system", "content": "sys"}, {"role": "user", "content": "ops: one"}]));
+        let continued = request(json!([{"role": "user", "content": "ops: one"}, {"role": "assistant", "content": "x"},
+                                       {"role": "tool", "content": "out"}]));
+        let second = request(json!([{"role": "user", "content": "ops: one"},
+                                    {"role": "user", "content": [{"type": "text", "text": "ops: two"}]}]));
+        let turns = [&first, &continued, &second].into_iter().filter_map(real_turn);
+        assert_eq!(submissions(turns), vec!["ops: one", "ops: two"]);
+    }
+}
