@@ -21,9 +21,11 @@ Examples:
   clive serve                     watch every session live in a browser (read-only; prints the URL)
   clive serve --allow-approvals   …and answer agents' approval dialogs from the page
   clive replay 3fa2               play a session's recording in this terminal (--speed 4, --instant)
+  clive \"clive@devbox check disk usage\"   hand a task to the clive on devbox over ssh (docs/remote.md)
+  clive agents                    the agents clive@<host> reaches, and whether each answers
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan`, `tools`, `serve` or `replay` is the management command (also when quoted alone:
+`plan`, `tools`, `agents`, `serve` or `replay` is the management command (also when quoted alone:
 `clive \"sessions\"`); anything else is a task.
 
 Environment:
@@ -110,6 +112,14 @@ pub struct GlobalArgs {
     /// Cut sandboxed panes off the network.
     #[arg(long, global = true)]
     pub no_network: bool,
+    /// Be an agent another clive drives (`clive@host`): read a task from this terminal, run it, and report
+    /// in turn-protocol lines (docs/remote.md). The nonce comes from `CLIVE_TURN_NONCE`.
+    #[arg(long)]
+    pub conversational: bool,
+    /// With --conversational: run the conversation ID in a detached tmux session on this host (created on
+    /// first use) and attach this terminal to it, so a dropped connection loses nothing.
+    #[arg(long, value_name = "ID", requires = "conversational")]
+    pub attach: Option<String>,
 }
 
 /// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,
@@ -145,6 +155,13 @@ pub enum Command {
     /// List the panes and tools a model may use, whether each is installed (and its version), and the
     /// sandbox.
     Tools,
+    /// List the agents clive@<host> can reach (the config file's `agents:` and ~/.ssh/config hosts) and
+    /// check that each answers over ssh within a deadline.
+    Agents {
+        /// How long each check may take.
+        #[arg(long, default_value = "5s", value_parser = parse_duration)]
+        deadline: Duration,
+    },
     /// Archive and remove expired sessions.
     Gc {
         /// Remove every clive session, expired or not.

@@ -111,6 +111,8 @@ pub struct Engine {
     pub run_dir: PathBuf,
     /// The agent, when a model is configured.
     pub agent: Option<Agent>,
+    /// The model calls that answered remote agents' questions (plans with `remote` subtasks).
+    pub remote_answers: Option<Arc<crate::remote_cmd::AnswerCounter>>,
     executor: Executor,
     recorder: Option<Arc<Recorder>>,
     quiet: bool,
@@ -157,6 +159,7 @@ impl Engine {
         } else {
             (None, None, None, None)
         };
+        let answer_model = model.as_ref().map(|setup| setup.model.clone());
         let agent = model.map(|setup| {
             let local = matches!(
                 setup.provider,
@@ -182,7 +185,8 @@ impl Engine {
             }
             builder.build()
         });
-        let executor = match (&agent, &pool) {
+        let mut remote_answers = None;
+        let mut executor = match (&agent, &pool) {
             (Some(agent), _) => agent.executor(),
             (None, Some(pool)) => {
                 Executor::new().with_runner(Mode::Direct, Arc::new(ShellRunner::with_pool(pool.clone())))
@@ -190,7 +194,24 @@ impl Engine {
             (None, None) => Executor::new(),
         }
         .with_default_timeout(options.timeout);
-        Ok(Engine { server, session, session_name, run_dir, agent, executor, recorder, quiet: options.quiet })
+        if let Some(session) = &session
+            && plan.subtasks().iter().any(|s| s.mode == Mode::Remote)
+        {
+            let (runner, counter) = crate::remote_cmd::remote_runner(session.clone(), answer_model)?;
+            executor = executor.with_runner(Mode::Remote, Arc::new(runner));
+            remote_answers = Some(counter);
+        }
+        Ok(Engine {
+            server,
+            session,
+            session_name,
+            run_dir,
+            agent,
+            remote_answers,
+            executor,
+            recorder,
+            quiet: options.quiet,
+        })
     }
 
     /// Runs `plan` with live progress on stderr; Ctrl-C cancels it (busy panes get C-c; the session stays).

@@ -40,6 +40,9 @@ pub enum CliError {
     /// The model provider's configuration is unusable (a missing key, a malformed URL).
     #[error("the model provider is not usable: {0}")]
     Provider(#[source] llm::Error),
+    /// A task addressing agents (`clive@host`) that cannot be split into steps.
+    #[error("{0}")]
+    Address(#[from] remote::address::AddressError),
     /// The route needs runners this build does not have.
     #[error(
         "this task needs a plan with {modes} subtasks, and this build of clive cannot run them yet; \
@@ -147,7 +150,8 @@ impl CliError {
             | CliError::ModelTierUnavailable { .. }
             | CliError::Invalid { .. }
             | CliError::UnreadablePlan { .. }
-            | CliError::InvalidPlan { .. } => exit_code::USAGE,
+            | CliError::InvalidPlan { .. }
+            | CliError::Address(_) => exit_code::USAGE,
             CliError::Refused(_) => exit_code::REFUSED,
             CliError::Route(error) => match error {
                 router::RouterError::Refused { .. } => exit_code::REFUSED,

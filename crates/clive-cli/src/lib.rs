@@ -20,6 +20,7 @@
 
 pub mod archive;
 pub mod cli;
+pub mod conversational;
 pub mod engine;
 mod error;
 pub mod exit_code;
@@ -32,6 +33,7 @@ pub mod plan_cmd;
 pub mod progress;
 pub mod provider;
 pub mod recording;
+pub mod remote_cmd;
 pub mod route_cmd;
 pub mod serve_cmd;
 pub mod session_record;
@@ -88,6 +90,21 @@ fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
     let json = cli.global.json;
+    if cli.global.conversational {
+        if let Some(id) = &cli.global.attach {
+            return conversational::attach(settings, id, cli.global.tools.as_deref(), cli.global.cwd.as_deref());
+        }
+        let options = TaskOptions {
+            keep: cli.global.keep,
+            retention: cli.global.retain,
+            timeout: cli.global.timeout,
+            allow_destructive: cli.global.allow_destructive,
+            cwd: cli.global.cwd.clone(),
+            tools: tools::ToolsChoice::resolve(&cli.global)?,
+            model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+        };
+        return conversational::serve(settings, &options).await;
+    }
     if let Some(task) = task {
         let options = TaskOptions {
             keep: cli.global.keep,
@@ -142,6 +159,15 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
+        Some(Command::Agents { deadline }) => {
+            let agents = remote_cmd::agents(*deadline).await?;
+            if json {
+                outln!("{}", remote_cmd::agents_json(&agents));
+            } else {
+                out!("{}", remote_cmd::render_agents(&agents));
+            }
+            Ok(if agents.iter().all(|a| a.reachable) { exit_code::SUCCESS } else { exit_code::NOT_FOUND })
+        }
         Some(Command::Serve(args)) => {
             let options = serve_cmd::ServeOptions {
                 bind: args.bind,

@@ -54,6 +54,10 @@ pub async fn run(settings: &Settings, task: &str, options: &TaskOptions, output:
 /// ([`router_from_env`]) with the working directory as context. Every command in the route has passed the
 /// safety gate.
 pub async fn route_task(task: &str, options: &TaskOptions, budget: &Arc<TokenBudget>) -> Result<Routed, CliError> {
+    // A task for agents (`clive@host …`) is routed by rules: one remote subtask per address, no model.
+    if let Some(routed) = crate::remote_cmd::route(task)? {
+        return Ok(routed);
+    }
     let started = Instant::now();
     let declined = match router::route(task) {
         Route::NeedsModel(escalation) => escalation.declined,
@@ -186,6 +190,9 @@ pub async fn execute_route(
         Route::Clarify(clarification) => {
             print_reply(task, routed, json, "question", &clarification.question);
             Ok(exit_code::CLARIFY)
+        }
+        Route::Plan(planned) if crate::remote_cmd::is_remote(&planned.plan) => {
+            crate::remote_cmd::run(settings, task, routed, &planned.plan, options, json, budget).await
         }
         Route::Plan(planned) => {
             let unsupported: Vec<&str> =

@@ -57,6 +57,7 @@ fn random_dag(count: usize, panes: usize, seed: u64) -> ValidatedPlan {
                 command: Some("true".into()),
                 depends_on,
                 timeout: None,
+                host: None,
             }
         })
         .collect();
@@ -114,6 +115,7 @@ fn sleeps_plan(n: usize) -> ValidatedPlan {
             command: Some("sleep 1".into()),
             depends_on: Vec::new(),
             timeout: None,
+            host: None,
         })
         .collect();
     ValidatedPlan::new(Plan { version: 1, panes: None, subtasks }).expect("valid plan")

@@ -162,6 +162,25 @@ pub enum PlanProblem {
         /// The subtask id.
         subtask: String,
     },
+    /// A remote subtask has no host, or its host is not a host name.
+    #[error(
+        "subtask `{subtask}` has mode remote but {}; set `host` to the agent's SSH host name or alias (letters, digits, `.`, `_`, `-`)",
+        match host { Some(host) => format!("the host {host:?} is not a host name"), None => "no `host`".to_owned() }
+    )]
+    BadHost {
+        /// The subtask id.
+        subtask: String,
+        /// The host given, if any.
+        host: Option<String>,
+    },
+    /// A subtask that is not remote names a host.
+    #[error("subtask `{subtask}` has a `host` but mode {mode}; only mode remote runs on another host")]
+    HostWithoutRemote {
+        /// The subtask id.
+        subtask: String,
+        /// Its mode.
+        mode: Mode,
+    },
     /// A model-driven subtask has no goal.
     #[error("subtask `{subtask}` has mode {mode} but no `description`; say in words what it should achieve")]
     MissingGoal {

@@ -65,4 +65,4 @@ pub use run_dir::{RunDir, SubtaskContext};
 pub use runner::{RunOutcome, RunRequest, Runner};
 pub use shell_runner::{ShellRunner, export_run_dirs, interrupt};
 pub use summary_table::render_summary_table;
-pub use validate::{ValidatedPlan, is_valid_name};
+pub use validate::{ValidatedPlan, is_host_name, is_valid_name};

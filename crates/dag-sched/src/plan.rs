@@ -52,6 +52,10 @@ pub struct Subtask {
     /// Time limit in seconds; the executor's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<f64>,
+    /// The agent's host (an SSH host name or alias, as in `clive@<host>`), for [`Mode::Remote`]. Added in
+    /// version 1 without a version change: plans without it read as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 impl Subtask {
@@ -78,12 +82,15 @@ pub enum Mode {
     Answer,
     /// Reserved: an agent in the pane.
     Agent,
+    /// The clive on `host` does `description` and reports back over the turn protocol (crates/remote).
+    Remote,
 }
 
 impl Mode {
-    /// Whether a model works towards the subtask's `description` (every mode but `direct` and `agent`).
+    /// Whether a model works towards the subtask's `description` (every mode but `direct` and `agent`; for
+    /// `remote`, the remote clive's model).
     pub fn needs_goal(self) -> bool {
-        matches!(self, Mode::Script | Mode::Interactive | Mode::Llm | Mode::Answer)
+        matches!(self, Mode::Script | Mode::Interactive | Mode::Llm | Mode::Answer | Mode::Remote)
     }
 
     /// The name used in plans.
@@ -95,6 +102,7 @@ impl Mode {
             Mode::Llm => "llm",
             Mode::Answer => "answer",
             Mode::Agent => "agent",
+            Mode::Remote => "remote",
         }
     }
 }
@@ -192,7 +200,7 @@ mod tests {
     fn schema_is_valid_json_and_mentions_every_field() {
         let schema: serde_json::Value = serde_json::from_str(PLAN_JSON_SCHEMA).unwrap();
         let properties = &schema["$defs"]["subtask"]["properties"];
-        for field in ["id", "description", "pane", "mode", "command", "depends_on", "timeout"] {
+        for field in ["id", "description", "pane", "mode", "command", "depends_on", "timeout", "host"] {
             assert!(properties.get(field).is_some(), "schema lacks {field}");
         }
     }
@@ -201,6 +209,18 @@ mod tests {
     fn docs_carry_the_same_schema() {
         let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/plan.md")).unwrap();
         assert!(docs.contains(PLAN_JSON_SCHEMA.trim_end()), "docs/plan.md does not carry plan.schema.json verbatim");
+    }
+
+    #[test]
+    fn a_remote_subtask_names_its_host() {
+        let plan = Plan::from_json(
+            r#"{"version":1,"subtasks":[{"id":"a","pane":"agent-gpu","mode":"remote","host":"gpu","description":"render"}]}"#,
+        )
+        .unwrap();
+        assert_eq!((plan.subtasks[0].mode, plan.subtasks[0].host.as_deref()), (Mode::Remote, Some("gpu")));
+        assert!(!plan.to_json_pretty().contains("\"host\": null"));
+        let local = Plan::from_json(r#"{"subtasks":[{"id":"a","pane":"p","command":"ls"}]}"#).unwrap();
+        assert!(!local.to_json_pretty().contains("host"), "plans without a host are written as before");
     }
 
     #[test]

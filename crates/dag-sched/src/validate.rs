@@ -157,6 +157,12 @@ fn check_subtask(index: usize, subtask: &Subtask, plan: &Plan, problems: &mut Ve
     if subtask.mode == Mode::Direct && subtask.command.as_deref().is_none_or(|c| c.trim().is_empty()) {
         problems.push(PlanProblem::MissingCommand { subtask: subtask.id.clone() });
     }
+    match (&subtask.host, subtask.mode) {
+        (Some(host), Mode::Remote) if is_host_name(host) => {}
+        (host, Mode::Remote) => problems.push(PlanProblem::BadHost { subtask: subtask.id.clone(), host: host.clone() }),
+        (Some(_), mode) => problems.push(PlanProblem::HostWithoutRemote { subtask: subtask.id.clone(), mode }),
+        (None, _) => {}
+    }
     if subtask.mode.needs_goal() && subtask.description.trim().is_empty() {
         problems.push(PlanProblem::MissingGoal { subtask: subtask.id.clone(), mode: subtask.mode });
     }
@@ -165,6 +171,16 @@ fn check_subtask(index: usize, subtask: &Subtask, plan: &Plan, problems: &mut Ve
     {
         problems.push(PlanProblem::BadTimeout { subtask: subtask.id.clone(), timeout });
     }
+}
+
+/// An SSH host name or alias: letters, digits, `.`, `_`, `-`, starting and ending with a letter or digit, at most
+/// 253 characters (never an option: it cannot start with `-`).
+pub fn is_host_name(host: &str) -> bool {
+    let bytes = host.as_bytes();
+    host.len() <= 253
+        && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(b))
 }
 
 /// Ids and pane names: 1-64 of `[A-Za-z0-9_-]`, starting with a letter or digit. They become
@@ -310,6 +326,26 @@ mod tests {
             ]
         );
         assert!(found[0].to_string().contains("no `description`"), "{}", found[0]);
+    }
+
+    #[test]
+    fn remote_subtasks_need_a_host_name_and_only_they_have_one() {
+        let found = problems(
+            r#"{"subtasks":[
+                {"id":"a","pane":"p","mode":"remote","description":"x"},
+                {"id":"b","pane":"p","mode":"remote","description":"x","host":"-oProxyCommand=x"},
+                {"id":"c","pane":"p","command":"ls","host":"gpu"},
+                {"id":"d","pane":"q","mode":"remote","description":"x","host":"gpu.example.com"}]}"#,
+        );
+        assert_eq!(
+            found,
+            vec![
+                PlanProblem::BadHost { subtask: "a".into(), host: None },
+                PlanProblem::BadHost { subtask: "b".into(), host: Some("-oProxyCommand=x".into()) },
+                PlanProblem::HostWithoutRemote { subtask: "c".into(), mode: Mode::Direct },
+            ]
+        );
+        assert!(found[1].to_string().contains("not a host name"), "{}", found[1]);
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn run_case(nodes: &[Node], order: &[usize]) -> Result<(), TestCaseError> {
             command: Some("true".into()),
             depends_on: nodes[i].deps.iter().map(|&d| id(d)).collect(),
             timeout: None,
+            host: None,
         })
         .collect();
     let plan = ValidatedPlan::new(Plan { version: 1, panes: None, subtasks }).unwrap();

@@ -195,6 +195,7 @@ pub(crate) fn interpret(
                 command: None,
                 depends_on: Vec::new(),
                 timeout: None,
+                host: None,
             });
             match ValidatedPlan::new(plan.clone()) {
                 Ok(_) => Ok(Verdict::Decided(Route::Plan(PlanRoute { plan }))),

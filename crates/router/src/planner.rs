@@ -149,6 +149,7 @@ fn read_subtask(index: usize, item: &Value, context: &RouteContext) -> Result<Su
         command: if mode == Mode::Direct { command } else { None },
         depends_on,
         timeout: object.get("timeout").and_then(Value::as_f64),
+        host: None,
     })
 }
 

@@ -108,6 +108,7 @@ impl Route {
                 command: Some(direct.command.clone()),
                 depends_on: Vec::new(),
                 timeout: None,
+                host: None,
             })),
             Route::Plan(plan) => Some(plan.plan.clone()),
             _ => None,

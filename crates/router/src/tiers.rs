@@ -275,6 +275,7 @@ mod tests {
             command: None,
             depends_on: Vec::new(),
             timeout: None,
+            host: None,
         })
     }
 

@@ -208,6 +208,9 @@ impl Subprocess {
         if let Some(config) = &self.config {
             cmd.arg("-f").arg(config);
         }
+        // -u: the client speaks UTF-8 whatever the locale. Without it, a client started with no UTF-8 locale
+        // (over ssh, from cron) prints a tab in `-P -F` output as `_` and every reply fails to parse.
+        cmd.arg("-u");
         cmd.env_remove("TMUX").env_remove("TMUX_PANE");
         cmd
     }

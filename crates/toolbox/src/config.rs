@@ -11,6 +11,15 @@
 //!   network: true              # --no-network turns it off
 //!   writable: [~/scratch]      # writable besides the working and run directories
 //!   hidden: [~/.kube]          # hidden besides the usual credential directories
+//! agents:                      # remote clives by alias, for `clive@devbox …` (docs/remote.md)
+//!   devbox:
+//!     destination: me@devbox.example.com   # the ssh destination (default: the alias itself)
+//!     port: 2222
+//!     identity: ~/.ssh/agent_key
+//!     options: {UserKnownHostsFile: ~/.ssh/known_hosts_agents}   # more `ssh -o Name=value`
+//!     command: [/opt/clive/bin/clive]      # the remote clive (default: `clive` on the remote PATH)
+//!     toolset: standard                    # passed on as `--tools`
+//!     connect_timeout: 10                  # seconds (default 10)
 //! ```
 //!
 //! Tool cards of the user's own go in `cards/` beside the file.
@@ -38,6 +47,27 @@ pub struct UserConfig {
     pub profiles: BTreeMap<String, Vec<String>>,
     /// Sandbox settings.
     pub sandbox: SandboxSettings,
+    /// Remote agents by alias (the `agents:` section; crates/remote reads them).
+    pub agents: BTreeMap<String, AgentSettings>,
+}
+
+/// How to reach one remote clive (an entry of the `agents:` section). Every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentSettings {
+    /// The ssh destination, `[user@]host` (default: the alias).
+    pub destination: Option<String>,
+    /// The ssh port.
+    pub port: Option<u16>,
+    /// The private key (`ssh -i`).
+    pub identity: Option<PathBuf>,
+    /// More ssh options (`-o Name=value`), by name.
+    pub options: BTreeMap<String, String>,
+    /// The remote clive program and its first arguments (default: `clive`).
+    pub command: Option<Vec<String>>,
+    /// The remote clive's toolset (`--tools`).
+    pub toolset: Option<String>,
+    /// How long connecting may take, in seconds.
+    pub connect_timeout: Option<u64>,
 }
 
 /// The `sandbox:` section.
@@ -68,6 +98,27 @@ struct RawConfig {
     profiles: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     sandbox: Option<RawSandbox>,
+    #[serde(default)]
+    agents: BTreeMap<String, RawAgent>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgent {
+    #[serde(default)]
+    destination: Option<String>,
+    #[serde(default)]
+    port: Option<u16>,
+    #[serde(default)]
+    identity: Option<String>,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    #[serde(default)]
+    command: Option<RawTools>,
+    #[serde(default)]
+    toolset: Option<String>,
+    #[serde(default)]
+    connect_timeout: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,7 +191,39 @@ impl UserConfig {
                 hidden: s.hidden.iter().map(|p| expand_home(p, home)).collect::<std::result::Result<_, _>>()?,
             },
         };
-        Ok(UserConfig { path: None, cards_dir: None, tools, profiles: raw.profiles, sandbox })
+        let mut agents = BTreeMap::new();
+        for (alias, agent) in raw.agents {
+            let identity = agent
+                .identity
+                .map(|p| expand_home(&p, home))
+                .transpose()
+                .map_err(|e| format!("agents.{alias}.identity: {e}"))?;
+            let options = agent
+                .options
+                .into_iter()
+                .map(|(name, value)| Ok((name, expand_home_in_value(&value, home)?)))
+                .collect::<std::result::Result<_, String>>()
+                .map_err(|e| format!("agents.{alias}.options: {e}"))?;
+            // A command is a program and its arguments: a string is one program path, never split on spaces.
+            let command = agent.command.map(|command| match command {
+                RawTools::One(program) => vec![program],
+                RawTools::Many(argv) => argv,
+            });
+            if command.as_ref().is_some_and(|argv| argv.is_empty() || argv[0].trim().is_empty()) {
+                return Err(format!("agents.{alias}.command: name the remote clive program, e.g. [clive]"));
+            }
+            let settings = AgentSettings {
+                destination: agent.destination,
+                port: agent.port,
+                identity,
+                options,
+                command,
+                toolset: agent.toolset,
+                connect_timeout: agent.connect_timeout,
+            };
+            agents.insert(alias, settings);
+        }
+        Ok(UserConfig { path: None, cards_dir: None, tools, profiles: raw.profiles, sandbox, agents })
     }
 }
 
@@ -150,6 +233,15 @@ fn config_dir(lookup: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| lookup("XDG_CONFIG_HOME").map(|dir| PathBuf::from(dir).join("clive")))
         .or_else(|| lookup("HOME").map(|home| PathBuf::from(home).join(".config/clive")))
+}
+
+/// `~/…` in an ssh option's value (a file option) becomes a path under `home`; other values stay as they are.
+fn expand_home_in_value(value: &str, home: Option<&Path>) -> std::result::Result<String, String> {
+    if value.starts_with("~/") {
+        expand_home(value, home).map(|p| p.display().to_string())
+    } else {
+        Ok(value.to_owned())
+    }
 }
 
 fn expand_home(path: &str, home: Option<&Path>) -> std::result::Result<PathBuf, String> {
@@ -178,6 +270,23 @@ mod tests {
         assert!(config.sandbox.enabled && !config.sandbox.network);
         assert_eq!(config.sandbox.writable, [PathBuf::from("/home/u/scratch"), PathBuf::from("/srv/data")]);
         assert_eq!(config.sandbox.hidden, [PathBuf::from("/home/u/.kube")]);
+    }
+
+    #[test]
+    fn agents_read_with_their_ssh_settings() {
+        let text = "agents:\n  devbox:\n    destination: me@devbox.example.com\n    port: 2222\n    identity: ~/.ssh/k\n    options: {UserKnownHostsFile: ~/.ssh/kh, ServerAliveInterval: '5'}\n    command: [/opt/clive, --quiet]\n  gpu: {}\n";
+        let config = UserConfig::parse(text, Some(Path::new("/home/u"))).unwrap();
+        let devbox = &config.agents["devbox"];
+        assert_eq!(devbox.destination.as_deref(), Some("me@devbox.example.com"));
+        assert_eq!(devbox.port, Some(2222));
+        assert_eq!(devbox.identity, Some(PathBuf::from("/home/u/.ssh/k")));
+        assert_eq!(devbox.options["UserKnownHostsFile"], "/home/u/.ssh/kh");
+        assert_eq!(devbox.command.as_deref(), Some(&["/opt/clive".to_owned(), "--quiet".to_owned()][..]));
+        assert_eq!(config.agents["gpu"], AgentSettings::default());
+        let error = UserConfig::parse("agents:\n  x: {host: y}\n", None).unwrap_err();
+        assert!(error.contains("host"), "{error}");
+        let error = UserConfig::parse("agents:\n  x: {command: []}\n", None).unwrap_err();
+        assert!(error.contains("agents.x.command"), "{error}");
     }
 
     #[test]

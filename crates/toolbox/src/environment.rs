@@ -29,7 +29,8 @@ pub const NOT_INHERITED: &[&str] = &["TMUX", "TMUX_PANE", "TERM", "PWD", "OLDPWD
 pub const ENVIRONMENT_BUDGET_BYTES: usize = 12_000;
 
 /// The environment for a pane, as `KEY=value` pairs to give tmux (`new-window -e`): the caller's variables
-/// (those that are valid UTF-8, minus [`NOT_INHERITED`] and `TERM_*`), then [`NEVER_HANG`] over them. When
+/// (those that are valid UTF-8, minus [`NOT_INHERITED`], `TERM_*` and secrets such as `OPENAI_API_KEY`, which
+/// panes get from the server instead), then [`NEVER_HANG`] over them. When
 /// the caller's environment is too large for tmux, its largest variables are left out, with a warning.
 pub fn pane_environment(caller: impl IntoIterator<Item = (OsString, OsString)>) -> Vec<(String, String)> {
     let mut vars: Vec<(String, String)> = caller
@@ -41,6 +42,10 @@ pub fn pane_environment(caller: impl IntoIterator<Item = (OsString, OsString)>) 
                 && !k.is_empty()
                 && !k.contains('=')
                 && NEVER_HANG.iter().all(|(name, _, _)| name != k)
+                // Secrets (API keys, tokens) are never put on a tmux command line, where `ps` shows them while
+                // a session is created: panes get them from the server's environment, which is the environment
+                // of the clive that started the server.
+                && !crate::sandbox::looks_secret(k)
         })
         .collect();
     let size = |vars: &[(String, String)]| vars.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>();

@@ -17,7 +17,7 @@
 //! - [`find_full_screen`]: script mode refuses `vim`, `less`, `top` without `-b`, … with a reason.
 //! - [`Sandbox`]: `bwrap` with a [`SandboxPolicy`]; [`Launcher`] opens a pane with the environment,
 //!   sandboxed or not: the launch hook of a pane pool.
-//! - [`UserConfig`]: `~/.config/clive/config.yaml` (`tools:`, `profiles:`, `sandbox:`).
+//! - [`UserConfig`]: `~/.config/clive/config.yaml` (`tools:`, `profiles:`, `sandbox:`, `agents:`).
 //!
 //! # Example
 //!
@@ -53,7 +53,7 @@ mod toolset;
 
 pub use availability::{Availability, ProbeOptions, ToolStatus, VERSION_DEADLINE, find_on_path, parse_version};
 pub use card::{Catalog, MAX_BODY_BYTES, ToolCard, render_cards};
-pub use config::{CONFIG_VARIABLE, SandboxSettings, UserConfig};
+pub use config::{AgentSettings, CONFIG_VARIABLE, SandboxSettings, UserConfig};
 pub use environment::{ENVIRONMENT_BUDGET_BYTES, NEVER_HANG, NOT_INHERITED, pane_environment};
 pub use error::{Error, Result};
 pub use full_screen::{FullScreen, find_full_screen};

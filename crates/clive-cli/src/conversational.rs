@@ -1,0 +1,229 @@
+//! `clive --conversational`: the inner side of `clive@host` (docs/remote.md).
+//!
+//! Over ssh the outer runs `clive --conversational --attach <id>` ([`attach`]): it checks that the turn nonce
+//! arrived (else it names the `AcceptEnv` line the host's sshd needs), starts the conversation in a detached
+//! tmux session of its own (first use) and attaches the ssh terminal to it. A dropped connection only detaches
+//! that client: the conversation goes on, and the same command reattaches. The provider keys reach the tmux
+//! server through its environment, never a command line or a file.
+//!
+//! Inside, `clive --conversational` ([`serve`]) speaks turn-protocol with the nonce: `TURN: waiting` for the
+//! task (one line read from the terminal), `TURN: thinking` and `PROGRESS:` while it routes and runs it with
+//! its own habitat, `QUESTION:` + `TURN: waiting` when the task is too vague (the answer is read from the
+//! terminal), then `CONTEXT: {result, files}` and `TURN: done|failed`. It stays until the outer has read the
+//! result (end of input) or the retention period passes.
+
+use std::io::BufRead as _;
+use std::path::{Path, PathBuf};
+
+use router::Route;
+use turn_protocol::{Context, Emitter, LineFormat, NONCE_ENV_VAR, Nonce, TurnState};
+
+use crate::error::CliError;
+use crate::exit_code;
+use crate::route_cmd;
+use crate::settings::Settings;
+use crate::task_run::{self, TaskOptions};
+
+/// The tmux session (on a socket of its own per conversation) the inner runs in.
+const SESSION: &str = "conversation";
+
+/// How many questions the inner asks about one task before it gives up.
+const MAX_QUESTIONS: usize = 3;
+
+/// The remote side of a connection: make sure conversation `id` runs, then attach this terminal to it.
+/// Returns only on failure (on success the process becomes the tmux client).
+pub fn attach(settings: &Settings, id: &str, tools: Option<&str>, cwd: Option<&Path>) -> Result<i32, CliError> {
+    if !matches!(Nonce::from_env(), Ok(Some(_))) {
+        let variables = crate::provider::provider_variables();
+        eprintln!(
+            "{} ({NONCE_ENV_VAR} is not set): add this line to /etc/ssh/sshd_config and reload sshd:\n    {}",
+            remote::connect_error::NONCE_MISSING_MARKER,
+            remote::accept_env_line(variables)
+        );
+        return Ok(exit_code::USAGE);
+    }
+    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(CliError::Invalid {
+            what: "--attach",
+            value: id.to_owned(),
+            reason: "hex digits (1 to 32)".into(),
+        });
+    }
+    let dir = settings.state_dir.join("conversations");
+    create_private_dir(&dir)?;
+    let socket = dir.join(format!("{id}.sock"));
+    let started = dir.join(format!("{id}.started"));
+    let tmux = settings.tmux.clone().unwrap_or_else(|| PathBuf::from("tmux"));
+    let tmux_command = |args: &[&str]| {
+        let mut command = std::process::Command::new(&tmux);
+        // -u: UTF-8 whatever the locale (ssh sessions often have none), or protocol lines lose characters.
+        command
+            .arg("-u")
+            .arg("-S")
+            .arg(&socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args)
+            .env_remove("TMUX")
+            .env_remove("TMUX_PANE");
+        command
+    };
+    let exists = tmux_command(&["has-session", "-t", SESSION])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !exists {
+        if started.exists() {
+            eprintln!("{}: {id} has ended", remote::connect_error::NO_CONVERSATION_MARKER);
+            return Ok(exit_code::NOT_FOUND);
+        }
+        let exe = std::env::current_exe().map_err(|e| CliError::io("finding clive's own program", "clive", e))?;
+        let exe = exe.display().to_string();
+        let width = remote::PANE_WIDTH.to_string();
+        let height = remote::PANE_HEIGHT.to_string();
+        let cwd = cwd.map(|dir| dir.display().to_string());
+        let mut args = vec!["new-session", "-d", "-s", SESSION, "-x", &width, "-y", &height];
+        if let Some(dir) = &cwd {
+            args.extend(["-c", dir]);
+        }
+        args.extend(["--", &exe, "--conversational"]);
+        if let Some(tools) = tools {
+            args.extend(["--tools", tools]);
+        }
+        if let Some(dir) = &cwd {
+            args.extend(["-C", dir]);
+        }
+        // The new server inherits this process's environment (the nonce and the keys ssh brought): no `-e`, so
+        // no value is on a command line.
+        let status = tmux_command(&args).status().map_err(|e| CliError::io("starting tmux", &tmux, e))?;
+        if !status.success() {
+            eprintln!("clive: tmux could not start the conversation (exit {status})");
+            return Ok(exit_code::INTERNAL);
+        }
+        std::fs::write(&started, b"").map_err(|e| CliError::io("marking the conversation", &started, e))?;
+        for option in [["status", "off"], ["history-limit", "10000"]] {
+            let _ = tmux_command(&["set-option", "-t", SESSION, option[0], option[1]]).status();
+        }
+    }
+    use std::os::unix::process::CommandExt as _;
+    let error = tmux_command(&["attach-session", "-t", SESSION]).exec();
+    Err(CliError::io("attaching to the conversation", &tmux, error))
+}
+
+fn create_private_dir(dir: &Path) -> Result<(), CliError> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| CliError::io("creating", dir, e))
+}
+
+/// The inner agent: one task read from this terminal, run, reported in turn-protocol lines.
+pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, CliError> {
+    let format = match Nonce::from_env() {
+        Ok(Some(nonce)) => LineFormat::Tagged(nonce),
+        // Run by hand, without a nonce: numbered lines, readable and deduplicated.
+        _ => LineFormat::Numbered,
+    };
+    let mut out = Emitter::with_format(std::io::stdout(), format);
+    // The emitter writes and flushes each message whole; a terminal that went away is not worth a panic.
+    let say = |result: Result<(), turn_protocol::Error>| {
+        if let Err(error) = result {
+            tracing::warn!(%error, "writing a turn line");
+        }
+    };
+    say(out.turn(TurnState::Waiting));
+    let Some(mut task) = read_line().await else { return Ok(exit_code::SUCCESS) };
+    say(out.turn(TurnState::Thinking));
+    let mut questions = 0;
+    let outcome = loop {
+        say(out.progress("routing the task"));
+        match run_once(settings, &task, options, &mut out).await {
+            Ok(Outcome::Question(question)) if questions < MAX_QUESTIONS => {
+                questions += 1;
+                say(out.question(&question));
+                say(out.turn(TurnState::Waiting));
+                let Some(answer) = read_line().await else { return Ok(exit_code::SUCCESS) };
+                say(out.turn(TurnState::Thinking));
+                task = format!("{task} (asked \"{question}\", the answer was: {answer})");
+            }
+            Ok(Outcome::Question(question)) => {
+                break Err(format!("still unclear after {questions} answers: {question}"));
+            }
+            Ok(Outcome::Finished { result, files, succeeded: true }) => break Ok((result, files)),
+            Ok(Outcome::Finished { result, .. }) => break Err(result),
+            Err(error) => break Err(error.to_string()),
+        }
+    };
+    let code = match outcome {
+        Ok((result, files)) => {
+            let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            say(out.context(&Context::with_result(result).files(files)));
+            say(out.turn(TurnState::Done));
+            exit_code::SUCCESS
+        }
+        Err(why) => {
+            say(out.context(&Context::with_result(why)));
+            say(out.turn(TurnState::Failed));
+            exit_code::TASK_FAILED
+        }
+    };
+    // Stay until the outer has read the result (it ends the input), so a dropped connection loses nothing.
+    let _ = tokio::time::timeout(options.retention, read_line()).await;
+    Ok(code)
+}
+
+enum Outcome {
+    Question(String),
+    Finished { result: String, files: Vec<PathBuf>, succeeded: bool },
+}
+
+async fn run_once(
+    settings: &Settings,
+    task: &str,
+    options: &TaskOptions,
+    out: &mut Emitter<std::io::Stdout>,
+) -> Result<Outcome, CliError> {
+    let budget = llm::TokenBudget::new(options.model.max_tokens);
+    let routed = route_cmd::route_task(task, options, &budget).await?;
+    match &routed.route {
+        Route::Clarify(clarification) => Ok(Outcome::Question(clarification.question.clone())),
+        Route::Answer(answer) => {
+            Ok(Outcome::Finished { result: answer.text.clone(), files: Vec::new(), succeeded: true })
+        }
+        Route::Direct(direct) => {
+            let _ = out.progress(&format!("running `{}`", direct.command));
+            let report = task_run::run_command(settings, task, &routed, &direct.command, options).await?;
+            let succeeded = report.exit_code == 0;
+            Ok(Outcome::Finished { result: report.output, files: Vec::new(), succeeded })
+        }
+        Route::Plan(planned) => {
+            let modes: Vec<&str> = planned.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
+            let _ = out.progress(&format!("running {} subtask(s): {}", modes.len(), modes.join(", ")));
+            let Some(setup) = crate::engine::connect_model(budget.clone())? else {
+                return Err(CliError::NoProvider { reason: "the plan has model-driven subtasks".into() });
+            };
+            let plan =
+                dag_sched::ValidatedPlan::new(planned.plan.clone()).map_err(|e| CliError::PlanRun(Box::new(e)))?;
+            let model_options =
+                crate::model_task::ModelTaskOptions { task: options.clone(), yes_no: false, quiet: true };
+            let report =
+                crate::model_task::run_model_plan(settings, task, &routed, &plan, setup, &model_options).await?;
+            let succeeded = report.status == crate::model_task::TaskStatus::Succeeded;
+            Ok(Outcome::Finished { result: report.answer, files: report.files_written, succeeded })
+        }
+        other => Err(CliError::NeedsRunners { modes: other.kind().to_owned() }),
+    }
+}
+
+/// One line from the terminal, without its end; `None` at the end of input.
+async fn read_line() -> Option<String> {
+    tokio::task::spawn_blocking(|| {
+        let mut line = String::new();
+        match std::io::stdin().lock().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_owned()),
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}

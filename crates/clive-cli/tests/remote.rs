@@ -1,0 +1,215 @@
+//! clive@host end to end: the real `clive` binary on both sides, a real sshd on loopback as the host, the
+//! scripted fake model as each side's provider (two servers, so each side's calls are counted apart).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output};
+use std::time::Duration;
+
+use remote::testing::Sshd;
+use support::{FakeModel, World, done, run, text};
+
+/// The provider key of the test: it must travel to the inner in the ssh session and nowhere else.
+fn secret() -> String {
+    format!("sk-test-{:016x}", rand::random::<u64>())
+}
+
+/// One outer world, one "host" (sshd on loopback) running the workspace's clive as its remote clive.
+struct Remote {
+    world: World,
+    sshd: Sshd,
+    outer_model: FakeModel,
+    inner_model: FakeModel,
+    key: String,
+    config: PathBuf,
+    inner_home: PathBuf,
+    inner_work: PathBuf,
+    outer_work: tempfile::TempDir,
+}
+
+fn provider_names() -> Vec<&'static str> {
+    llm::PROVIDER_VARIABLES.iter().map(|(name, _)| *name).collect()
+}
+
+impl Remote {
+    fn start(accept_env: bool) -> Option<Remote> {
+        if let Err(why) = remote::testing::available() {
+            eprintln!("skipping: {why}");
+            return None;
+        }
+        let world = World::new();
+        let outer_model = FakeModel::start();
+        let inner_model = FakeModel::start();
+        let inner_home = world.dir.path().join("inner-home");
+        let inner_work = world.dir.path().join("inner-work");
+        std::fs::create_dir_all(&inner_work).unwrap();
+        let mut names = vec![remote::NONCE_ENV_VAR];
+        names.extend(provider_names());
+        let mut builder = Sshd::builder()
+            // The host's own settings: its clive's state and tmux server, and its model endpoint (SetEnv wins
+            // over the OPENAI_BASE_URL the outer sends).
+            .set_env("CLIVE_HOME", inner_home.display().to_string())
+            .set_env("CLIVE_TMUX_SOCKET", world.dir.path().join("inner.sock").display().to_string())
+            .set_env("OPENAI_BASE_URL", format!("{}/v1", inner_model.server.url()));
+        if accept_env {
+            builder = builder.accept_env(names);
+        }
+        let sshd = world.block_on(builder.start()).unwrap();
+        let clive = env!("CARGO_BIN_EXE_clive");
+        let work = inner_work.display().to_string();
+        let config = world.dir.path().join("config.yaml");
+        let yaml = format!("agents:\n{}", sshd.registry_yaml("devbox", &[clive, "-C", &work, "--no-sandbox"]));
+        std::fs::write(&config, yaml).unwrap();
+        Some(Remote {
+            world,
+            sshd,
+            outer_model,
+            inner_model,
+            key: secret(),
+            config,
+            inner_home,
+            inner_work,
+            outer_work: tempfile::tempdir().unwrap(),
+        })
+    }
+
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut command = self.world.command(args);
+        command
+            .current_dir(self.outer_work.path())
+            .env("CLIVE_CONFIG", &self.config)
+            .env("XDG_RUNTIME_DIR", self.world.dir.path())
+            .env("OPENAI_API_KEY", &self.key)
+            .env("OPENAI_BASE_URL", format!("{}/v1", self.outer_model.server.url()));
+        command
+    }
+
+    fn spawn(&self, args: &[&str]) -> Child {
+        self.command(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// Runs clive until it exits, scanning every process's command line for the key meanwhile.
+    fn run_watching(&self, args: &[&str]) -> (Output, Vec<String>) {
+        let mut child = self.spawn(args);
+        let mut leaks = Vec::new();
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        while child.try_wait().unwrap().is_none() {
+            leaks.extend(processes_showing(&self.key));
+            assert!(std::time::Instant::now() < deadline, "clive did not finish in 120 s");
+            self.world.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await });
+        }
+        (child.wait_with_output().unwrap(), leaks)
+    }
+
+    /// The inner's conversation tmux servers, killed (they outlive sshd when a test fails).
+    fn kill_inner_servers(&self) {
+        let dir = self.inner_home.join("state/conversations");
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "sock") {
+                let _ = std::process::Command::new("tmux").arg("-S").arg(entry.path()).arg("kill-server").status();
+            }
+        }
+    }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        self.kill_inner_servers();
+        let _ = std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(self.world.dir.path().join("inner.sock"))
+            .arg("kill-server")
+            .status();
+    }
+}
+
+/// `pid: cmdline` of every process whose command line holds `needle`.
+fn processes_showing(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline"))
+            && String::from_utf8_lossy(&cmdline).contains(needle)
+        {
+            let words: Vec<String> = String::from_utf8_lossy(&cmdline).split('\0').take(6).map(str::to_owned).collect();
+            found.push(format!("{}: {} …", entry.file_name().to_string_lossy(), words.join(" ")));
+        }
+    }
+    found
+}
+
+/// Files under `dir` whose content holds `needle`.
+fn files_holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() && std::fs::read(&path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle))
+            {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+fn report(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)))
+}
+
+#[test]
+fn a_task_reaches_the_inner_a_question_is_answered_and_the_result_and_a_file_come_back() {
+    let Some(remote) = Remote::start(true) else { return };
+    // The inner: the task is too vague (a question), then it drives a shell pane and writes a file.
+    remote.inner_model.replies(&[r#"{"kind":"ask","text":"Which greeting should the report hold?"}"#]);
+    remote.inner_model.drive().replies(&[&run("echo hello > report.txt"), &done("wrote hello to report.txt")]);
+    // The outer: one call, the answer to the question.
+    remote.outer_model.replies(&["hello"]);
+    let (out, leaks) = remote.run_watching(&["--json", "clive@devbox write the report"]);
+    assert_eq!(out.status.code(), Some(0), "{}\n{}\nsshd: {}", text(&out.stdout), text(&out.stderr), remote.sshd.log());
+    let report = report(&out);
+    assert_eq!(report["answer"], "wrote hello to report.txt", "{report}");
+    assert_eq!((report["model_calls"].as_u64(), report["routing"]["model_calls"].as_u64()), (Some(1), Some(0)));
+    // The file came back into the outer's run directory.
+    let files = report["files_written"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{report}");
+    assert_eq!(std::fs::read_to_string(files[0].as_str().unwrap()).unwrap(), "hello\n");
+    // The outer called its model once, to answer the question; the prompt held the question.
+    let outer = remote.outer_model.server.requests();
+    assert_eq!(outer.len(), 1, "the outer's calls: {outer:?}");
+    assert!(outer[0].body.to_string().contains("Which greeting should the report hold?"));
+    // The inner worked with the task and the answer.
+    let inner = remote.inner_model.server.requests();
+    assert_eq!(inner.len(), 4, "{inner:?}");
+    assert!(inner[1].body.to_string().contains("write the report") && inner[1].body.to_string().contains("hello"));
+    // The key reached the inner (its calls carried it) and appeared on no command line and in no remote file.
+    assert_eq!(inner[0].header("authorization"), Some(format!("Bearer {}", remote.key).as_str()));
+    assert!(leaks.is_empty(), "the key on a command line: {leaks:?}");
+    for dir in [&remote.inner_home, &remote.inner_work, &remote.sshd.dir().to_owned()] {
+        assert!(files_holding(dir, &remote.key).is_empty(), "the key in {:?}", files_holding(dir, &remote.key));
+    }
+}
+
+#[test]
+fn a_missing_accept_env_names_the_sshd_config_line() {
+    let Some(remote) = Remote::start(false) else { return };
+    let out = remote.command(&["clive@devbox check disk"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("/etc/ssh/sshd_config") && stderr.contains("AcceptEnv CLIVE_TURN_NONCE OPENAI_API_KEY"),
+        "{stderr}"
+    );
+    assert!(remote.outer_model.server.requests().is_empty() && remote.inner_model.server.requests().is_empty());
+}
