@@ -14,8 +14,9 @@ use crate::ssh::SshCommand;
 /// too changes nothing: the pane must also be dead.
 pub const EXIT_MARKER: &str = "__CLIVE_SSH_EXIT__";
 
-/// Runs ssh, then prints [`EXIT_MARKER`] and its status, so the end of ssh is seen on the output stream.
-const WRAPPER: &str = r#""$@"; status=$?; printf '\n%s:%s\n' __CLIVE_SSH_EXIT__ "$status"; exit "$status""#;
+/// Runs ssh, then prints [`EXIT_MARKER`] and its status, so the end of ssh is seen on the output stream. `\r`:
+/// a killed ssh leaves the terminal raw (no newline translation), and the marker must start its line.
+const WRAPPER: &str = r#""$@"; status=$?; printf '\r\n%s:%s\r\n' __CLIVE_SSH_EXIT__ "$status"; exit "$status""#;
 
 /// The agent pane's size: wide, so the inner's protocol lines (a CONTEXT chunk is about 230 characters) rarely
 /// wrap, and tall, so a burst of lines stays on screen until it is read.
@@ -263,7 +264,7 @@ impl AgentSession {
             }
             self.conversation.observe(&event, now);
         }
-        self.markers_seen = capture.text.lines().filter(|line| line.starts_with(EXIT_MARKER)).count();
+        self.markers_seen = capture.text.lines().filter(|line| line.trim_start().starts_with(EXIT_MARKER)).count();
         self.screen = capture.text;
         Ok(())
     }
@@ -284,7 +285,7 @@ impl AgentSession {
     }
 
     fn printed_status(&self) -> Option<i32> {
-        let line = self.screen.lines().rev().find(|l| l.starts_with(EXIT_MARKER))?;
+        let line = self.screen.lines().rev().map(str::trim_start).find(|l| l.starts_with(EXIT_MARKER))?;
         line.get(EXIT_MARKER.len() + 1..)?.trim().parse().ok()
     }
 }
