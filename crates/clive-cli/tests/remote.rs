@@ -341,3 +341,24 @@ fn a_chain_of_two_agents_passes_the_first_result_to_the_second() {
     assert!(inner[1].body.to_string().contains("rendered video.mp4"), "{}", inner[1].body);
     assert!(remote.outer_model.server.requests().is_empty());
 }
+
+#[test]
+fn agents_lists_the_registry_and_checks_each_host() {
+    let Some(remote) = Remote::start(true) else { return };
+    let yaml = std::fs::read_to_string(&remote.config).unwrap();
+    std::fs::write(
+        &remote.config,
+        format!("{yaml}  nowhere: {{destination: 127.0.0.1, port: 1, connect_timeout: 2}}\n"),
+    )
+    .unwrap();
+    let out = remote.command(&["agents", "--json", "--deadline", "3s"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "one agent is unreachable: {}", text(&out.stderr));
+    let agents = report(&out)["agents"].as_array().unwrap().clone();
+    let by_alias = |alias: &str| agents.iter().find(|a| a["alias"] == alias).unwrap().clone();
+    assert_eq!(by_alias("devbox")["reachable"], true, "{agents:?}");
+    let nowhere = by_alias("nowhere");
+    assert_eq!(nowhere["reachable"], false);
+    assert!(nowhere["problem"].as_str().unwrap().contains("cannot be reached"), "{nowhere}");
+    let text_out = remote.command(&["agents"]).output().unwrap();
+    assert!(text(&text_out.stdout).contains("clive@devbox") && text(&text_out.stdout).contains("UNREACHABLE"));
+}
