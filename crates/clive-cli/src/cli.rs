@@ -155,7 +155,7 @@ pub enum Command {
     /// List the panes and tools a model may use, whether each is installed (and its version), and the
     /// sandbox.
     Tools,
-    /// List the agents clive@<host> can reach (the config file's `agents:` and ~/.ssh/config hosts) and
+    /// List the agents `clive@<host>` can reach (the config file's `agents:` and ~/.ssh/config hosts) and
     /// check that each answers over ssh within a deadline.
     Agents {
         /// How long each check may take.

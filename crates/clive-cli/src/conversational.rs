@@ -16,7 +16,10 @@ use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
 
 use router::Route;
-use turn_protocol::{Context, Emitter, LineFormat, NONCE_ENV_VAR, Nonce, TurnState};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use turn_protocol::{Context, Emitter, LineFormat, Message, NONCE_ENV_VAR, Nonce, TurnState};
 
 use crate::error::CliError;
 use crate::exit_code;
@@ -123,26 +126,21 @@ pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, Cl
         // Run by hand, without a nonce: numbered lines, readable and deduplicated.
         _ => LineFormat::Numbered,
     };
-    let mut out = Emitter::with_format(std::io::stdout(), format);
-    // The emitter writes and flushes each message whole; a terminal that went away is not worth a panic.
-    let say = |result: Result<(), turn_protocol::Error>| {
-        if let Err(error) = result {
-            tracing::warn!(%error, "writing a turn line");
-        }
-    };
-    say(out.turn(TurnState::Waiting));
+    let out = Mutex::new(Emitter::with_format(std::io::stdout(), format));
+    let say = |message: Message| say(&out, &message);
+    say(Message::Turn(TurnState::Waiting));
     let Some(mut task) = read_line().await else { return Ok(exit_code::SUCCESS) };
-    say(out.turn(TurnState::Thinking));
+    say(Message::Turn(TurnState::Thinking));
     let mut questions = 0;
     let outcome = loop {
-        say(out.progress("routing the task"));
-        match run_once(settings, &task, options, &mut out).await {
+        say(Message::Progress("routing the task".into()));
+        match with_heartbeat(&out, run_once(settings, &task, options, &out)).await {
             Ok(Outcome::Question(question)) if questions < MAX_QUESTIONS => {
                 questions += 1;
-                say(out.question(&question));
-                say(out.turn(TurnState::Waiting));
+                say(Message::Question(question.clone()));
+                say(Message::Turn(TurnState::Waiting));
                 let Some(answer) = read_line().await else { return Ok(exit_code::SUCCESS) };
-                say(out.turn(TurnState::Thinking));
+                say(Message::Turn(TurnState::Thinking));
                 task = format!("{task} (asked \"{question}\", the answer was: {answer})");
             }
             Ok(Outcome::Question(question)) => {
@@ -156,13 +154,13 @@ pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, Cl
     let code = match outcome {
         Ok((result, files)) => {
             let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            say(out.context(&Context::with_result(result).files(files)));
-            say(out.turn(TurnState::Done));
+            say(Message::Context(Context::with_result(result).files(files)));
+            say(Message::Turn(TurnState::Done));
             exit_code::SUCCESS
         }
         Err(why) => {
-            say(out.context(&Context::with_result(why)));
-            say(out.turn(TurnState::Failed));
+            say(Message::Context(Context::with_result(why)));
+            say(Message::Turn(TurnState::Failed));
             exit_code::TASK_FAILED
         }
     };
@@ -176,12 +174,35 @@ enum Outcome {
     Finished { result: String, files: Vec<PathBuf>, succeeded: bool },
 }
 
-async fn run_once(
-    settings: &Settings,
-    task: &str,
-    options: &TaskOptions,
-    out: &mut Emitter<std::io::Stdout>,
-) -> Result<Outcome, CliError> {
+/// How often a working inner says it is alive (the outer counts an inner silent for 5 minutes as stalled).
+const HEARTBEAT: Duration = Duration::from_secs(60);
+
+type Out = Mutex<Emitter<std::io::Stdout>>;
+
+/// Writes one message; the emitter writes and flushes it whole. A terminal that went away is logged, not fatal.
+fn say(out: &Out, message: &Message) {
+    let mut emitter = out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Err(error) = emitter.emit(message) {
+        tracing::warn!(%error, "writing a turn line");
+    }
+}
+
+/// Runs `work`, saying `PROGRESS: still working (Ns)` every [`HEARTBEAT`] meanwhile.
+async fn with_heartbeat<T>(out: &Out, work: impl std::future::Future<Output = T>) -> T {
+    let started = tokio::time::Instant::now();
+    let mut beat = tokio::time::interval_at(started + HEARTBEAT, HEARTBEAT);
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            _ = beat.tick() => {
+                say(out, &Message::Progress(format!("still working ({}s)", started.elapsed().as_secs())));
+            }
+        }
+    }
+}
+
+async fn run_once(settings: &Settings, task: &str, options: &TaskOptions, out: &Out) -> Result<Outcome, CliError> {
     let budget = llm::TokenBudget::new(options.model.max_tokens);
     let routed = route_cmd::route_task(task, options, &budget).await?;
     match &routed.route {
@@ -190,14 +211,14 @@ async fn run_once(
             Ok(Outcome::Finished { result: answer.text.clone(), files: Vec::new(), succeeded: true })
         }
         Route::Direct(direct) => {
-            let _ = out.progress(&format!("running `{}`", direct.command));
+            say(out, &Message::Progress(format!("running `{}`", direct.command)));
             let report = task_run::run_command(settings, task, &routed, &direct.command, options).await?;
             let succeeded = report.exit_code == 0;
             Ok(Outcome::Finished { result: report.output, files: Vec::new(), succeeded })
         }
         Route::Plan(planned) => {
             let modes: Vec<&str> = planned.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
-            let _ = out.progress(&format!("running {} subtask(s): {}", modes.len(), modes.join(", ")));
+            say(out, &Message::Progress(format!("running {} subtask(s): {}", modes.len(), modes.join(", "))));
             let Some(setup) = crate::engine::connect_model(budget.clone())? else {
                 return Err(CliError::NoProvider { reason: "the plan has model-driven subtasks".into() });
             };
