@@ -88,33 +88,30 @@ fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
     report
 }
 
+/// The options of a task run, from the command line.
+fn task_options(cli: &Cli) -> Result<TaskOptions, CliError> {
+    Ok(TaskOptions {
+        keep: cli.global.keep,
+        retention: cli.global.retain,
+        timeout: cli.global.timeout,
+        allow_destructive: cli.global.allow_destructive,
+        cwd: cli.global.cwd.clone(),
+        tools: tools::ToolsChoice::resolve(&cli.global)?,
+        model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+    })
+}
+
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
     let json = cli.global.json;
     if cli.global.conversational {
         if let Some(id) = &cli.global.attach {
             return conversational::attach(settings, id, cli.global.tools.as_deref(), cli.global.cwd.as_deref());
         }
-        let options = TaskOptions {
-            keep: cli.global.keep,
-            retention: cli.global.retain,
-            timeout: cli.global.timeout,
-            allow_destructive: cli.global.allow_destructive,
-            cwd: cli.global.cwd.clone(),
-            tools: tools::ToolsChoice::resolve(&cli.global)?,
-            model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
-        };
+        let options = task_options(cli)?;
         return conversational::serve(settings, &options).await;
     }
     if let Some(task) = task {
-        let options = TaskOptions {
-            keep: cli.global.keep,
-            retention: cli.global.retain,
-            timeout: cli.global.timeout,
-            allow_destructive: cli.global.allow_destructive,
-            cwd: cli.global.cwd.clone(),
-            tools: tools::ToolsChoice::resolve(&cli.global)?,
-            model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
-        };
+        let options = task_options(cli)?;
         let output = route_cmd::Output {
             json,
             dry_run: cli.global.dry_run,

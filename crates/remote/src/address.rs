@@ -227,11 +227,8 @@ fn clean_step(text: &str) -> &str {
 }
 
 fn is_host(host: &str) -> bool {
-    let bytes = host.as_bytes();
-    host.len() <= 253
-        && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(b))
+    // One rule for host names: the plan format's (a `remote` subtask's `host`).
+    dag_sched::is_host_name(host)
 }
 
 #[cfg(test)]
