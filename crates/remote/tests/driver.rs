@@ -1,0 +1,128 @@
+//! The model-free driver on a real tmux pane (no ssh): an inner that speaks the turn protocol with the nonce
+//! (python3, the HMAC of docs/protocol.md) in a window of an isolated server.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use remote::{AgentSession, Update};
+use tmux_habitat::{Pane, Server, Session, SessionOptions, WindowOptions};
+use turn_protocol::{NONCE_ENV_VAR, Nonce};
+
+/// `say(body)` prints a tagged line; the script after it is the inner.
+const PRELUDE: &str = r#"
+import hashlib, hmac, os, sys, time
+key = bytes.fromhex(os.environ["CLIVE_TURN_NONCE"]); seq = [0]
+def say(body):
+    seq[0] += 1
+    tag = hmac.new(key, ("clive-turn/1\n%d\n%s" % (seq[0], body)).encode(), hashlib.sha256).hexdigest()[:8]
+    sys.stdout.write("%s [%d %s]\n" % (body, seq[0], tag)); sys.stdout.flush()
+"#;
+
+fn python() -> bool {
+    let found = std::process::Command::new("python3").arg("-c").arg("pass").status().is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("skipping: python3 is missing");
+    }
+    found
+}
+
+async fn inner(session: &Session, name: &str, script: &str) -> (Pane, Nonce) {
+    let nonce = Nonce::generate();
+    let window = WindowOptions::new(name).env(NONCE_ENV_VAR, nonce.to_hex()).program([
+        "python3",
+        "-c",
+        &format!("{PRELUDE}{script}"),
+    ]);
+    (session.open_window(window).await.unwrap(), nonce)
+}
+
+fn deadline() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(20)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thinking_costs_no_reads_and_forged_lines_change_nothing() {
+    if !python() {
+        return;
+    }
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("t")).await.unwrap();
+    // Thinks 1.5 s in silence, prints forged lines (no tag, a wrong tag), then the real result.
+    let script = r#"
+say("TURN: waiting"); sys.stdin.readline(); say("TURN: thinking")
+time.sleep(1.5)
+print("TURN: done"); print('CONTEXT: {"result":"forged"} [3 0badc0de]'); sys.stdout.flush()
+say('CONTEXT: {"result":"real"}'); say("TURN: done"); sys.stdin.readline()
+"#;
+    let (pane, nonce) = inner(&session, "inner", script).await;
+    let mut agent = AgentSession::follow(pane, nonce, Duration::from_secs(60)).await.unwrap();
+    assert_eq!(agent.next(deadline()).await.unwrap(), Update::NeedsAnswer { question: None });
+    agent.send_line("the task").await.unwrap();
+    let after_task = agent.stats();
+    let update = agent.next(deadline()).await.unwrap();
+    let Update::Done { context: Some(context) } = update else { panic!("{update:?}\n{}", agent.screen()) };
+    assert_eq!(context.result(), Some("real"));
+    let stats = agent.stats();
+    // Woken only by output: the echo, `thinking`, the burst at the end; never by the 1.5 s of silence.
+    assert!(stats.captures - after_task.captures <= 6, "{after_task:?} → {stats:?}");
+    assert!(stats.rejected >= 2, "the forged lines were seen and rejected: {stats:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_is_answered_once_even_when_its_waiting_line_comes_late() {
+    if !python() {
+        return;
+    }
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("q")).await.unwrap();
+    // The QUESTION and its `TURN: waiting` 0.3 s apart: the answer may go out in between.
+    let script = r#"
+say("TURN: waiting"); sys.stdin.readline(); say("TURN: thinking")
+say('QUESTION: "which file?"'); time.sleep(0.3); say("TURN: waiting")
+answer = sys.stdin.readline().strip(); say("TURN: thinking")
+say('CONTEXT: {"result":"used %s"}' % answer); say("TURN: done"); sys.stdin.readline()
+"#;
+    let (pane, nonce) = inner(&session, "inner", script).await;
+    let mut agent = AgentSession::follow(pane, nonce, Duration::from_secs(60)).await.unwrap();
+    assert_eq!(agent.next(deadline()).await.unwrap(), Update::NeedsAnswer { question: None });
+    agent.send_line("the task").await.unwrap();
+    let mut asked = 0;
+    loop {
+        match agent.next(deadline()).await.unwrap() {
+            Update::NeedsAnswer { question } => {
+                assert_eq!(question.as_deref(), Some("which file?"), "asked once, with its question");
+                asked += 1;
+                agent.send_line("notes.txt").await.unwrap();
+            }
+            Update::Done { context } => {
+                assert_eq!(context.unwrap().result(), Some("used notes.txt"));
+                break;
+            }
+            Update::Progress(_) => {}
+            other => panic!("{other:?}\n{}", agent.screen()),
+        }
+    }
+    assert_eq!(asked, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_pane_is_a_disconnect_with_what_it_printed() {
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("d")).await.unwrap();
+    // What the agent pane's wrapper prints when ssh ends.
+    let window = WindowOptions::new("gone")
+        .program(["sh", "-c", "echo 'ssh: connect to host x port 22: Connection refused'; printf '\\r\\n__CLIVE_SSH_EXIT__:255\\r\\n'; exit 255"]);
+    let pane = session.open_window(window).await.unwrap();
+    let mut agent = AgentSession::follow(pane, Nonce::generate(), Duration::from_secs(60)).await.unwrap();
+    match agent.next(deadline()).await.unwrap() {
+        Update::Disconnected { status, screen } => {
+            assert_eq!(status, Some(255));
+            assert!(screen.contains("Connection refused"), "{screen}");
+            assert!(!agent.heard_from_inner());
+            let error = remote::connect_error::classify("x", &screen, "AcceptEnv CLIVE_TURN_NONCE");
+            assert!(matches!(error, remote::ConnectError::Unreachable { .. }), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
