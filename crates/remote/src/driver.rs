@@ -29,13 +29,21 @@ const SCROLLBACK: usize = 2000;
 
 /// Opens a window named `name` in `session` running `ssh` (argv, no shell line), with `env` in the pane's
 /// environment only: the nonce and the provider keys reach ssh (which sends them with `SendEnv`) and appear on
-/// no command line.
+/// no command line. Needs the control-mode transport (refused otherwise).
 pub async fn open_agent_pane(
     session: &Session,
     name: &str,
     ssh: &SshCommand,
     env: &[(String, String)],
 ) -> tmux_habitat::Result<Pane> {
+    // Over control mode the window's command travels on the client's input; with one tmux process per
+    // command, the nonce and the keys would be on that process's command line, and the pane could not be
+    // followed by its output stream anyway.
+    if session.server().transport_kind() != tmux_habitat::TransportKind::Control {
+        return Err(tmux_habitat::Error::Unsupported {
+            what: "an agent pane (its nonce and keys must stay off command lines)",
+        });
+    }
     let mut argv = vec!["sh".to_owned(), "-c".to_owned(), WRAPPER.to_owned(), "clive-ssh".to_owned()];
     argv.extend(ssh.argv());
     let mut window = WindowOptions::new(name).program(argv);
