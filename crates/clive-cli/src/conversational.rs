@@ -35,7 +35,8 @@ const MAX_QUESTIONS: usize = 3;
 
 /// The remote side of a connection: make sure conversation `id` runs, then attach this terminal to it.
 /// Returns only on failure (on success the process becomes the tmux client).
-pub fn attach(settings: &Settings, id: &str, tools: Option<&str>, cwd: Option<&Path>) -> Result<i32, CliError> {
+/// `inner_args` are the options the inner clive gets (`--tools`, `-C`, `--no-sandbox`, …: those given here).
+pub fn attach(settings: &Settings, id: &str, inner_args: &[String]) -> Result<i32, CliError> {
     if !matches!(Nonce::from_env(), Ok(Some(_))) {
         let variables = crate::provider::provider_variables();
         eprintln!(
@@ -85,18 +86,9 @@ pub fn attach(settings: &Settings, id: &str, tools: Option<&str>, cwd: Option<&P
         let exe = exe.display().to_string();
         let width = remote::PANE_WIDTH.to_string();
         let height = remote::PANE_HEIGHT.to_string();
-        let cwd = cwd.map(|dir| dir.display().to_string());
-        let mut args = vec!["new-session", "-d", "-s", SESSION, "-x", &width, "-y", &height];
-        if let Some(dir) = &cwd {
-            args.extend(["-c", dir]);
-        }
-        args.extend(["--", &exe, "--conversational"]);
-        if let Some(tools) = tools {
-            args.extend(["--tools", tools]);
-        }
-        if let Some(dir) = &cwd {
-            args.extend(["-C", dir]);
-        }
+        let mut args =
+            vec!["new-session", "-d", "-s", SESSION, "-x", &width, "-y", &height, "--", &exe, "--conversational"];
+        args.extend(inner_args.iter().map(String::as_str));
         // The new server inherits this process's environment (the nonce and the keys ssh brought): no `-e`, so
         // no value is on a command line.
         let status = tmux_command(&args).status().map_err(|e| CliError::io("starting tmux", &tmux, e))?;

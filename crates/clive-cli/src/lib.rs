@@ -88,6 +88,29 @@ fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
     report
 }
 
+/// The options `clive --conversational --attach` hands on to the inner clive it starts.
+fn inner_args(global: &cli::GlobalArgs) -> Vec<String> {
+    let mut args = Vec::new();
+    if let Some(tools) = &global.tools {
+        args.extend(["--tools".to_owned(), tools.clone()]);
+    }
+    if let Some(dir) = &global.cwd {
+        args.extend(["-C".to_owned(), dir.display().to_string()]);
+    }
+    for (set, flag) in [
+        (global.no_sandbox, "--no-sandbox"),
+        (global.no_network, "--no-network"),
+        (global.allow_destructive, "--allow-destructive"),
+    ] {
+        if set {
+            args.push(flag.to_owned());
+        }
+    }
+    args.extend(["--max-tokens".to_owned(), global.max_tokens.to_string()]);
+    args.extend(["--max-turns".to_owned(), global.max_turns.to_string()]);
+    args
+}
+
 /// The options of a task run, from the command line.
 fn task_options(cli: &Cli) -> Result<TaskOptions, CliError> {
     Ok(TaskOptions {
@@ -105,7 +128,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
     let json = cli.global.json;
     if cli.global.conversational {
         if let Some(id) = &cli.global.attach {
-            return conversational::attach(settings, id, cli.global.tools.as_deref(), cli.global.cwd.as_deref());
+            return conversational::attach(settings, id, &inner_args(&cli.global));
         }
         let options = task_options(cli)?;
         return conversational::serve(settings, &options).await;

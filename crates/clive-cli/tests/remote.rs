@@ -53,6 +53,7 @@ impl Remote {
             // The host's own settings: its clive's state and tmux server, and its model endpoint (SetEnv wins
             // over the OPENAI_BASE_URL the outer sends).
             .set_env("CLIVE_HOME", inner_home.display().to_string())
+            .set_env("HOME", inner_home.display().to_string())
             .set_env("CLIVE_TMUX_SOCKET", world.dir.path().join("inner.sock").display().to_string())
             .set_env("OPENAI_BASE_URL", format!("{}/v1", inner_model.server.url()));
         if accept_env {
@@ -327,18 +328,32 @@ fn a_chain_of_two_agents_passes_the_first_result_to_the_second() {
     let yaml = std::fs::read_to_string(&remote.config).unwrap();
     let second = yaml.lines().skip(1).collect::<Vec<_>>().join("\n").replacen("  devbox:", "  gpu:", 1);
     std::fs::write(&remote.config, format!("{yaml}{second}\n")).unwrap();
-    remote.inner_model.replies(&[r#"{"kind":"answer","text":"rendered video.mp4"}"#]);
-    remote.inner_model.replies(&[r#"{"kind":"answer","text":"uploaded video.mp4"}"#]);
+    // The first agent writes a file; the second is told the result and finds the file on its own host.
+    remote.inner_model.drive().replies(&[&run("echo frame > video.mp4"), &done("wrote video.mp4")]);
+    remote.inner_model.replies(&[r#"{"kind":"command","text":"cat ~/.cache/clive/incoming/*/video.mp4"}"#]);
     let out = remote.command(&["--json", "clive@gpu render the video then clive@devbox upload it"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let asked: Vec<String> = remote
+        .inner_model
+        .server
+        .requests()
+        .iter()
+        .map(|r| {
+            r.body["messages"].as_array().unwrap().last().unwrap()["content"].to_string().chars().take(150).collect()
+        })
+        .collect();
+    assert_eq!(out.status.code(), Some(0), "{}\n{}\n{asked:#?}", text(&out.stdout), text(&out.stderr));
     let report = report(&out);
-    assert_eq!(report["answer"], "uploaded video.mp4");
+    assert_eq!(report["answer"].as_str().map(str::trim), Some("frame"), "the second agent read the first one's file");
     let plan = &report["route"]["plan"]["subtasks"];
     assert_eq!((plan[0]["host"].as_str(), plan[1]["host"].as_str()), (Some("gpu"), Some("devbox")));
     assert_eq!(plan[1]["depends_on"][0], plan[0]["id"]);
-    // The second agent was told what the first reported; the outer called no model at all.
+    // The second agent was told what the first reported and where its file now is; the outer called no model.
     let inner = remote.inner_model.server.requests();
-    assert!(inner[1].body.to_string().contains("rendered video.mp4"), "{}", inner[1].body);
+    let second = inner[3].body.to_string();
+    assert!(second.contains("wrote video.mp4") && second.contains(".cache/clive/incoming/"), "{second}");
+    let incoming = remote.inner_home.join(".cache/clive/incoming");
+    let conversation = std::fs::read_dir(&incoming).unwrap().flatten().next().unwrap().path();
+    assert_eq!(std::fs::read_to_string(conversation.join("video.mp4")).unwrap(), "frame\n");
     assert!(remote.outer_model.server.requests().is_empty());
 }
 

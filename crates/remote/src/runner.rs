@@ -137,9 +137,16 @@ impl RemoteRunner {
             let update = match session.next(limit).await {
                 Ok(update) => update,
                 Err(DriveError::Deadline) if !session.heard_from_inner() && tokio::time::Instant::now() < deadline => {
+                    let shown: Vec<&str> = session.screen().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                    let tail = shown[shown.len().saturating_sub(3)..].join(" / ");
                     let _ = session.pane().kill().await;
                     let waited = agent.connect_timeout;
-                    return failed(ConnectError::TimedOut { host: agent.alias.clone(), waited }.to_string());
+                    let error = ConnectError::TimedOut { host: agent.alias.clone(), waited };
+                    return failed(if tail.is_empty() {
+                        error.to_string()
+                    } else {
+                        format!("{error}; the pane showed: {tail}")
+                    });
                 }
                 Err(DriveError::Deadline) => {
                     return Ok(RunOutcome::with_status(
@@ -161,7 +168,13 @@ impl RemoteRunner {
                     });
                 }
                 Update::NeedsAnswer { question: None } if !task_sent => {
-                    let line = task_line(&subtask.description, &request.context.dependencies);
+                    // The files of earlier steps go to this host first (over the connection just made), so the
+                    // task can name them where the inner can read them.
+                    let uploaded = match upload(&ssh, &conversation, &request.context.dependencies).await {
+                        Ok(uploaded) => uploaded,
+                        Err(reason) => return failed(reason),
+                    };
+                    let line = task_line(&subtask.description, &request.context.dependencies, &uploaded);
                     transcript.push_str(&format!("TASK: {line}\n"));
                     session.send_line(&line).await.map_err(|e| DagError::runner(&subtask.id, e))?;
                     task_sent = true;
@@ -297,36 +310,85 @@ impl RemoteRunner {
     }
 }
 
+/// Puts the dependencies' files on the agent's host, under `~/.cache/clive/incoming/<conversation>/`; returns
+/// (local path, path on the host) for each.
+async fn upload(
+    ssh: &SshCommand,
+    conversation: &str,
+    dependencies: &[SubtaskResult],
+) -> Result<Vec<(PathBuf, String)>, String> {
+    /// Makes the directory, writes stdin to the file, prints the file's absolute path.
+    const RECEIVE: &str =
+        r#"d="$HOME/.cache/clive/incoming/$1" && mkdir -p "$d" && cat > "$d/$2" && printf '%s' "$d/$2""#;
+    let mut uploaded = Vec::new();
+    for local in dependencies.iter().flat_map(|d| d.files.iter()).filter(|f| f.is_file()) {
+        let name = local.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+        let name = if uploaded.iter().any(|(_, remote): &(PathBuf, String)| remote.ends_with(&format!("/{name}"))) {
+            format!("{}-{name}", uploaded.len() + 1)
+        } else {
+            name
+        };
+        let argv = ssh.one_off(["sh", "-c", RECEIVE, "clive-receive", conversation, &name]);
+        let input = std::fs::File::open(local).map_err(|e| format!("reading {}: {e}", local.display()))?;
+        let mut out = Vec::new();
+        one_off(&argv, input.into(), std::process::Stdio::piped(), Some(&mut out))
+            .await
+            .map_err(|why| format!("copying {} to the agent's host: {why}", local.display()))?;
+        uploaded.push((local.clone(), String::from_utf8_lossy(&out).trim().to_owned()));
+    }
+    Ok(uploaded)
+}
+
 /// Runs `argv` (an ssh one-off) with its output into `local`, under [`ONE_OFF_DEADLINE`].
 async fn fetch(argv: &[String], local: &Path) -> Result<(), String> {
     let file = std::fs::File::create(local).map_err(|e| e.to_string())?;
+    one_off(argv, std::process::Stdio::null(), file.into(), None).await
+}
+
+/// Runs an ssh one-off under [`ONE_OFF_DEADLINE`]; its stdout goes to `stdout`, or into `captured` when that
+/// is piped.
+async fn one_off(
+    argv: &[String],
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+    captured: Option<&mut Vec<u8>>,
+) -> Result<(), String> {
     let (program, args) = argv.split_first().ok_or("no command")?;
     let child = tokio::process::Command::new(program)
         .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(file)
+        .stdin(stdin)
+        .stdout(stdout)
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .map_err(|e| format!("starting {program}: {e}"))?;
     match tokio::time::timeout(ONE_OFF_DEADLINE, child.wait_with_output()).await {
-        Ok(Ok(out)) if out.status.success() => Ok(()),
+        Ok(Ok(out)) if out.status.success() => {
+            if let Some(captured) = captured {
+                *captured = out.stdout;
+            }
+            Ok(())
+        }
         Ok(Ok(out)) => Err(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no end within {}s", ONE_OFF_DEADLINE.as_secs())),
     }
 }
 
-/// The line typed for the inner: the goal, then what the steps before it reported (one line: the inner reads
-/// one line).
-pub fn task_line(goal: &str, dependencies: &[SubtaskResult]) -> String {
+/// The line typed for the inner: the goal, then what the steps before it reported and where their files are
+/// now (`uploaded`: local path, path on the inner's host), on one line: the inner reads one line.
+pub fn task_line(goal: &str, dependencies: &[SubtaskResult], uploaded: &[(PathBuf, String)]) -> String {
     let mut line = goal.trim().to_owned();
     for dependency in dependencies {
         let summary = dependency.summary.split_whitespace().collect::<Vec<_>>().join(" ");
         line.push_str(&format!(" [The earlier step `{}` reported: {summary}", dependency.id));
-        if !dependency.files.is_empty() {
-            let files: Vec<String> = dependency.files.iter().map(|f| f.display().to_string()).collect();
-            line.push_str(&format!("; its files (on the machine that asked you): {}", files.join(", ")));
+        let files: Vec<&str> = uploaded
+            .iter()
+            .filter(|(local, _)| dependency.files.contains(local))
+            .map(|(_, remote)| remote.as_str())
+            .collect();
+        if !files.is_empty() {
+            line.push_str(&format!("; its files, copied to this machine: {}", files.join(", ")));
         }
         line.push(']');
     }
