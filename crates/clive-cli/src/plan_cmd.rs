@@ -119,10 +119,16 @@ pub async fn run_plan(
             router::safety::check(command, gate)?;
         }
     }
-    let model_modes: Vec<String> =
-        plan.subtasks().iter().filter(|s| s.mode.needs_goal()).map(|s| format!("`{}` ({})", s.id, s.mode)).collect();
+    // A remote subtask's model is the remote clive's: the outer's is optional (it answers questions).
+    let model_modes: Vec<String> = plan
+        .subtasks()
+        .iter()
+        .filter(|s| s.mode.needs_goal() && s.mode != Mode::Remote)
+        .map(|s| format!("`{}` ({})", s.id, s.mode))
+        .collect();
+    let remote = plan.subtasks().iter().any(|s| s.mode == Mode::Remote);
     let model = if model_modes.is_empty() {
-        None
+        if remote { connect_model(llm::TokenBudget::new(options.model.max_tokens))? } else { None }
     } else {
         let setup = connect_model(llm::TokenBudget::new(options.model.max_tokens))?;
         if setup.is_none() {
