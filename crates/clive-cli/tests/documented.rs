@@ -1,0 +1,48 @@
+//! What README.md and docs/clive.md tell a person to type works as written: the predecessor's documented
+//! `tmux attach -t clive` named no real session, attaching from inside tmux needed `TMUX` unset by hand, and
+//! `--version` printed a stale number (W10, W22).
+
+mod support;
+
+use std::time::Duration;
+
+use support::{World, text};
+use tmux_habitat::{Server, SessionOptions};
+
+const T: Duration = Duration::from_secs(20);
+
+/// `clive attach <id>` typed in a terminal that is itself a tmux pane (`TMUX` set, another server) shows
+/// the kept session: a real tmux pane is the terminal.
+#[test]
+fn clive_attach_from_inside_tmux_shows_the_kept_session() {
+    let world = World::new();
+    let marker = "kept-session-output";
+    let out = world.run(&["--keep", &format!("echo {marker}")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let id = world.sessions()[0]["id"].as_str().unwrap().to_owned();
+
+    world.block_on(async {
+        let outer = Server::isolated().await.unwrap();
+        let options = SessionOptions::new("terminal")
+            .env("CLIVE_TMUX_SOCKET", world.socket.display().to_string())
+            .env("CLIVE_HOME", world.home.display().to_string())
+            // Inside a pane, TMUX names the outer server; without it this would not be the case under test.
+            .command(format!("[ -n \"$TMUX\" ] && exec '{}' attach {id}; echo TMUX is unset", env!("CARGO_BIN_EXE_clive")));
+        let session = outer.new_session(options).await.unwrap();
+        let terminal = session.first_pane();
+        let screen = terminal.wait_until("the kept session on screen", T, |s| s.contains(marker)).await;
+        assert!(screen.is_ok(), "{screen:?}");
+        let clients = world.server().tmux(tmux_habitat::Command::new("list-clients")).await.unwrap();
+        assert_eq!(clients.lines().count(), 1, "{clients}");
+        assert!(clients.contains(&world.sessions()[0]["session"].as_str().unwrap().to_owned()), "{clients}");
+    });
+    assert_eq!(world.run(&["gc", "--all"]).status.code(), Some(0));
+}
+
+/// `clive --version` is the version of the package it was built from.
+#[test]
+fn version_is_the_packages() {
+    let out = World::new().run(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), format!("clive {}\n", env!("CARGO_PKG_VERSION")));
+}
