@@ -20,6 +20,8 @@ fn clive_attach_from_inside_tmux_shows_the_kept_session() {
     let out = world.run(&["--keep", &format!("echo {marker}")]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let id = world.sessions()[0]["id"].as_str().unwrap().to_owned();
+    // README's other way in, `tmux -L clive attach -t clive-<id>` (the socket name is settings.rs's test).
+    assert_eq!(world.sessions()[0]["session"], format!("clive-{id}"));
 
     world.block_on(async {
         let outer = Server::isolated().await.unwrap();

@@ -1,5 +1,6 @@
 //! Runs never touch each other and leave nothing behind: the predecessor's W14 (a second task killed the
-//! first one's tmux session) and W16 (sessions, FIFOs and audit files left around). Real `clive`, real tmux.
+//! first one's tmux session) and W16 (sessions, FIFOs and audit files left around); and a run is watched over
+//! control mode, not polled (W9). Real `clive`, real tmux.
 
 mod support;
 
@@ -38,6 +39,7 @@ fn runs_next_to_a_running_one_never_share_or_kill_its_session() {
     mkfifo(&go);
     let slow = world
         .command(&[&format!("echo ready > '{}'; cat '{}'", ready.display(), go.display())])
+        .env_remove("TMUX_HABITAT_TRANSPORT")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -47,6 +49,10 @@ fn runs_next_to_a_running_one_never_share_or_kill_its_session() {
     assert_eq!(said, "ready\n");
     let held = world.tmux_sessions();
     assert_eq!(held.len(), 1, "{held:?}");
+    // A task runs over control mode (docs/clive.md), whichever pane: its one client is a control client.
+    let list_clients = tmux_habitat::Command::new("list-clients").args(["-F", "#{client_control_mode}"]);
+    let clients = world.block_on(world.server().tmux(list_clients)).unwrap();
+    assert_eq!(clients.trim(), "1", "the running task is not attached over control mode");
 
     // Four runs at once next to it, then the management commands that sweep sessions.
     let fast: Vec<_> = (0..4)
