@@ -29,7 +29,10 @@ fn clive_attach_from_inside_tmux_shows_the_kept_session() {
             .env("CLIVE_TMUX_SOCKET", world.socket.display().to_string())
             .env("CLIVE_HOME", world.home.display().to_string())
             // Inside a pane, TMUX names the outer server; without it this would not be the case under test.
-            .command(format!("[ -n \"$TMUX\" ] && exec '{}' attach {id}; echo TMUX is unset", env!("CARGO_BIN_EXE_clive")));
+            .command(format!(
+                "[ -n \"$TMUX\" ] && exec '{}' attach {id}; echo TMUX is unset",
+                env!("CARGO_BIN_EXE_clive")
+            ));
         let session = outer.new_session(options).await.unwrap();
         let terminal = session.first_pane();
         let screen = terminal.wait_until("the kept session on screen", T, |s| s.contains(marker)).await;
