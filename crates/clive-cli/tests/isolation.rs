@@ -2,6 +2,9 @@
 //! first one's tmux session) and W16 (sessions, FIFOs and audit files left around); and a run is watched over
 //! control mode, not polled (W9). Real `clive`, real tmux.
 
+// Test helpers: a panic is a test failure.
+#![allow(clippy::unwrap_used)]
+
 mod support;
 
 use std::path::Path;
@@ -44,7 +47,7 @@ fn runs_next_to_a_running_one_never_share_or_kill_its_session() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let reader = ready.clone();
+    let reader = ready;
     let said = on_thread("the slow run to start", move || std::fs::read_to_string(reader).unwrap());
     assert_eq!(said, "ready\n");
     let held = world.tmux_sessions();
@@ -68,7 +71,7 @@ fn runs_next_to_a_running_one_never_share_or_kill_its_session() {
     assert_eq!(listed[0]["state"], "running", "{listed:?}");
     assert_eq!(world.tmux_sessions(), held, "the slow run's session was touched");
 
-    let writer = go.clone();
+    let writer = go;
     on_thread("the slow run to read", move || std::fs::write(writer, "go\n").unwrap());
     let out = slow.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
