@@ -51,3 +51,16 @@ fn version_is_the_packages() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), format!("clive {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+/// Exit code 125 when tmux is missing (docs/clive.md), with what to install: a missing dependency is named,
+/// never silently worked around (W19).
+#[test]
+fn a_missing_tmux_is_exit_125_and_says_what_to_install() {
+    let world = World::new();
+    let missing = world.dir.path().join("no-tmux");
+    let out = world.command(&["echo hi"]).env("CLIVE_TMUX", &missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(125), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&missing.display().to_string()) && stderr.contains("install tmux 3.2"), "{stderr}");
+    assert!(text(&out.stdout).is_empty());
+}
