@@ -1,6 +1,6 @@
-//! What README.md and docs/clive.md tell a person to type works as written: the predecessor's documented
-//! `tmux attach -t clive` named no real session, attaching from inside tmux needed `TMUX` unset by hand, and
-//! `--version` printed a stale number (W10, W22).
+//! What README.md and docs/clive.md say holds: the predecessor's documented `tmux attach -t clive` named no real
+//! session, attaching from inside tmux needed `TMUX` unset by hand, `--version` printed a stale number (W10,
+//! W22), and a missing dependency went unnamed (W19).
 
 mod support;
 
