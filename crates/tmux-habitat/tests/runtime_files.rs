@@ -9,7 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::time::Duration;
 
-use tmux_habitat::{Server, SessionOptions, TransportKind};
+use tmux_habitat::{Key, Server, SessionOptions, TransportKind};
 
 const T: Duration = Duration::from_secs(10);
 const INNER: &str = "TMUX_HABITAT_TEST_AWKWARD_TMPDIR";
@@ -66,6 +66,11 @@ async fn check(kind: TransportKind, base: &Path) {
         assert_eq!(out.output, format!("run{i}\n{}", base.display()), "{kind:?}");
         assert_eq!(out.exit_code, 0);
     }
+    // A command given up on (its wait timed out, then C-c) leaves nothing once a later command has ended.
+    let err = pane.run("sleep 30", Duration::from_millis(300)).await.unwrap_err();
+    assert!(matches!(err, tmux_habitat::Error::Timeout { .. }), "{err}");
+    pane.send_keys(&[Key::CTRL_C]).await.unwrap();
+    assert_eq!(pane.run("echo back", T).await.unwrap().output, "back\n");
     assert_eq!(entries(&dir), fixed, "{kind:?}: a finished command left files");
     assert!(fixed.iter().all(|name| !name.starts_with("cmd-") && !name.starts_with("end-")), "{fixed:?}");
 
