@@ -377,3 +377,49 @@ fn agents_lists_the_registry_and_checks_each_host() {
     let text_out = remote.command(&["agents"]).output().unwrap();
     assert!(text(&text_out.stdout).contains("clive@devbox") && text(&text_out.stdout).contains("UNREACHABLE"));
 }
+
+#[test]
+fn two_hosts_in_network_namespaces_each_do_their_part() {
+    if let Err(why) = remote::testing::available().and_then(|()| remote::testing::namespaces_available()) {
+        eprintln!("skipping: {why}");
+        return;
+    }
+    let world = World::new();
+    let home = world.dir.path().join("inner-home");
+    let host = |name: &str| {
+        let builder = Sshd::builder()
+            .accept_env([remote::NONCE_ENV_VAR])
+            .set_env("CLIVE_HOME", home.display().to_string())
+            .set_env("CLIVE_TMUX_SOCKET", world.dir.path().join(format!("{name}.sock")).display().to_string())
+            .network_namespace();
+        world.block_on(builder.start()).unwrap()
+    };
+    let (a, b) = (host("a"), host("b"));
+    let clive = env!("CARGO_BIN_EXE_clive");
+    let config = world.dir.path().join("config.yaml");
+    std::fs::write(
+        &config,
+        format!("agents:\n{}{}", a.registry_yaml("nsa", &[clive]), b.registry_yaml("nsb", &[clive])),
+    )
+    .unwrap();
+    // No provider at all: the outer needs no model, and each inner runs a shell command (tier 0).
+    let out = world
+        .command(&["--json", "clive@nsa hostname -I, clive@nsb hostname -I"])
+        .env("CLIVE_CONFIG", &config)
+        .env("XDG_RUNTIME_DIR", world.dir.path())
+        .output()
+        .unwrap();
+    for name in ["a", "b"] {
+        let _ = std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(world.dir.path().join(format!("{name}.sock")))
+            .arg("kill-server")
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let answer = report(&out)["answer"].as_str().unwrap().to_owned();
+    // Each host answered from its own network.
+    assert!(answer.contains(&format!("clive@nsa: {}", a.address())), "{answer}");
+    assert!(answer.contains(&format!("clive@nsb: {}", b.address())), "{answer}");
+}
