@@ -210,7 +210,7 @@ impl Drop for Namespace {
 }
 
 impl Sshd {
-    /// Settings for [`Sshd::start`].
+    /// Settings; [`SshdBuilder::start`] starts it.
     pub fn builder() -> SshdBuilder {
         SshdBuilder::default()
     }
