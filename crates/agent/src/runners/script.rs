@@ -124,13 +124,14 @@ fn named_files(goal: &str) -> Vec<String> {
     names
 }
 
-/// The first lines of the files the goal names that exist, read in the pane (so on the pane's machine): what a
-/// person looks at before writing a script for a CSV or a log. A small model that has not seen the header guesses
-/// the column and the separator (`awk '{s += $3}'` on a CSV). `None` when the goal names no existing file.
-async fn peek_named_files(pane: &GatedPane, goal: &str) -> Option<Input> {
+/// The first lines of the files the goal names that exist, read in the pane (so on the pane's machine), one input
+/// named after each file: what a person looks at before writing a script for a CSV or a log. A small model that
+/// has not seen the header guesses the column and the separator (`awk '{s += $3}'` on a CSV); it also copies
+/// any label it sees, so the label is the file's name.
+async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
     let names = named_files(goal);
     if names.is_empty() {
-        return None;
+        return Vec::new();
     }
     let reads: Vec<String> = names
         .iter()
@@ -141,10 +142,27 @@ async fn peek_named_files(pane: &GatedPane, goal: &str) -> Option<Input> {
             )
         })
         .collect();
-    let output = pane.pane().run(&reads.join("\n"), Duration::from_secs(5)).await.ok()?;
-    let text = output.output.trim();
-    (!text.is_empty())
-        .then(|| Input { from: format!("head -n {PEEK_LINES} of the files named"), text: text.to_owned() })
+    let Ok(output) = pane.pane().run(&reads.join("\n"), Duration::from_secs(5)).await else {
+        return Vec::new();
+    };
+    split_peeks(&output.output)
+}
+
+/// The inputs of `==> name <==` sections (`head`'s own format), one per file.
+fn split_peeks(output: &str) -> Vec<Input> {
+    let mut inputs: Vec<Input> = Vec::new();
+    for line in output.lines() {
+        match line.strip_prefix("==> ").and_then(|rest| rest.strip_suffix(" <==")) {
+            Some(name) => inputs.push(Input { from: name.to_owned(), text: String::new() }),
+            None => {
+                if let Some(input) = inputs.last_mut() {
+                    input.text.push_str(line);
+                    input.text.push('\n');
+                }
+            }
+        }
+    }
+    inputs
 }
 
 /// Where a script reply ends: a closing fence and a blank line. Small models write the script and then go on
@@ -232,9 +250,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
-        if let Some(peek) = peek_named_files(&pane, &subtask.description).await {
-            inputs.push(peek);
-        }
+        inputs.extend(peek_named_files(&pane, &subtask.description).await);
         for attempt in 1..=attempts {
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
@@ -452,6 +468,19 @@ mod tests {
             );
         }
         assert!(named_files("count to 3.").is_empty());
+    }
+
+    #[test]
+    fn peeks_split_into_one_input_per_file() {
+        let inputs = split_peeks("==> a.csv <==\nx,y\n1,2\n==> logs/b.log <==\nINFO up\n");
+        assert_eq!(
+            inputs,
+            [
+                Input { from: "a.csv".into(), text: "x,y\n1,2\n".into() },
+                Input { from: "logs/b.log".into(), text: "INFO up\n".into() }
+            ]
+        );
+        assert!(split_peeks("").is_empty());
     }
 
     #[test]
