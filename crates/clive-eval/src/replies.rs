@@ -243,13 +243,18 @@ mod tests {
         }
     }
 
+    /// A fake loaded with `script`, and a real client configured from its variables, as clive would be.
+    async fn connect(script: &ReplyScript) -> (FakeModel, std::sync::Arc<dyn llm::ChatModel>) {
+        let fake = FakeModel::start(script).await.unwrap();
+        let env: std::collections::HashMap<_, _> = fake.env().into_iter().collect();
+        let config = llm::ProviderConfig::from_lookup(llm::ProviderKind::Anthropic, |k| env.get(k).cloned()).unwrap();
+        (fake, llm::connect(config).unwrap())
+    }
+
     #[tokio::test]
     async fn the_fake_answers_a_real_client_in_script_order() {
         let script = parse("[[reply]]\ntext = 'first'\ntokens = { input = 30, output = 2 }\n[[reply]]\ntext = 'second'\nstream = true\n[[reply]]\ntext = 'unused'\n").unwrap();
-        let fake = FakeModel::start(&script).await.unwrap();
-        let env: std::collections::HashMap<_, _> = fake.env().into_iter().collect();
-        let config = llm::ProviderConfig::from_lookup(llm::ProviderKind::Anthropic, |k| env.get(k).cloned()).unwrap();
-        let model = llm::connect(config).unwrap();
+        let (fake, model) = connect(&script).await;
         let reply = model.chat(&llm::ChatRequest::new("hi").max_tokens(10)).await.unwrap();
         assert_eq!((reply.text.as_str(), reply.usage.input_tokens, reply.usage.output_tokens), ("first", 30, 2));
         assert_eq!(fake.usage(), FakeUsage { requests: 1, unserved: 2 });
@@ -259,10 +264,7 @@ mod tests {
     #[tokio::test]
     async fn a_reply_with_when_waits_for_its_call() {
         let script = parse("[[reply]]\nwhen = 'book-a'\ntext = 'a'\n[[reply]]\nwhen = 'book-b'\ntext = 'b'\n").unwrap();
-        let fake = FakeModel::start(&script).await.unwrap();
-        let env: std::collections::HashMap<_, _> = fake.env().into_iter().collect();
-        let config = llm::ProviderConfig::from_lookup(llm::ProviderKind::Anthropic, |k| env.get(k).cloned()).unwrap();
-        let model = llm::connect(config).unwrap();
+        let (fake, model) = connect(&script).await;
         let b = model.chat(&llm::ChatRequest::new("count book-b").max_tokens(10)).await.unwrap();
         let a = model.chat(&llm::ChatRequest::new("count book-a").max_tokens(10)).await.unwrap();
         assert_eq!((a.text.as_str(), b.text.as_str()), ("a", "b"));
