@@ -262,7 +262,7 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, headers:
 mod tests {
     use super::*;
     use crate::testing::{Tokens, wire};
-    use crate::{ChatModel, ChatRequest, Message};
+    use crate::{ChatRequest, Message};
 
     fn reply(text: &str) -> Reply {
         Reply::json(200, wire::anthropic::message(text, "end_turn", Tokens::new(5, 1)))
