@@ -172,6 +172,23 @@ fn a_failing_provider_is_exit_69() {
     assert!(text(&out.stderr).contains("the tier 2 (planner) model call failed"), "{}", text(&out.stderr));
 }
 
+/// A classifier call that fails (a fast model the provider does not know) is a warning on stderr without `-v`:
+/// the planner takes the task, but a fast tier silently off would cost a planner call on every task.
+#[test]
+fn a_failing_classifier_call_is_a_warning_and_the_planner_takes_the_task() {
+    let world = World::new();
+    let model = Model::start();
+    model.server.push(Reply::json(404, wire::openai::error_body("model_not_found", "no model named fast-typo")));
+    model.reply(r#"{"subtasks":[{"id":"a","pane":"shell","mode":"llm","description":"summarise notes.txt","command":"","depends_on":[]}]}"#);
+    let out = clive(&world, &model, &["--dry-run", "summarise notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("decided by tier 2 (planner)"), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("WARN") && stderr.contains("the classifier call failed"), "{stderr}");
+    assert!(stderr.contains("fast-typo") && stderr.contains("_FAST_MODEL"), "{stderr}");
+    assert_eq!(model.server.requests().len(), 2);
+}
+
 /// A command the classifier wrote runs in the sandbox (writes outside the working directory stay inside it);
 /// `--no-sandbox` runs it unconfined; a command the user typed always runs as typed.
 #[test]

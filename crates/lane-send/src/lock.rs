@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::paths::ensure_dir;
+use crate::paths::ensure_private_dir;
 
 const BACKOFF_FIRST: Duration = Duration::from_millis(2);
 const BACKOFF_MAX: Duration = Duration::from_millis(25);
@@ -41,7 +41,7 @@ pub async fn acquire(path: &Path, lane: &str, timeout: Duration) -> Result<LaneL
     let started = Instant::now();
     let timed_out = || Error::LockTimeout { lane: lane.to_string(), waited_ms: elapsed_ms(started) };
     if let Some(dir) = path.parent() {
-        ensure_dir(dir)?;
+        ensure_private_dir(dir)?;
     }
     let file = OpenOptions::new()
         .create(true)

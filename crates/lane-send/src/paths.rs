@@ -76,6 +76,33 @@ pub(crate) fn ensure_dir(dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::io("create directory", dir, source))
 }
 
+/// Creates a directory of the runtime dir (what it creates is mode 0700) and refuses it, or its parent, when
+/// another user owns it or everyone may write to it: without `XDG_RUNTIME_DIR` the runtime dir is a predictable name
+/// in the shared temp dir, which someone else could have made first (and filled with held locks or symlinks).
+pub(crate) fn ensure_private_dir(dir: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| Error::io("create directory", dir, source))?;
+    let uid = rustix::process::geteuid().as_raw();
+    for dir in [Some(dir), dir.parent()].into_iter().flatten() {
+        let link = std::fs::symlink_metadata(dir).map_err(|source| Error::io("inspect directory", dir, source))?;
+        let target = std::fs::metadata(dir).map_err(|source| Error::io("inspect directory", dir, source))?;
+        let problem = if link.uid() != uid || target.uid() != uid {
+            format!("it belongs to user {}, not to you (user {uid})", target.uid().max(link.uid()))
+        } else if target.mode() & 0o002 != 0 {
+            format!("everyone may write to it (mode {:o})", target.mode() & 0o777)
+        } else {
+            continue;
+        };
+        let hint = "remove it, or set XDG_RUNTIME_DIR (or LANE_SEND_HOME) to a directory of your own";
+        return Err(Error::io("use directory", dir, std::io::Error::other(format!("{problem}; {hint}"))));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +120,36 @@ mod tests {
         assert_eq!(dirs.runtime, PathBuf::from("/r/lane-send"));
         assert_eq!(dirs.config, PathBuf::from("/h/.config/lane-send"));
         assert!(Dirs::from_lookup(lookup(&[])).is_err());
+    }
+
+    #[test]
+    fn a_runtime_dir_someone_else_could_have_made_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let fresh = root.path().join("fresh/locks");
+        ensure_private_dir(&fresh).unwrap();
+        for dir in [&fresh, &root.path().join("fresh")] {
+            assert_eq!(std::fs::metadata(dir).unwrap().permissions().mode() & 0o777, 0o700, "{dir:?}");
+        }
+        ensure_private_dir(&fresh).unwrap();
+
+        let squatted = root.path().join("lane-send-user");
+        std::fs::create_dir(&squatted).unwrap();
+        std::fs::set_permissions(&squatted, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let error = ensure_private_dir(&squatted.join("locks")).unwrap_err().to_string();
+        assert!(error.contains("lane-send-user") && error.contains("everyone may write to it (mode 777)"), "{error}");
+        assert!(error.contains("XDG_RUNTIME_DIR"), "{error}");
+
+        // Owned by another user (checkable where the test may give a directory away: as root).
+        if rustix::process::geteuid().is_root() {
+            let theirs = root.path().join("theirs");
+            std::fs::create_dir(&theirs).unwrap();
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).unwrap();
+            let error = ensure_private_dir(&theirs.join("locks")).unwrap_err().to_string();
+            assert!(error.contains("belongs to user 65534"), "{error}");
+            let link = root.path().join("link");
+            std::os::unix::fs::symlink(&theirs, &link).unwrap();
+            assert!(ensure_private_dir(&link.join("locks")).is_err());
+        }
     }
 }

@@ -457,4 +457,21 @@ mod tests {
         }
         assert!("gemini".parse::<ProviderKind>().unwrap_err().to_string().contains("anthropic"));
     }
+
+    #[test]
+    fn every_provider_has_a_fast_model_named_its_own_way() {
+        // The predecessor's classifier default was an OpenRouter slug whatever the provider, which silently
+        // turned the cheap tier off on the others.
+        for kind in ProviderKind::ALL {
+            let ModelTiers { fast, default } = kind.default_models();
+            assert!(!fast.is_empty() && !default.is_empty(), "{kind}");
+            let slug = |name: &str| name.contains('/');
+            match kind {
+                ProviderKind::OpenAiCompatible => continue,
+                ProviderKind::OpenRouter => assert!(slug(&fast) && slug(&default), "{kind}: {fast}, {default}"),
+                _ => assert!(!slug(&fast) && !slug(&default), "{kind}: {fast}, {default}"),
+            }
+            assert_ne!(fast, default, "{kind}: no cheaper tier");
+        }
+    }
 }

@@ -170,7 +170,15 @@ impl Router {
         let request = classifier::request(task, context, self.options.classifier_max_tokens);
         let verdict = match meter.chat(self.model.as_ref(), &self.schemas, request).await {
             Ok(reply) => classifier::interpret(&reply.text, &reply.stop_reason, task, context, self.options.gate)?,
-            Err(error) => Verdict::Escalate(format!("the classifier call failed: {error}")),
+            Err(error) => {
+                // The planner takes the task either way, but a failing fast model (a name the provider does not
+                // know, an Ollama model not pulled) would otherwise cost a planner call on every task, unseen.
+                tracing::warn!(
+                    "the classifier call failed, so the planner takes the task: {error}; check the provider's fast \
+                     model (<PROVIDER>_FAST_MODEL, docs/llm.md)"
+                );
+                Verdict::Escalate(format!("the classifier call failed: {error}"))
+            }
         };
         let declined = match &verdict {
             Verdict::Escalate(reason) => Some(reason.clone()),

@@ -70,6 +70,16 @@ pub struct RunningCommand {
     stream: tokio::sync::Mutex<Option<OutputSubscription>>,
     /// The FIFO the typed line ends by writing the token into (the subprocess transport's way).
     end_signal: tokio::sync::Mutex<Option<EndSignal>>,
+    /// The end was seen and the script removed.
+    ended: std::sync::atomic::AtomicBool,
+}
+
+impl Drop for RunningCommand {
+    fn drop(&mut self) {
+        if !self.ended.load(std::sync::atomic::Ordering::Relaxed) {
+            self.pane.server().leave_script(self.pane.id(), std::mem::take(&mut self.script));
+        }
+    }
 }
 
 /// How many rows above the command's first row the one-call capture reaches: outputs that scroll less than
@@ -147,6 +157,7 @@ impl Pane {
             start_cursor_y: info.cursor_y,
             stream: tokio::sync::Mutex::new(stream),
             end_signal: tokio::sync::Mutex::new(end_signal),
+            ended: std::sync::atomic::AtomicBool::new(false),
         })
     }
 }
@@ -225,8 +236,10 @@ impl RunningCommand {
             }
         }
         let duration = self.started.elapsed();
-        // The shell has read the script: the command is over.
+        // The shell has read the script: the command is over, and so are those given up on before it.
         let _ = std::fs::remove_file(&self.script);
+        self.ended.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.pane.server().remove_left_scripts(self.pane.id());
         // Fast path, one tmux call: capture from a little above where the command started. Unless its output
         // scrolled more than that window, both markers are in it.
         let lines = self.capture_from(i64::from(self.start_cursor_y) - FAST_PATH_WINDOW).await?;

@@ -45,6 +45,8 @@ struct Inner {
     kill_on_drop: bool,
     shell: Option<String>,
     default_size: (u16, u16),
+    /// Scripts of commands nobody waited to the end for, per pane: removed once a later command there ends.
+    left_scripts: std::sync::Mutex<Vec<(PaneId, PathBuf)>>,
 }
 
 /// Builds a [`Server`] of our own.
@@ -245,7 +247,30 @@ impl Server {
         shell: Option<String>,
         default_size: (u16, u16),
     ) -> Server {
-        Server { inner: Arc::new(Inner { transport, runtime_dir, kill_on_drop, shell, default_size }) }
+        let left_scripts = std::sync::Mutex::default();
+        Server { inner: Arc::new(Inner { transport, runtime_dir, kill_on_drop, shell, default_size, left_scripts }) }
+    }
+
+    /// Keeps the script of a command on `pane` that was given up on before its end (its wait timed out, the
+    /// handle was dropped), to be removed once a later command on the pane ends: the shell may still be about
+    /// to read it now, but not after it has run a later line.
+    pub(crate) fn leave_script(&self, pane: &PaneId, script: PathBuf) {
+        self.left_scripts().push((pane.clone(), script));
+    }
+
+    /// Removes the scripts left on `pane`: a command there has just ended, so its shell is done with them.
+    pub(crate) fn remove_left_scripts(&self, pane: &PaneId) {
+        self.left_scripts().retain(|(on, script)| {
+            let done = on == pane;
+            if done {
+                let _ = std::fs::remove_file(script);
+            }
+            !done
+        });
+    }
+
+    fn left_scripts(&self) -> std::sync::MutexGuard<'_, Vec<(PaneId, PathBuf)>> {
+        self.inner.left_scripts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The socket this server listens on.

@@ -72,6 +72,21 @@ async fn instant_output_and_marker_lookalikes(kind: TransportKind) {
     assert_eq!(pane.run("true", T).await.unwrap().output, "");
 }
 
+/// The predecessor's second early end: a typed line wider than the pane whose output scrolled its first half off
+/// screen, leaving its own end marker on the remaining half. Here the line wraps over several rows of a narrow
+/// pane and the output scrolls it away before the command ends.
+async fn a_wrapped_line_scrolled_away_by_its_output_is_not_done_early(kind: TransportKind) {
+    let server = server(kind).await;
+    let session = server.new_session(SessionOptions::new("narrow").size(30, 8)).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    let started = Instant::now();
+    let out = pane.run("seq 1 40; sleep 1; seq 41 45; echo end", T).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(1), "reported done after {:?}", started.elapsed());
+    assert!(out.output.starts_with("1\n2\n") && out.output.ends_with("44\n45\nend\n"), "{:?}", out.output);
+    assert_eq!(out.exit_code, 0);
+}
+
 async fn long_command_lines_and_heredocs(kind: TransportKind) {
     let (_server, pane) = shell(kind).await;
     let payload = "x".repeat(10_000);
@@ -498,6 +513,7 @@ on_both_transports!(
     a_thousand_fast_commands_never_end_early,
     instant_output_and_marker_lookalikes,
     long_command_lines_and_heredocs,
+    a_wrapped_line_scrolled_away_by_its_output_is_not_done_early,
     shell_state_carries_over_between_runs,
     answering_a_prompt_types_only_the_answer,
     a_command_that_kills_its_shell_leaves_a_readable_dead_pane,

@@ -287,6 +287,25 @@ mod tests {
         assert!(!found.is_available("faketool"), "a removed tool is seen at once, cache or not");
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn a_tool_that_hangs_when_asked_its_version_is_given_up_on_at_the_deadline() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("hangtool");
+        std::fs::write(&tool, "#!/bin/sh\nexec sleep 600\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let card =
+            ToolCard::parse("hangtool.md", "---\ntool: hangtool\npane: data\nsummary: s\nversion: --version\n---\nb\n")
+                .unwrap();
+        let options = ProbeOptions { path: dir.path().as_os_str().to_owned(), cache_file: None, versions: true };
+        let started = tokio::time::Instant::now();
+        let found = Availability::probe([&card], &options).await;
+        let waited = started.elapsed();
+        assert!(found.is_available("hangtool"), "a tool on PATH is offered even without a version");
+        assert_eq!(found.get("hangtool").unwrap().version, None);
+        assert!(waited >= VERSION_DEADLINE && waited < VERSION_DEADLINE * 2, "{waited:?}");
+    }
+
     #[test]
     fn path_lookup_finds_executables_only_in_order() {
         use std::os::unix::fs::PermissionsExt;
