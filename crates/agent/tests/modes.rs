@@ -107,24 +107,6 @@ async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_fal
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_repair_that_repeats_the_failed_script_goes_to_interactive_without_running_it_again() {
-    let world = World::new().await;
-    let failing = "```bash\nset -euo pipefail\necho attempt >> attempts.txt\ncat missing-input.txt\n```";
-    world.replies(&[failing, failing, &run("echo by hand > done.txt"), &done("wrote done.txt")]);
-    let agent = world.agent();
-    let summary = world.run(&agent, &script_plan("write done.txt")).await;
-    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
-    // It ran once; the third script call was never made.
-    assert_eq!(world.read("attempts.txt"), "attempt\n");
-    let prompts = world.prompts();
-    assert_eq!(prompts.len(), 4, "{prompts:#?}");
-    assert!(prompts[2].contains("2 scripts for this failed"), "{}", prompts[2]);
-    assert!(prompts[2].contains("the next script was the same"), "{}", prompts[2]);
-    let stats = agent.ledger().get("s").unwrap();
-    assert!(stats.fell_back && stats.mode == Some(Mode::Interactive), "{stats:?}");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn script_and_interactive_subtasks_on_one_pane_share_its_shell() {
     let world = World::new().await;
     world.replies(&[

@@ -247,7 +247,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     let platform = platform();
     let mut failure: Option<Failure> = None;
     let attempts = shared.config.script_attempts.max(1);
-    let (mut tried, mut repeated) = (attempts, false);
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
@@ -310,13 +309,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 });
                 continue;
             };
-            if failure.as_ref().is_some_and(|f| f.script == script.text) {
-                // The model wrote the script that just failed again (a small model at temperature 0 does, for
-                // every repair): running it again would fail again, and so would asking again.
-                tried = attempt;
-                repeated = true;
-                break;
-            }
             if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                 failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
@@ -408,12 +400,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
         }
     }
-    let mut last = failure
+    let last = failure
         .map(|f| format!("{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300)))
         .unwrap_or_default();
-    if repeated {
-        last.push_str("; the next script was the same");
-    }
     let left = deadline.saturating_duration_since(Instant::now());
     if shared.config.script_fallback
         && left > Duration::from_secs(1)
@@ -424,10 +413,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         progress(request, attempts, caller.tokens_so_far(), "falling back to interactive");
         let mut fallback = request.clone();
         fallback.timeout = left;
-        let note = format!("{tried} scripts for this failed; the last: {last}");
+        let note = format!("{attempts} scripts for this failed; the last: {last}");
         return run_interactive(shared, &fallback, Some(note)).await;
     }
-    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{tried} scripts failed; the last: {last}")))
+    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempts} scripts failed; the last: {last}")))
 }
 
 fn timed_out(request: &RunRequest) -> RunOutcome {
