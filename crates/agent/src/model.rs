@@ -41,6 +41,8 @@ pub(crate) struct CallShape<'a> {
     pub max_tokens: u32,
     /// Constrain the reply to this JSON Schema (name, schema).
     pub schema: Option<(&'a str, &'a serde_json::Value)>,
+    /// Stop sequences: the reply ends where one would begin.
+    pub stop: &'a [&'a str],
 }
 
 /// Calls the model on behalf of one subtask (or of the run, for the final answer).
@@ -78,6 +80,9 @@ impl Caller {
         }
         if let Some((name, schema)) = shape.schema {
             request = request.json_schema(name, schema.clone());
+        }
+        for stop in shape.stop {
+            request = request.stop_sequence(*stop);
         }
         let started = Instant::now();
         let reply = match tokio::time::timeout(self.config.model_timeout, self.model.chat(&request)).await {

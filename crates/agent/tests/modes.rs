@@ -47,6 +47,39 @@ async fn a_failing_script_is_repaired_with_its_error_text() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_reply_stops_after_its_block_and_a_block_cut_there_runs() {
+    let world = World::new().await;
+    // What a provider returns when the stop sequence ends the reply: the block without its closing fence.
+    world.replies(&["```bash\nset -euo pipefail\necho 12 > lines.txt\ncat lines.txt\n"]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &script_plan("write 12 to lines.txt")).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("lines.txt"), "12\n");
+    let requests = world.model.requests();
+    assert_eq!(requests[0].body["stop"], serde_json::json!(["```\n\n"]), "{}", requests[0].body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_script_writer_sees_the_first_lines_of_the_files_its_goal_names() {
+    let world = World::new().await;
+    let rows: String = (1..=9).map(|i| format!("2024-05-0{i},item{i},{i}.50\n")).collect();
+    std::fs::write(world.work.path().join("sales.csv"), format!("date,item,amount\n{rows}")).unwrap();
+    world.replies(&[
+        "```bash\nset -euo pipefail\nawk -F, 'NR > 1 { s += $3 } END { print s }' sales.csv > total.txt\n```",
+    ]);
+    let agent = world.agent();
+    let summary =
+        world.run(&agent, &script_plan("write the total of the amount column of sales.csv to total.txt")).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    assert_eq!(world.read("total.txt"), "49.5\n");
+    let prompt = &world.prompts()[0];
+    // The header and the first rows, as data; not the rest, and nothing for total.txt, which does not exist yet.
+    assert!(prompt.contains("<input from=\"sales.csv\">\ndate,item,amount\n2024-05-01,item1,1.50\n"), "{prompt}");
+    assert!(!prompt.contains("item5,") && !prompt.contains("<input from=\"total.txt"), "{prompt}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_fall_back_to_interactive() {
     let world = World::new().await;
     world.replies(&[

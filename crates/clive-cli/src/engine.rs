@@ -175,10 +175,17 @@ impl Engine {
             };
             let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);
             // What the model is told about each pane of the plan: its kind (by name: `shell`, `browser-2`) and
-            // the cards of the installed tools of that kind.
+            // the cards of the installed tools of that kind. Not the shell's cards for a local model: a small
+            // model copies their examples into its commands (`find . -name '*.rs' | wc -l` to count the lines of
+            // notes.txt; docs/evals.md), and bash and git are what it knows best anyway.
             for pane in plan.panes() {
-                let kind = toolbox::PaneKind::of_pane_name(&pane).name();
-                builder = builder.profile(pane.clone(), PaneProfile::new(kind, installed.notes_for_pane(&pane)));
+                let kind = toolbox::PaneKind::of_pane_name(&pane);
+                let notes = if local && kind == toolbox::PaneKind::Shell {
+                    String::new()
+                } else {
+                    installed.notes_for_pane(&pane)
+                };
+                builder = builder.profile(pane.clone(), PaneProfile::new(kind.name(), notes));
             }
             if let Some(pool) = &pool {
                 builder = builder.pool(pool.clone());

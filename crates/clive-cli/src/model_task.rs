@@ -229,7 +229,11 @@ pub async fn run_model_plan(
         .iter()
         .zip(plan.subtasks())
         .map(|(result, subtask)| {
-            let stats = ledger.get(&result.id).unwrap_or_default();
+            let mut stats = ledger.get(&result.id).unwrap_or_default();
+            if subtask.mode == Mode::Direct {
+                // The shell runner keeps no ledger: its whole run is the command.
+                stats.command_ms = result.duration_ms.unwrap_or(0);
+            }
             let claimed = match subtask.mode {
                 Mode::Direct => result.status == SubtaskStatus::Succeeded,
                 Mode::Script if stats.mode == Some(Mode::Script) => result.status == SubtaskStatus::Succeeded,
@@ -260,6 +264,7 @@ pub async fn run_model_plan(
     totals.model_calls += routed.model_calls();
     totals.tokens += Tokens::from(routed.usage());
     totals.model_ms += routing_ms;
+    totals.command_ms += direct_command_ms(&summary, plan.plan());
     let state = budget.state();
     let files_written = subtasks.iter().flat_map(|s| s.files.iter().cloned()).collect();
     let mut modes: Vec<Mode> = Vec::new();
@@ -327,6 +332,28 @@ pub fn exit_code_of(status: TaskStatus, yes_no: bool, verdict: Option<bool>) -> 
     }
 }
 
+/// How long direct subtasks (which keep no ledger) ran their commands: the union of their intervals, so that
+/// direct subtasks running in parallel on two panes count once.
+fn direct_command_ms(summary: &RunSummary, plan: &Plan) -> u64 {
+    let mut spans: Vec<(u64, u64)> = summary
+        .results
+        .iter()
+        .zip(plan.subtasks.iter())
+        .filter(|(_, subtask)| subtask.mode == Mode::Direct)
+        .filter_map(|(result, _)| Some((result.started_ms?, result.started_ms? + result.duration_ms?)))
+        .collect();
+    spans.sort_unstable();
+    let (mut total, mut reached) = (0, 0);
+    for (start, end) in spans {
+        let start = start.max(reached);
+        if end > start {
+            total += end - start;
+            reached = end;
+        }
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,5 +382,32 @@ mod tests {
         assert!(asked.subtasks()[0].description.contains("YES or NO"));
         let direct = ValidatedPlan::from_json(r#"{"subtasks":[{"id":"a","pane":"p","command":"true"}]}"#).unwrap();
         assert_eq!(yes_no_plan(&direct).unwrap().plan(), direct.plan());
+    }
+
+    #[test]
+    fn direct_subtasks_count_their_run_as_command_time_and_parallel_ones_once() {
+        let plan = ValidatedPlan::from_json(
+            r#"{"subtasks":[{"id":"a","pane":"p1","command":"./job a"},{"id":"b","pane":"p2","command":"./job b"},
+            {"id":"c","pane":"p1","command":"true","depends_on":["a"]},
+            {"id":"d","pane":"p1","mode":"script","description":"sum it","depends_on":["c"]}]}"#,
+        )
+        .unwrap();
+        let result = |id: &str, started: u64, duration: u64| dag_sched::SubtaskResult {
+            started_ms: Some(started),
+            duration_ms: Some(duration),
+            ..serde_json::from_value(serde_json::json!({
+                "id": id, "description": "", "pane": "p1", "status": "succeeded", "exit_code": 0, "summary": "",
+                "reason": null, "started_ms": null, "duration_ms": null, "output_file": null, "files": []
+            }))
+            .unwrap()
+        };
+        let summary = RunSummary {
+            run_dir: PathBuf::new(),
+            // a and b overlap (0..4000 and 100..4100), c follows (4200..4250), d is not direct.
+            results: vec![result("a", 0, 4000), result("b", 100, 4000), result("c", 4200, 50), result("d", 4300, 900)],
+            cancelled: false,
+            duration_ms: 5200,
+        };
+        assert_eq!(direct_command_ms(&summary, plan.plan()), 4100 + 50);
     }
 }

@@ -259,6 +259,9 @@ fn reply_object(task: &str, routed: &Routed, field: &str, text: &str) -> serde_j
         "routing": RoutingReport::from(routed),
         "model_calls": routed.model_calls(),
         "tokens": TokenCount::of_routing(routed),
+        // The time figures of a task report (no command ran), so that clive's own overhead can be measured.
+        "model_ms": task_run::routing_ms(routed),
+        "command_ms": 0,
         field: text,
     })
 }

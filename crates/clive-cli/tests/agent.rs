@@ -40,6 +40,37 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
 }
 
 #[test]
+fn a_local_model_is_not_given_the_shell_tool_cards_a_hosted_one_is() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let turns = [r#"{"kind":"drive","text":""}"#.to_owned(), run("true"), done("ran true")];
+    // The support's provider, an OpenAI-compatible server, counts as a local model.
+    let local = FakeModel::start();
+    local.replies(&turns.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = world.run_with_model(&local, work.path(), &["run true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The same task against a hosted provider (Anthropic's wire format).
+    let hosted = FakeModel::start();
+    for turn in &turns {
+        let reply = llm::testing::wire::anthropic::message(turn, "end_turn", llm::testing::Tokens::new(100, 10));
+        hosted.server.push(llm::testing::Reply::json(200, reply));
+    }
+    let out = world
+        .command(&["run true"])
+        .current_dir(work.path())
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("ANTHROPIC_BASE_URL", hosted.server.url())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The runner's first prompt (the classifier's is the first request).
+    let first_turn = |model: &FakeModel| model.server.requests()[1].text();
+    assert!(first_turn(&hosted).contains("### bash"), "{}", first_turn(&hosted));
+    assert!(!first_turn(&local).contains("### bash"), "{}", first_turn(&local));
+    assert!(first_turn(&local).contains("Goal: run true"), "{}", first_turn(&local));
+}
+
+#[test]
 fn json_reports_route_plan_costs_and_claims() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();

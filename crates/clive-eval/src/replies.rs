@@ -18,7 +18,15 @@
 //! [[reply]]                                   # the 3rd call fails
 //! status = 529
 //! error = "overloaded_error"
+//!
+//! [[reply]]                                   # for the call whose prompt contains this text, whenever it comes
+//! when = "book-b.txt"                         # (parallel subtasks call the model in no fixed order)
+//! text = "..."
 //! ```
+//!
+//! A call gets the first reply left in the script that it qualifies for: one without `when` always, one with
+//! `when` if the call's text (system prompt and messages) contains it. A script without `when` is served
+//! strictly in order.
 //!
 //! A call beyond the script gets HTTP 500 `fake_server_exhausted`; replies left over are reported as
 //! `unserved`. Both mean the script and the agent disagree.
@@ -59,6 +67,8 @@ pub struct ScriptedReply {
     pub error: Option<String>,
     /// Wait this long before answering.
     pub delay_ms: Option<u64>,
+    /// Serve this reply only to a call whose text (system prompt and messages) contains this.
+    pub when: Option<String>,
 }
 
 /// Token usage of a scripted reply.
@@ -95,13 +105,16 @@ impl ReplyScript {
                 }
                 _ => {}
             }
+            if reply.when.as_deref().is_some_and(str::is_empty) {
+                return Err(invalid(format!("reply {n}: `when` is empty (leave it out to match any call)")));
+            }
         }
         Ok(script)
     }
 
-    /// The wire replies, in order (Anthropic Messages format).
-    pub fn to_wire(&self) -> Vec<Reply> {
-        self.replies.iter().map(ScriptedReply::to_wire).collect()
+    /// The wire replies, in order (Anthropic Messages format), each with the text its call must contain.
+    pub fn to_wire(&self) -> Vec<(Option<String>, Reply)> {
+        self.replies.iter().map(|reply| (reply.when.clone(), reply.to_wire())).collect()
     }
 }
 
@@ -167,8 +180,11 @@ impl FakeModel {
         let server = FakeServer::start()
             .await
             .map_err(|source| Error::Io { path: "fake model server (127.0.0.1)".into(), source })?;
-        for reply in script.to_wire() {
-            server.push(reply);
+        for (when, reply) in script.to_wire() {
+            match when {
+                Some(needle) => server.push_matching(needle, reply),
+                None => server.push(reply),
+            };
         }
         Ok(FakeModel { server })
     }
@@ -220,22 +236,38 @@ mod tests {
             ("[[reply]]\nstatus = 200\nerror = 'x'\n", "status of 400"),
             ("[[reply]]\ntext = 'a'\nstatus = 500\n", "goes with `error`"),
             ("[[reply]]\ntxt = 'a'\n", "txt"),
+            ("[[reply]]\ntext = 'a'\nwhen = ''\n", "reply 1: `when` is empty"),
         ] {
             let error = parse(text).unwrap_err().to_string();
             assert!(error.contains(says), "{text:?}: {error}");
         }
     }
 
+    /// A fake loaded with `script`, and a real client configured from its variables, as clive would be.
+    async fn connect(script: &ReplyScript) -> (FakeModel, std::sync::Arc<dyn llm::ChatModel>) {
+        let fake = FakeModel::start(script).await.unwrap();
+        let env: std::collections::HashMap<_, _> = fake.env().into_iter().collect();
+        let config = llm::ProviderConfig::from_lookup(llm::ProviderKind::Anthropic, |k| env.get(k).cloned()).unwrap();
+        (fake, llm::connect(config).unwrap())
+    }
+
     #[tokio::test]
     async fn the_fake_answers_a_real_client_in_script_order() {
         let script = parse("[[reply]]\ntext = 'first'\ntokens = { input = 30, output = 2 }\n[[reply]]\ntext = 'second'\nstream = true\n[[reply]]\ntext = 'unused'\n").unwrap();
-        let fake = FakeModel::start(&script).await.unwrap();
-        let env: std::collections::HashMap<_, _> = fake.env().into_iter().collect();
-        let config = llm::ProviderConfig::from_lookup(llm::ProviderKind::Anthropic, |k| env.get(k).cloned()).unwrap();
-        let model = llm::connect(config).unwrap();
+        let (fake, model) = connect(&script).await;
         let reply = model.chat(&llm::ChatRequest::new("hi").max_tokens(10)).await.unwrap();
         assert_eq!((reply.text.as_str(), reply.usage.input_tokens, reply.usage.output_tokens), ("first", 30, 2));
         assert_eq!(fake.usage(), FakeUsage { requests: 1, unserved: 2 });
         assert_eq!(fake.requests()[0].path, "/v1/messages");
+    }
+
+    #[tokio::test]
+    async fn a_reply_with_when_waits_for_its_call() {
+        let script = parse("[[reply]]\nwhen = 'book-a'\ntext = 'a'\n[[reply]]\nwhen = 'book-b'\ntext = 'b'\n").unwrap();
+        let (fake, model) = connect(&script).await;
+        let b = model.chat(&llm::ChatRequest::new("count book-b").max_tokens(10)).await.unwrap();
+        let a = model.chat(&llm::ChatRequest::new("count book-a").max_tokens(10)).await.unwrap();
+        assert_eq!((a.text.as_str(), b.text.as_str()), ("a", "b"));
+        assert_eq!(fake.usage(), FakeUsage { requests: 2, unserved: 0 });
     }
 }

@@ -96,6 +96,9 @@ pub struct Summary {
     pub wall_ms: u64,
     /// Median of the runs' overhead, over the runs that report it.
     pub median_overhead_ms: Option<u64>,
+    /// Median turns (interactive turns, script attempts), over the runs that report them.
+    #[serde(default)]
+    pub median_turns: Option<u64>,
 }
 
 impl Summary {
@@ -125,6 +128,7 @@ impl Summary {
             tokens_per_pass: tokens.filter(|_| passed > 0).map(|t| round3(t as f64 / passed as f64)),
             wall_ms: runs.iter().map(|r| r.wall_ms).sum(),
             median_overhead_ms: median(runs.iter().filter_map(|r| r.overhead_ms).collect()),
+            median_turns: median(runs.iter().filter_map(|r| r.reported.turns).collect()),
         }
     }
 }

@@ -67,9 +67,10 @@ pub fn render(report: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "tokens {} · per passed run {} · wall {} · median overhead {}   (agent {}, backend {})",
+        "tokens {} · per passed run {} · median turns {} · wall {} · median overhead {}   (agent {}, backend {})",
         known(s.tokens),
         s.tokens_per_pass.map_or("?".to_owned(), |t| format!("{t:.0}")),
+        known(s.median_turns),
         duration(Some(s.wall_ms)),
         s.median_overhead_ms.map_or("?".to_owned(), |ms| format!("{ms}ms")),
         report.agent,

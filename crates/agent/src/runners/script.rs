@@ -14,7 +14,7 @@ use crate::agent::{Agent, Shared};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::CallShape;
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
-use crate::prompt::{FailedScript, ScriptPrompt, Workplace, platform, script_request};
+use crate::prompt::{FailedScript, Input, ScriptPrompt, Workplace, platform, script_request};
 use crate::runners::interactive::run_interactive;
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
@@ -94,6 +94,83 @@ pub fn extract_script(reply: &str) -> Option<Script> {
     Some(Script { language, text: format!("{}\n", text.trim_end()) })
 }
 
+/// The most files of a goal whose first lines the script writer is shown, and how many lines of each.
+const PEEK_FILES: usize = 3;
+const PEEK_LINES: usize = 5;
+
+/// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// extension, without the punctuation around it, at most [`PEEK_FILES`] of them.
+fn named_files(goal: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for word in goal.split_whitespace() {
+        let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);
+        let word = word.trim_start_matches(around).trim_end_matches(|c: char| around(c) || c == '.');
+        let Some((stem, extension)) = word.rsplit_once('.') else { continue };
+        let plain = |c: char| c.is_ascii_alphanumeric() || "._-/".contains(c);
+        if stem.trim_start_matches("./").is_empty()
+            || extension.is_empty()
+            || !extension.chars().all(|c| c.is_ascii_alphanumeric())
+            || !word.chars().all(plain)
+            || word.starts_with('-')
+            || names.iter().any(|n| n == word)
+        {
+            continue;
+        }
+        names.push(word.to_owned());
+        if names.len() == PEEK_FILES {
+            break;
+        }
+    }
+    names
+}
+
+/// The first lines of the files the goal names that exist, read in the pane (so on the pane's machine), one input
+/// named after each file: what a person looks at before writing a script for a CSV or a log. A small model that
+/// has not seen the header guesses the column and the separator (`awk '{s += $3}'` on a CSV); it also copies
+/// any label it sees, so the label is the file's name.
+async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
+    let names = named_files(goal);
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let reads: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let name = quote(name);
+            format!(
+                "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; head -n {PEEK_LINES} -- {name} | cut -c1-200; fi"
+            )
+        })
+        .collect();
+    let Ok(output) = pane.pane().run(&reads.join("\n"), Duration::from_secs(5)).await else {
+        return Vec::new();
+    };
+    split_peeks(&output.output)
+}
+
+/// The inputs of `==> name <==` sections (`head`'s own format), one per file.
+fn split_peeks(output: &str) -> Vec<Input> {
+    let mut inputs: Vec<Input> = Vec::new();
+    for line in output.lines() {
+        match line.strip_prefix("==> ").and_then(|rest| rest.strip_suffix(" <==")) {
+            Some(name) => inputs.push(Input { from: name.to_owned(), text: String::new() }),
+            None => {
+                if let Some(input) = inputs.last_mut() {
+                    input.text.push_str(line);
+                    input.text.push('\n');
+                }
+            }
+        }
+    }
+    inputs
+}
+
+/// Where a script reply ends: a closing fence and a blank line. Small models write the script and then go on
+/// with another block, an explanation, another language, until `max_tokens` (2,000 tokens, two minutes of a local
+/// model: `csv-sum-column` in docs/evals.md); the first block is all that is read. An opening fence is never
+/// followed by a blank line, and [`first_fence`] takes a block whose closing fence was cut off.
+const SCRIPT_STOP: &[&str] = &["```\n\n"];
+
 /// The tag and body of the first fenced block.
 fn first_fence(text: &str) -> Option<(&str, String)> {
     let start = text.find("```")?;
@@ -166,13 +243,14 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     let records = request.context.runner_dir()?;
     let caller = shared.caller(&subtask.id, Some(&request.context));
     let profile = shared.profile(&subtask.pane);
-    let inputs = dependency_inputs(&request.context, false);
+    let mut inputs = dependency_inputs(&request.context, false);
     let platform = platform();
     let mut failure: Option<Failure> = None;
     let attempts = shared.config.script_attempts.max(1);
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
+        inputs.extend(peek_named_files(&pane, &subtask.description).await);
         for attempt in 1..=attempts {
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
@@ -201,7 +279,12 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     output: &f.output,
                 }),
             });
-            let shape = CallShape { purpose: "script", max_tokens: shared.config.script_tokens, schema: None };
+            let shape = CallShape {
+                purpose: "script",
+                max_tokens: shared.config.script_tokens,
+                schema: None,
+                stop: SCRIPT_STOP,
+            };
             let reply = tokio::select! {
                 reply = caller.call(&prompt, shape) => reply,
                 () = request.cancel.cancelled() => return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled")),
@@ -363,6 +446,41 @@ mod tests {
         assert_eq!(script.text, "#!/bin/bash\necho hi\n");
         let script = extract_script("```python\nprint(2)\n```").unwrap();
         assert_eq!(script.text, "#!/usr/bin/env python3\nprint(2)\n");
+    }
+
+    #[test]
+    fn the_files_a_goal_names_are_words_with_an_extension() {
+        assert_eq!(
+            named_files("Write the total of the amount column of sales.csv to total.txt, with two decimals."),
+            ["sales.csv", "total.txt"]
+        );
+        assert_eq!(
+            named_files("Run ./report.sh; read logs/app.log (not 'x.y.z')."),
+            ["./report.sh", "logs/app.log", "x.y.z"]
+        );
+        assert_eq!(named_files("a.b c.d e.f g.h"), ["a.b", "c.d", "e.f"]);
+        for none in ["count to 3.", "about 2.5 km", "see https://x.org/a.html?q=1 or $HOME/.bashrc", "-o.txt", "Done."]
+        {
+            let found = named_files(none);
+            assert!(
+                found.iter().all(|f| !f.starts_with('-') && !f.contains('$') && !f.contains('?')),
+                "{none}: {found:?}"
+            );
+        }
+        assert!(named_files("count to 3.").is_empty());
+    }
+
+    #[test]
+    fn peeks_split_into_one_input_per_file() {
+        let inputs = split_peeks("==> a.csv <==\nx,y\n1,2\n==> logs/b.log <==\nINFO up\n");
+        assert_eq!(
+            inputs,
+            [
+                Input { from: "a.csv".into(), text: "x,y\n1,2\n".into() },
+                Input { from: "logs/b.log".into(), text: "INFO up\n".into() }
+            ]
+        );
+        assert!(split_peeks("").is_empty());
     }
 
     #[test]

@@ -32,14 +32,47 @@ impl RecordedRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
     }
+
+    /// The text of the conversation: the system prompt and every message's text, one per line, in any
+    /// provider's format (a string, or content blocks with `text`). What [`FakeServer::push_matching`] searches.
+    pub fn text(&self) -> String {
+        let mut out = Vec::new();
+        for key in ["system", "messages", "input", "prompt"] {
+            collect_text(&self.body[key], &mut out);
+        }
+        out.join("\n")
+    }
+}
+
+/// Every string of a message tree that is text a model reads: strings, `text` and `content` fields, and the
+/// items of arrays (not roles, types or cache markers).
+fn collect_text<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_text(item, out)),
+        serde_json::Value::Object(fields) => {
+            for key in ["text", "content"] {
+                if let Some(field) = fields.get(key) {
+                    collect_text(field, out);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Answers a request that no scripted reply is left for (see [`FakeServer::start_with`]).
 type Responder = Box<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
 
+/// A queued reply, and the text a request must contain to get it (any request when `None`).
+struct Queued {
+    needle: Option<String>,
+    reply: Reply,
+}
+
 #[derive(Default)]
 struct Script {
-    replies: VecDeque<Reply>,
+    replies: VecDeque<Queued>,
     requests: Vec<RecordedRequest>,
     responder: Option<Responder>,
 }
@@ -113,7 +146,32 @@ impl FakeServer {
 
     /// Queues the reply to the next unanswered request.
     pub fn push(&self, reply: Reply) -> &Self {
-        self.lock().replies.push_back(reply);
+        self.lock().replies.push_back(Queued { needle: None, reply });
+        self
+    }
+
+    /// Queues a reply for a request whose [text](RecordedRequest::text) contains `needle`: for clients whose
+    /// concurrent requests arrive in no fixed order (two subtasks running in parallel). Each request gets the
+    /// first queued reply it qualifies for: a [`push`](Self::push)ed one always, a matching one when its text
+    /// contains the needle. So a queue of only `push`ed replies is served strictly in order.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use llm::testing::{FakeServer, Reply, Tokens, wire};
+    /// use llm::{ChatModel, ChatRequest, ProviderKind};
+    ///
+    /// let server = FakeServer::start().await?;
+    /// let reply = |text| Reply::json(200, wire::anthropic::message(text, "end_turn", Tokens::new(5, 1)));
+    /// server.push_matching("apples", reply("for apples")).push_matching("pears", reply("for pears"));
+    /// let model = llm::connect(server.config(ProviderKind::Anthropic))?;
+    /// let pears = model.chat(&ChatRequest::new("count the pears").max_tokens(10)).await?;
+    /// assert_eq!(pears.text, "for pears");
+    /// assert_eq!(server.unserved(), 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn push_matching(&self, needle: impl Into<String>, reply: Reply) -> &Self {
+        self.lock().replies.push_back(Queued { needle: Some(needle.into()), reply });
         self
     }
 
@@ -156,7 +214,9 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, headers:
     };
     let reply = {
         let mut script = script.lock().unwrap_or_else(PoisonError::into_inner);
-        let reply = script.replies.pop_front();
+        let text = recorded.text();
+        let next = script.replies.iter().position(|q| q.needle.as_deref().is_none_or(|n| text.contains(n)));
+        let reply = next.and_then(|i| script.replies.remove(i)).map(|q| q.reply);
         let reply = reply.or_else(|| script.responder.as_ref().map(|responder| responder(&recorded)));
         script.requests.push(recorded);
         reply
@@ -196,4 +256,65 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, headers:
         }
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Tokens, wire};
+    use crate::{ChatRequest, Message};
+
+    fn reply(text: &str) -> Reply {
+        Reply::json(200, wire::anthropic::message(text, "end_turn", Tokens::new(5, 1)))
+    }
+
+    async fn ask(server: &FakeServer, prompt: &str) -> Result<String, crate::Error> {
+        let model = crate::connect(server.config(ProviderKind::Anthropic))?;
+        Ok(model.chat(&ChatRequest::new(prompt).max_tokens(10)).await?.text)
+    }
+
+    #[tokio::test]
+    async fn matching_replies_go_by_content_and_plain_ones_by_order() {
+        let server = FakeServer::start().await.unwrap();
+        server
+            .push(reply("first"))
+            .push_matching("book-a", reply("for a"))
+            .push_matching("book-b", reply("for b"))
+            .push(reply("last"));
+        assert_eq!(ask(&server, "plan both books").await.unwrap(), "first");
+        // b's request comes first: it skips a's reply, which waits for its request.
+        assert_eq!(ask(&server, "count book-b").await.unwrap(), "for b");
+        assert_eq!(ask(&server, "count book-a").await.unwrap(), "for a");
+        assert_eq!(ask(&server, "sum up").await.unwrap(), "last");
+        assert_eq!(server.unserved(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_request_that_matches_nothing_left_gets_the_exhausted_error() {
+        let server = FakeServer::start().await.unwrap();
+        server.push_matching("pears", reply("for pears"));
+        let error = ask(&server, "count the apples").await.unwrap_err().to_string();
+        assert!(error.contains("fake_server_exhausted"), "{error}");
+        assert_eq!(server.unserved(), 1);
+        assert_eq!(ask(&server, "count the pears").await.unwrap(), "for pears");
+    }
+
+    #[tokio::test]
+    async fn the_text_of_a_request_is_its_system_prompt_and_messages() {
+        let server = FakeServer::start().await.unwrap();
+        server.push(reply("ok"));
+        let model = crate::connect(server.config(ProviderKind::Anthropic)).unwrap();
+        let request = ChatRequest::from_messages(vec![
+            Message::user("first question"),
+            Message::assistant("first answer"),
+            Message::user("second question"),
+        ])
+        .system("be brief");
+        model.chat(&request.max_tokens(10)).await.unwrap();
+        let text = server.requests()[0].text();
+        for part in ["be brief", "first question", "first answer", "second question"] {
+            assert!(text.contains(part), "{part} missing from {text:?}");
+        }
+        assert!(!text.contains("user"), "roles are not text: {text:?}");
+    }
 }
