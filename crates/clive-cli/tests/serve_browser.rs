@@ -240,6 +240,7 @@ async fn scenario(world: &World) {
     );
     assert_eq!(browser.eval(&foreign).await.unwrap(), "refused");
 
+    browser.close().await;
     serve.kill().await;
     tmux.kill().await.unwrap();
 }

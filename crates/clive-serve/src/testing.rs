@@ -45,7 +45,7 @@ type Result<T> = std::result::Result<T, BrowserError>;
 /// A running headless Chromium with one page. Killed on drop.
 #[derive(Debug)]
 pub struct Browser {
-    _child: tokio::process::Child,
+    child: tokio::process::Child,
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
     session: String,
     next_id: u64,
@@ -113,7 +113,7 @@ impl Browser {
         let (socket, _) = tokio_tungstenite::connect_async(&endpoint)
             .await
             .map_err(|e| BrowserError::Protocol(format!("connecting to {endpoint}: {e}")))?;
-        let mut browser = Browser { _child: child, socket, session: String::new(), next_id: 0, profile };
+        let mut browser = Browser { child, socket, session: String::new(), next_id: 0, profile };
         let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
         let target_id = target["targetId"].as_str().unwrap_or_default().to_owned();
         let attached =
@@ -122,6 +122,15 @@ impl Browser {
         browser.command("Page.enable", json!({})).await?;
         browser.command("Runtime.enable", json!({})).await?;
         Ok(browser)
+    }
+
+    /// Closes the browser, waits (at most 10 s) for it to exit, and removes its profile. Dropping a `Browser`
+    /// kills it at once, and its helper processes may still be writing into the profile while it is removed.
+    pub async fn close(mut self) {
+        // The reply may never come: the browser closes the connection as it goes.
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.call(None, "Browser.close", json!({}))).await;
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.child.wait()).await;
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 
     async fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Result<Value> {
@@ -227,6 +236,9 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // The browser first: a live one still writes into its profile while it is being removed (which left
+        // `clive-chromium-*` directories behind).
+        let _ = self.child.start_kill();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }

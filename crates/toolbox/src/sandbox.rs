@@ -237,6 +237,14 @@ impl Sandbox {
             args.path_op("--ro-bind", Some(&dir), &dir);
             bound.push(dir);
         }
+        // A home under a private directory (a test's, or a user's under /tmp) stays readable, as every other
+        // home does; its credential directories are hidden below like any other.
+        if let Some(home) = confinement.home.as_ref().and_then(|home| home.canonicalize().ok()) {
+            if home.is_dir() && private.iter().any(|dir| home.starts_with(dir)) {
+                args.path_op("--ro-bind", Some(&home), &home);
+                bound.push(home);
+            }
+        }
         let mut writable = Vec::new();
         if confinement.cwd_writable() {
             writable.push(("working directory", confinement.cwd.clone()));
@@ -435,6 +443,25 @@ mod tests {
         assert!(!line.contains("GITHUB_TOKEN"), "{line}");
         let bind = line.find("--bind").unwrap();
         assert!(line.find("--tmpfs /tmp").unwrap() < bind && bind < line.find(&ssh.display().to_string()).unwrap());
+    }
+
+    #[test]
+    fn a_home_under_the_private_tmp_stays_readable_with_its_credentials_hidden() {
+        // tempfile's directories are under /tmp, which the sandbox makes private.
+        let home = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let sandbox = Sandbox { bwrap: "/usr/bin/bwrap".into(), version: None, policy: SandboxPolicy::default() };
+        let confinement = Confinement { cwd: work.path().into(), home: Some(home.path().into()), ..Default::default() };
+        let line = sandbox.command(&confinement, &[], &["/bin/sh".into()]).unwrap().join(" ");
+        let home = home.path().canonicalize().unwrap();
+        let ssh = home.join(".ssh");
+        let (tmp, ro_home, hidden) = (
+            line.find("--tmpfs /tmp ").unwrap(),
+            line.find(&format!("--ro-bind {0} {0}", home.display())).unwrap(),
+            line.find(&format!("--tmpfs {}", ssh.display())).unwrap(),
+        );
+        assert!(tmp < ro_home && ro_home < hidden, "{line}");
     }
 
     #[test]
