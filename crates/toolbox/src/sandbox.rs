@@ -239,11 +239,12 @@ impl Sandbox {
         }
         // A home under a private directory (a test's, or a user's under /tmp) stays readable, as every other
         // home does; its credential directories are hidden below like any other.
-        if let Some(home) = confinement.home.as_ref().and_then(|home| home.canonicalize().ok()) {
-            if home.is_dir() && private.iter().any(|dir| home.starts_with(dir)) {
-                args.path_op("--ro-bind", Some(&home), &home);
-                bound.push(home);
-            }
+        if let Some(home) = confinement.home.as_ref().and_then(|home| home.canonicalize().ok())
+            && home.is_dir()
+            && private.iter().any(|dir| home.starts_with(dir))
+        {
+            args.path_op("--ro-bind", Some(&home), &home);
+            bound.push(home);
         }
         let mut writable = Vec::new();
         if confinement.cwd_writable() {
