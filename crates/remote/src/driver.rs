@@ -130,6 +130,8 @@ pub struct AgentSession {
     question_open: bool,
     /// An answer went out before the question's `TURN: waiting` arrived: that line is not a new wait.
     swallow_waiting: bool,
+    /// An exit marker is on screen but the pane was not dead when last looked at.
+    exit_suspected: bool,
 }
 
 impl std::fmt::Debug for AgentSession {
@@ -156,6 +158,7 @@ impl AgentSession {
             stats: DriveStats::default(),
             question_open: false,
             swallow_waiting: false,
+            exit_suspected: false,
         };
         session.refresh().await?;
         Ok(session)
@@ -168,6 +171,7 @@ impl AgentSession {
         self.pane = pane;
         self.markers_seen = 0;
         self.markers_checked = 0;
+        self.exit_suspected = false;
         self.screen.clear();
         self.refresh().await
     }
@@ -206,13 +210,25 @@ impl AgentSession {
                 Status::Stalled { silent_for } => return Ok(Update::Stalled { silent_for }),
                 Status::Working { check_again_in, .. } => check_again_in,
             };
-            if self.markers_seen > self.markers_checked {
+            // A new exit marker: give the pane a moment to die. One that did not die in that moment (a marker
+            // printed by a remote program, or tmux slow to report the death under load) is looked at again
+            // once a second: a dead pane prints nothing more that would wake us.
+            let ended = if self.markers_seen > self.markers_checked {
                 self.markers_checked = self.markers_seen;
-                if let Some(status) = self.ended().await? {
-                    return Ok(Update::Disconnected { status, screen: self.screen.clone() });
-                }
+                self.ended(true).await?
+            } else if self.exit_suspected {
+                self.ended(false).await?
+            } else {
+                None
+            };
+            if let Some(status) = ended {
+                return Ok(Update::Disconnected { status, screen: self.screen.clone() });
             }
-            let wake_at = deadline.min(tokio::time::Instant::now() + check_again_in);
+            self.exit_suspected = self.markers_seen > 0;
+            let mut wake_at = deadline.min(tokio::time::Instant::now() + check_again_in);
+            if self.exit_suspected {
+                wake_at = wake_at.min(tokio::time::Instant::now() + Duration::from_secs(1));
+            }
             tokio::select! {
                 event = self.output.recv() => match event {
                     None => return Err(DriveError::Gone),
@@ -279,14 +295,14 @@ impl AgentSession {
 
     /// Whether ssh has ended (the pane is dead), and its status. The wrapper prints the marker just before it
     /// exits, so the pane is given a moment to die; a marker printed by a remote program leaves it alive.
-    async fn ended(&self) -> Result<Option<Option<i32>>, DriveError> {
+    async fn ended(&self, patient: bool) -> Result<Option<Option<i32>>, DriveError> {
         let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(100), Duration::from_secs(2));
         loop {
             let info = self.pane.info().await?;
             if info.dead {
                 return Ok(Some(info.dead_status.or_else(|| self.printed_status())));
             }
-            if !backoff.wait().await {
+            if !patient || !backoff.wait().await {
                 return Ok(None);
             }
         }
