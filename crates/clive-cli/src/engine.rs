@@ -96,7 +96,7 @@ struct ToolboxPanes {
 impl PaneLauncher for ToolboxPanes {
     async fn launch(&self, session: &Session, name: &str) -> Result<tmux_habitat::Pane, LaunchError> {
         let pane = self.launcher.open(session, name).await?;
-        self.recorder.record(&pane, name, false).await;
+        self.recorder.record(&pane, name).await;
         Ok(pane)
     }
 }
@@ -150,7 +150,7 @@ impl Engine {
             let first = session.first_pane().clone();
             // Everything the panes print from here on is recorded (`clive replay`, `clive serve`).
             let recorder = Arc::new(Recorder::new(settings, &session_name, &options.label));
-            recorder.record(&first, TASK_PANE, true).await;
+            recorder.record_first(&first).await;
             first.wait_ready(Duration::from_secs(15)).await?;
             let launcher = ToolboxPanes { launcher, recorder: recorder.clone() };
             let pool = Arc::new(PanePool::with_launcher(session.clone(), Arc::new(launcher)));

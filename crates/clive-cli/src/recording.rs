@@ -9,32 +9,6 @@ use tmux_habitat::Pane;
 
 use crate::settings::Settings;
 
-/// Starts recording `pane` of `session` (run for `task`); `None`, with a warning, when it cannot be.
-pub async fn start(settings: &Settings, pane: &Pane, session: &str, task: &str) -> Option<Recording> {
-    start_at(settings.recording_file(session), pane, format!("{session}: {task}")).await
-}
-
-async fn start_at(path: PathBuf, pane: &Pane, title: String) -> Option<Recording> {
-    // From the screen as it is now: a fresh shell may have drawn its prompt before the stream was followed.
-    let options = RecordOptions { title: Some(title), current_screen: true };
-    match Recording::start(pane, &path, options).await {
-        Ok(recording) => Some(recording),
-        Err(e) => {
-            tracing::warn!(path = %path.display(), error = %e, "the pane is not recorded");
-            None
-        }
-    }
-}
-
-/// Ends a recording once the output that has arrived is written.
-pub async fn stop(recording: Option<Recording>) {
-    let Some(recording) = recording else { return };
-    match recording.stop().await {
-        Ok(summary) => tracing::debug!(path = %summary.path.display(), bytes = summary.bytes, "recorded"),
-        Err(e) => tracing::warn!(error = %e, "finishing the recording failed"),
-    }
-}
-
 /// The recordings of one run's panes (a plan opens panes as its subtasks need them), ended together.
 pub struct Recorder {
     dir: PathBuf,
@@ -54,27 +28,36 @@ impl Recorder {
         }
     }
 
-    /// The file of the pane named `pane`: the session's own name for its first pane (`first`), so that
-    /// `clive replay <id>` finds it; `<session>.<pane>` for the others.
-    pub fn file(&self, pane: &str, first: bool) -> PathBuf {
-        let stem = if first { self.session.clone() } else { format!("{}.{pane}", self.session) };
-        self.dir.join(format!("{stem}.cast"))
+    /// Starts recording the session's first pane, under the session's own name (so `clive replay <id>`
+    /// finds it).
+    pub async fn record_first(&self, pane: &Pane) {
+        let path = self.dir.join(format!("{}.cast", self.session));
+        self.start(pane, path, format!("{}: {}", self.session, self.task)).await;
     }
 
-    /// Starts recording `pane`, named `name` in the plan.
-    pub async fn record(&self, pane: &Pane, name: &str, first: bool) {
-        let title =
-            if first { format!("{}: {}", self.session, self.task) } else { format!("{} ({name})", self.session) };
-        if let Some(recording) = start_at(self.file(name, first), pane, title).await {
-            self.running.lock().await.push(recording);
+    /// Starts recording another pane, named `name` in the plan, as `<session>.<name>`.
+    pub async fn record(&self, pane: &Pane, name: &str) {
+        let path = self.dir.join(format!("{}.{name}.cast", self.session));
+        self.start(pane, path, format!("{} ({name})", self.session)).await;
+    }
+
+    async fn start(&self, pane: &Pane, path: PathBuf, title: String) {
+        // From the screen as it is now: a fresh shell may have drawn its prompt before the stream was followed.
+        let options = RecordOptions { title: Some(title), current_screen: true };
+        match Recording::start(pane, &path, options).await {
+            Ok(recording) => self.running.lock().await.push(recording),
+            Err(e) => tracing::warn!(path = %path.display(), error = %e, "the pane is not recorded"),
         }
     }
 
-    /// Ends every recording.
+    /// Ends every recording once the output that has arrived is written.
     pub async fn stop_all(&self) {
         let recordings = std::mem::take(&mut *self.running.lock().await);
         for recording in recordings {
-            stop(Some(recording)).await;
+            match recording.stop().await {
+                Ok(summary) => tracing::debug!(path = %summary.path.display(), bytes = summary.bytes, "recorded"),
+                Err(e) => tracing::warn!(error = %e, "finishing the recording failed"),
+            }
         }
     }
 }

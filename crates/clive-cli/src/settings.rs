@@ -72,16 +72,10 @@ impl Settings {
         self.log_dir().join(format!("{session}.log"))
     }
 
-    /// Where pane recordings (asciicast v2, `<session>.cast`) go; `clive serve` lists them, `clive replay`
-    /// plays them.
+    /// Where pane recordings (asciicast v2, `<session>.cast`, `<session>.<pane>.cast`; see
+    /// [`crate::recording::Recorder`]) go; `clive serve` lists them, `clive replay` plays them.
     pub fn recordings_dir(&self) -> PathBuf {
         self.state_dir.join("recordings")
-    }
-
-    /// The recording of one session's pane. The seam for pane launchers: start
-    /// `clive_serve::Recording::start(&pane, settings.recording_file(session), …)` right after creating it.
-    pub fn recording_file(&self, session: &str) -> PathBuf {
-        self.recordings_dir().join(format!("{session}.cast"))
     }
 
     /// `clive serve`'s access token (mode 0600), kept so a restarted server keeps open pages working.

@@ -248,9 +248,10 @@ async fn run_on(
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // Everything the pane prints from here on is recorded (`clive replay`, `clive serve`).
-    let recording = crate::recording::start(settings, session.first_pane(), &session_name, task).await;
+    let recorder = crate::recording::Recorder::new(settings, &session_name, task);
+    recorder.record_first(session.first_pane()).await;
     let report = run_in_session(started, &session, task, routed, command, options, sandboxed).await;
-    crate::recording::stop(recording).await;
+    recorder.stop_all().await;
     report
 }
 
