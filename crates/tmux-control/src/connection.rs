@@ -61,7 +61,7 @@ impl Default for ConnectionOptions {
 /// Dropping every clone closes tmux's stdin, which ends the control client.
 #[derive(Debug, Clone)]
 pub struct Connection {
-    requests: mpsc::Sender<Request>,
+    requests: mpsc::Sender<Vec<Request>>,
     shared: Arc<Shared>,
     command_timeout: Duration,
 }
@@ -69,7 +69,8 @@ pub struct Connection {
 /// A reply, and for a command placed in a subscription's stream, how many of its output bytes came first.
 pub(crate) type Answer = Result<(Reply, Option<u64>), Error>;
 
-/// A command line on its way to the writer task.
+/// A command line on its way to the writer task. The writer takes requests in groups (one per call), and
+/// never splits a group between two writes.
 #[derive(Debug)]
 pub(crate) struct Request {
     pub(crate) line: String,
@@ -185,9 +186,23 @@ impl Connection {
         command: impl IntoCommandLine,
         subscription: &OutputSubscription,
     ) -> Result<(Reply, u64), Error> {
-        let queue = Some(subscription.queue().clone());
-        let (reply, place) = self.exchange(command, queue, self.command_timeout).await?;
-        Ok((reply, place.unwrap_or_default()))
+        let mut answers = self.commands_at([command], subscription).await?;
+        answers.pop().ok_or_else(|| self.closed_error())
+    }
+
+    /// Several commands placed in `subscription`'s stream like [`Connection::command_at`], written to tmux
+    /// together in one write. tmux runs the commands of one read in one pass, before it reads pane output
+    /// again, so their replies normally share one place; compare the places to be sure (a very long group
+    /// may still be read in parts). Replies come in the order of `commands`.
+    pub async fn commands_at<C: IntoCommandLine>(
+        &self,
+        commands: impl IntoIterator<Item = C>,
+        subscription: &OutputSubscription,
+    ) -> Result<Vec<(Reply, u64)>, Error> {
+        let queue = subscription.queue();
+        let lines = commands.into_iter().map(|c| Ok((c.into_command_line()?, Some(queue.clone()))));
+        let answers = self.exchange_group(lines.collect::<Result<Vec<_>, Error>>()?, self.command_timeout).await?;
+        Ok(answers.into_iter().map(|(reply, place)| (reply, place.unwrap_or_default())).collect())
     }
 
     async fn exchange(
@@ -197,15 +212,35 @@ impl Connection {
         timeout: Duration,
     ) -> Answer {
         let line = command.into_command_line()?;
-        let (reply, receiver) = oneshot::channel();
-        let request = Request { line: line.clone(), reply, placed_in };
+        let mut answers = self.exchange_group(vec![(line, placed_in)], timeout).await?;
+        answers.pop().ok_or_else(|| self.closed_error())
+    }
+
+    /// Sends the lines as one group (one write) and waits for every reply, all within `timeout`.
+    async fn exchange_group(
+        &self,
+        lines: Vec<(String, Option<Arc<PaneQueue>>)>,
+        timeout: Duration,
+    ) -> Result<Vec<(Reply, Option<u64>)>, Error> {
+        let described = lines.iter().map(|(line, _)| line.as_str()).collect::<Vec<_>>().join("; ");
+        let mut group = Vec::with_capacity(lines.len());
+        let mut receivers = Vec::with_capacity(lines.len());
+        for (line, placed_in) in lines {
+            let (reply, receiver) = oneshot::channel();
+            group.push(Request { line, reply, placed_in });
+            receivers.push(receiver);
+        }
         let exchange = async {
-            if self.requests.send(request).await.is_err() {
+            if self.requests.send(group).await.is_err() {
                 return Err(self.closed_error());
             }
-            receiver.await.unwrap_or_else(|_| Err(self.closed_error()))
+            let mut answers = Vec::with_capacity(receivers.len());
+            for receiver in receivers {
+                answers.push(receiver.await.unwrap_or_else(|_| Err(self.closed_error()))?);
+            }
+            Ok(answers)
         };
-        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(Error::Timeout { command: line, timeout }))
+        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(Error::Timeout { command: described, timeout }))
     }
 
     /// Follows one pane's output. Each subscription has its own byte budget

@@ -104,3 +104,27 @@ async fn a_placed_command_says_how_much_output_came_before_it() {
     }
     assert_eq!(seen, b"abcdefg");
 }
+
+#[tokio::test]
+async fn commands_placed_together_are_written_together_and_each_gets_its_place() {
+    let (connection, _events, mut far) = connection_with_far_end().await;
+    let queue_owner = connection.subscribe_output(PaneId(1));
+    let placed = {
+        let connection = connection.clone();
+        tokio::spawn(async move {
+            let answers =
+                connection.commands_at(["display-message -p one", "capture-pane -p -t %1"], &queue_owner).await?;
+            Ok::<_, Error>(answers.into_iter().map(|(reply, place)| (reply.text(), place)).collect::<Vec<_>>())
+        })
+    };
+    assert_eq!(read_command(&mut far).await, "display-message -p one\n");
+    assert_eq!(read_command(&mut far).await, "capture-pane -p -t %1\n");
+    // Output between the two replies (tmux read the group in parts): each reply says where it landed.
+    far.get_mut()
+        .write_all(
+            b"%output %1 abc\n%begin 1 20 1\none\n%end 1 20 1\n%output %1 de\n%begin 1 21 1\nabcde\n%end 1 21 1\n",
+        )
+        .await
+        .unwrap();
+    assert_eq!(placed.await.unwrap().unwrap(), [("one".to_owned(), 3), ("abcde".to_owned(), 5)]);
+}

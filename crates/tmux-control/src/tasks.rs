@@ -12,7 +12,7 @@ use crate::Error;
 use crate::connection::{Pending, Request, Shared};
 use crate::parser::Parser;
 
-/// Largest number of queued commands written with one write call.
+/// Largest number of queued command groups written with one write call.
 pub(crate) const WRITE_BATCH: usize = 256;
 /// How long to wait for an owned child to exit after its output ended, to
 /// put its exit status into the close reason.
@@ -66,7 +66,7 @@ async fn finish_child(child: Option<Child>) -> Option<String> {
 /// then closes tmux's stdin and fails whatever is still queued.
 pub(crate) async fn write_loop<W>(
     mut writer: W,
-    mut requests: mpsc::Receiver<Request>,
+    mut requests: mpsc::Receiver<Vec<Request>>,
     shared: Arc<Shared>,
     mut closed: watch::Receiver<bool>,
     mut attached: watch::Receiver<bool>,
@@ -94,19 +94,21 @@ pub(crate) async fn write_loop<W>(
     let _ = writer.shutdown().await;
     requests.close();
     let reason = shared.lock().closed_reason.clone().unwrap_or_default();
-    for request in batch.drain(..) {
+    for request in batch.drain(..).flatten() {
         let _ = request.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
     }
-    while let Some(request) = requests.recv().await {
-        let _ = request.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
+    while let Some(group) = requests.recv().await {
+        for request in group {
+            let _ = request.reply.send(Err(Error::ConnectionClosed { reason: reason.clone() }));
+        }
     }
 }
 
 /// Collects requests until the attach block arrived (`true`), or until the
 /// connection closed or every handle is gone (`false`).
 async fn wait_until_attached(
-    requests: &mut mpsc::Receiver<Request>,
-    batch: &mut Vec<Request>,
+    requests: &mut mpsc::Receiver<Vec<Request>>,
+    batch: &mut Vec<Vec<Request>>,
     closed: &mut watch::Receiver<bool>,
     attached: &mut watch::Receiver<bool>,
 ) -> bool {
@@ -124,15 +126,15 @@ async fn wait_until_attached(
     }
 }
 
-/// Records and writes the batched command lines (one write, one flush).
-async fn write_batch<W>(writer: &mut W, batch: &mut Vec<Request>, shared: &Shared) -> std::io::Result<()>
+/// Records and writes the batched groups of command lines (one write, one flush).
+async fn write_batch<W>(writer: &mut W, batch: &mut Vec<Vec<Request>>, shared: &Shared) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
 {
     let mut bytes = Vec::new();
     {
         let mut state = shared.lock();
-        for request in batch.drain(..) {
+        for request in batch.drain(..).flatten() {
             if let Some(reason) = &state.closed_reason {
                 let reason = reason.clone();
                 let _ = request.reply.send(Err(Error::ConnectionClosed { reason }));
