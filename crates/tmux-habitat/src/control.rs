@@ -131,14 +131,15 @@ impl Control {
         Ok(subscription)
     }
 
-    /// Runs `command` on the connection that carries `subscription` (the pane's session's) and returns its
-    /// output with its place in the subscription's stream (see [`tmux_control::Connection::command_at`]).
-    pub(crate) async fn command_at(
+    /// Runs `commands` on the connection that carries `subscription` (the pane's session's), written together,
+    /// and returns each one's output with its place in the subscription's stream (see
+    /// [`tmux_control::Connection::commands_at`]).
+    pub(crate) async fn commands_at(
         &self,
         pane: &str,
-        command: Command,
+        commands: Vec<Command>,
         subscription: &OutputSubscription,
-    ) -> Result<(String, u64)> {
+    ) -> Result<Vec<(String, u64)>> {
         let session = self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(pane).cloned();
         let session = session.ok_or_else(|| Error::Invalid {
             what: "pane",
@@ -146,21 +147,25 @@ impl Control {
             reason: "not followed: subscribe to its output first".into(),
         })?;
         let conn = self.connection_for(&session).await?;
-        let line = command.to_line().unwrap_or_else(|_| command.name().to_owned());
-        let (reply, place) = conn
-            .command_at(command, subscription)
+        let lines: Vec<String> = commands.iter().map(|c| c.to_line().unwrap_or_else(|_| c.name().to_owned())).collect();
+        let answers = conn
+            .commands_at(&commands, subscription)
             .await
-            .map_err(|source| Error::Control { command: format!("tmux {line}"), source })?;
-        if !reply.ok {
-            let socket = &self.subprocess.socket_path;
-            return Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket));
+            .map_err(|source| Error::Control { command: format!("tmux {}", lines.join(" \\; ")), source })?;
+        let mut outputs = Vec::with_capacity(answers.len());
+        for ((reply, place), line) in answers.into_iter().zip(&lines) {
+            if !reply.ok {
+                let socket = &self.subprocess.socket_path;
+                return Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket));
+            }
+            // As `run` returns it: each reply's text ends with a newline (a capture's blank last row included).
+            let mut text = reply.text();
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            outputs.push((text, place));
         }
-        // As `run` returns it: each reply's text ends with a newline (a capture's blank last row included).
-        let mut text = reply.text();
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        Ok((text, place))
+        Ok(outputs)
     }
 
     /// Lets tmux send a paused pane's output again.

@@ -111,6 +111,17 @@ pub enum Error {
         /// What was wrong with the answer.
         detail: String,
     },
+    /// A capture and the cursor it goes with could not be read at one place of the pane's output stream: the
+    /// pane printed between them every time. Nothing was skipped from the stream; capture again.
+    #[error(
+        "pane {pane}: its capture and its cursor were read at different places of its output stream {tries} times in a row (it prints without pause); capture again"
+    )]
+    CaptureUnplaced {
+        /// The pane.
+        pane: String,
+        /// How many times both were asked for.
+        tries: u32,
+    },
     /// The control-mode connection ended while a command that must not be repeated was in flight: it may or
     /// may not have run. Look at the pane before acting again.
     #[error(

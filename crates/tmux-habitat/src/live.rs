@@ -84,19 +84,27 @@ impl PaneOutput {
     /// already queued that the capture shows is dropped from the stream. So a copy of the screen seeded
     /// with the capture and fed the stream from here on stays exact, from the start or after
     /// [`OutputEvent::Lost`].
+    ///
+    /// The place may fall anywhere in the program's output, even between the `\r` and `\n` of a line end:
+    /// then the cursor is at the start of a row that still shows the line just printed, and the stream goes
+    /// on with `\n`. Seed a terminal emulator with the whole screen and put the cursor where
+    /// [`PaneCapture::info`] says (the text after the cursor is not necessarily blank).
+    ///
+    /// Fails with [`Error::CaptureUnplaced`] when the pane printed between the capture and the query of its
+    /// cursor every time it was asked: the two are never returned from different places.
     pub async fn capture(&mut self, options: CaptureOptions) -> Result<PaneCapture> {
         let id = self.pane.id().clone();
         let server = self.pane.server().clone();
-        let info = || Command::new("display-message").args(["-p", "-t", id.as_str(), crate::pane::INFO_FORMAT]);
-        // Both go out in one write, so tmux reads and runs them together with no pane output between; if
-        // some slipped in all the same, ask again.
-        let mut last = None;
-        for _ in 0..8 {
-            let (info_reply, capture_reply) = tokio::join!(
-                server.command_at_output(&id, info(), &self.subscription),
-                server.command_at_output(&id, options.command(id.as_str()), &self.subscription),
-            );
-            let ((info_text, info_place), (text, place)) = (info_reply?, capture_reply?);
+        for _ in 0..CAPTURE_TRIES {
+            let info = Command::new("display-message").args(["-p", "-t", id.as_str(), crate::pane::INFO_FORMAT]);
+            // Written together, so tmux runs both in one pass with no pane output between; if some slipped in
+            // all the same (a group read in parts), ask again.
+            let answers = server.commands_at_output(&id, vec![info, options.command(id.as_str())], &self.subscription);
+            let [(info_text, info_place), (text, place)]: [(String, u64); 2] =
+                answers.await?.try_into().map_err(|answers: Vec<_>| Error::Protocol {
+                    command: "display-message, capture-pane".into(),
+                    detail: format!("{} replies to two commands", answers.len()),
+                })?;
             if info_text.trim().is_empty() {
                 return Err(Error::NotFound {
                     kind: "pane",
@@ -104,17 +112,21 @@ impl PaneOutput {
                     socket: server.socket_path().into(),
                 });
             }
-            let capture = PaneCapture { info: PaneInfo::parse(info_text.trim_end())?, text };
-            self.skip_to = self.skip_to.max(place);
-            if info_place == place {
-                return Ok(capture);
+            if info_place != place {
+                tracing::debug!(pane = %id, info_place, place, "pane output between a capture and its cursor; again");
+                continue;
             }
-            last = Some(capture);
+            let capture = PaneCapture { info: PaneInfo::parse(info_text.trim_end())?, text };
+            // Only a capture the caller gets moves the stream on: bytes it does not show must still be yielded.
+            self.skip_to = self.skip_to.max(place);
+            return Ok(capture);
         }
-        // The pane prints so fast that its cursor moved between the two: the text is still exact.
-        last.ok_or(Error::Unsupported { what: "capturing the pane" })
+        Err(Error::CaptureUnplaced { pane: id.to_string(), tries: CAPTURE_TRIES })
     }
 }
+
+/// How many times [`PaneOutput::capture`] asks before giving up.
+const CAPTURE_TRIES: u32 = 8;
 
 impl Pane {
     /// Follows the pane's output as tmux reads it: no polling, idle panes cost nothing. Needs the

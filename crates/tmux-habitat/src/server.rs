@@ -332,17 +332,17 @@ impl Server {
         }
     }
 
-    /// Runs a command placed in a subscription's stream (control mode only): its output and how many bytes of
-    /// the pane's output the subscription was sent before it.
-    pub(crate) async fn command_at_output(
+    /// Runs commands placed in a subscription's stream, written to tmux together (control mode only): each
+    /// one's output and how many bytes of the pane's output the subscription was sent before it.
+    pub(crate) async fn commands_at_output(
         &self,
         pane: &PaneId,
-        command: Command,
+        commands: Vec<Command>,
         subscription: &tmux_control::OutputSubscription,
-    ) -> Result<(String, u64)> {
+    ) -> Result<Vec<(String, u64)>> {
         match &self.inner.transport {
             Transport::Subprocess(_) => Err(Error::Unsupported { what: "placing a command in a pane's output" }),
-            Transport::Control(c) => c.command_at(pane.as_str(), command, subscription).await,
+            Transport::Control(c) => c.commands_at(pane.as_str(), commands, subscription).await,
         }
     }
 
