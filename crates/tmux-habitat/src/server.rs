@@ -463,8 +463,10 @@ impl Server {
     /// Kills the server and everything in it. Killing a server that is not running is not an error.
     pub async fn kill(&self) -> Result<()> {
         match self.tmux(Command::new("kill-server")).await {
-            Ok(_) => Ok(()),
-            Err(Error::NoServer { .. }) => Ok(()),
+            Ok(_) | Err(Error::NoServer { .. }) => {
+                crate::turn::remove(self.socket_path());
+                Ok(())
+            }
             Err(e) => Err(e),
         }
     }
@@ -485,12 +487,30 @@ impl Drop for Inner {
         let socket = &self.transport.subprocess().socket_path;
         if self.kill_on_drop {
             kill_server_now(self.transport.subprocess());
+            if listens(socket) {
+                // `kill-server` did not get through (or the server is still leaving): without its socket file
+                // nothing could reach it again, so make sure it goes.
+                let _ = crate::reap::signal_servers_on(socket);
+            }
             let _ = std::fs::remove_file(socket);
-        } else if socket.starts_with(&self.runtime_dir) {
+            crate::turn::remove(socket);
+        } else if crate::turn::lock_path(socket).exists() && !listens(socket) {
+            // The server went away on its own: so did the use of its turn lock.
+            crate::turn::remove(socket);
+        }
+        if !self.kill_on_drop && socket.starts_with(&self.runtime_dir) {
             // A private socket of a server that is kept running: its directory must stay with it.
             return;
         }
         let _ = std::fs::remove_dir_all(&self.runtime_dir);
+    }
+}
+
+/// Whether a server accepts connections on `socket` (tmux leaves its socket file behind when killed).
+fn listens(socket: &Path) -> bool {
+    match std::os::unix::net::UnixStream::connect(socket) {
+        Ok(_) => true,
+        Err(e) => !matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused),
     }
 }
 

@@ -28,17 +28,29 @@ pub(crate) fn lock_path(socket: &Path) -> PathBuf {
 /// When the lock file cannot be made (a socket directory we may not write), it goes on without a turn.
 pub(crate) async fn take(socket: &Path, deadline: Duration) -> Result<Option<Turn>> {
     let path = lock_path(socket);
-    let Some(file) = open(&path) else { return Ok(None) };
-    if rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive).is_ok() {
-        return Ok(Some(Turn { _file: file }));
+    let started = tokio::time::Instant::now();
+    loop {
+        let Some(file) = open(&path) else { return Ok(None) };
+        let file = if rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive).is_ok() {
+            file
+        } else {
+            wait_for(file, &path, deadline.saturating_sub(started.elapsed()), deadline).await?
+        };
+        // The file may have been removed (see `remove`) while we waited for its lock: a lock on a file no
+        // longer at the path excludes nobody, so take the turn again on the file there now.
+        if is_at(&file, &path) {
+            return Ok(Some(Turn { _file: file }));
+        }
     }
-    // Someone else's turn: wait for it on a blocking thread (flock is the signal), under the deadline. On a
-    // timeout the thread still takes the lock when it frees, and drops it at once.
-    let waiting = tokio::task::spawn_blocking(move || {
-        rustix::fs::flock(&file, FlockOperation::LockExclusive).map(|()| Turn { _file: file })
-    });
-    match tokio::time::timeout(deadline, waiting).await {
-        Ok(Ok(Ok(turn))) => Ok(Some(turn)),
+}
+
+/// Someone else's turn: waits for it on a blocking thread (flock is the signal), for at most `left`. On a
+/// timeout the thread still takes the lock when it frees, and drops it at once.
+async fn wait_for(file: std::fs::File, path: &Path, left: Duration, deadline: Duration) -> Result<std::fs::File> {
+    let waiting =
+        tokio::task::spawn_blocking(move || rustix::fs::flock(&file, FlockOperation::LockExclusive).map(|()| file));
+    match tokio::time::timeout(left, waiting).await {
+        Ok(Ok(Ok(file))) => Ok(file),
         Ok(Ok(Err(e))) => Err(Error::io(format!("locking {}", path.display()), e.into())),
         Ok(Err(e)) => Err(Error::io(format!("locking {}", path.display()), std::io::Error::other(e))),
         Err(_) => Err(Error::Deadline {
@@ -46,6 +58,26 @@ pub(crate) async fn take(socket: &Path, deadline: Duration) -> Result<Option<Tur
             deadline,
             stderr: String::new(),
         }),
+    }
+}
+
+/// Removes the lock file of a server that is gone, when nobody holds a turn (else it is left: a holder is
+/// still using it). Safe against other processes: the file is removed under its lock, and whoever was
+/// waiting for that lock sees the file gone and takes the turn on a new one.
+pub(crate) fn remove(socket: &Path) {
+    let path = lock_path(socket);
+    let Ok(file) = std::fs::OpenOptions::new().write(true).open(&path) else { return };
+    if rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive).is_ok() && is_at(&file, &path) {
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// Whether the open `file` is the one at `path` now.
+fn is_at(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(open), Ok(there)) => (open.dev(), open.ino()) == (there.dev(), there.ino()),
+        _ => false,
     }
 }
 
@@ -84,5 +116,39 @@ mod tests {
         drop(first);
         assert!(waiter.await.unwrap().unwrap().is_some(), "the turn passes when released");
         assert!(lock_path(&socket).exists());
+    }
+
+    #[tokio::test]
+    async fn the_file_is_removed_only_when_no_turn_is_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("sock");
+        let turn = take(&socket, Duration::from_secs(1)).await.unwrap().unwrap();
+        remove(&socket);
+        assert!(lock_path(&socket).exists(), "a held turn keeps its file");
+        drop(turn);
+        remove(&socket);
+        assert!(!lock_path(&socket).exists(), "a free lock file is removed");
+        remove(&socket); // nothing there: no error
+    }
+
+    #[tokio::test]
+    async fn a_waiter_whose_file_was_removed_takes_the_turn_on_the_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("sock");
+        let first = take(&socket, Duration::from_secs(1)).await.unwrap().unwrap();
+        let waiter = tokio::spawn({
+            let socket = socket.clone();
+            async move { take(&socket, Duration::from_millis(300)).await }
+        });
+        // The waiter is blocked on the first file's lock; the file goes (as `remove` does, under the lock).
+        tokio::task::yield_now().await;
+        std::fs::remove_file(lock_path(&socket)).unwrap();
+        let second = take(&socket, Duration::from_secs(1)).await.unwrap().unwrap();
+        drop(first);
+        // The waiter gets the old file's lock, sees it gone, and must wait for the new file's holder.
+        let error = waiter.await.unwrap().unwrap_err();
+        assert!(matches!(error, Error::Deadline { .. }), "two turns at once: {error:?}");
+        drop(second);
+        assert!(take(&socket, Duration::from_secs(1)).await.unwrap().is_some());
     }
 }

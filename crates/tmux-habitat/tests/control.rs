@@ -150,7 +150,34 @@ async fn sessions_created_while_other_processes_attach_never_crash_the_server() 
         );
     }
     assert_eq!(keeper.list_sessions().await.unwrap().len(), 1 + 4 * 8);
+    let turn = dir.path().join("shared.sock.turn");
+    assert!(turn.exists(), "the lock file is beside the socket while the server runs");
     keeper.kill().await.unwrap();
+    assert!(!turn.exists(), "a killed server's lock file goes with it");
+}
+
+#[tokio::test]
+async fn a_server_gone_leaves_no_turn_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let left = || std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
+    let handle = |socket| Server::builder().socket_path(socket).transport(TransportKind::Control);
+    // Killed on drop.
+    let socket = dir.path().join("a.sock");
+    let server = handle(&socket).keep_on_drop(false).start().await.unwrap();
+    server.new_session(SessionOptions::new("a")).await.unwrap();
+    assert!(dir.path().join("a.sock.turn").exists());
+    drop(server);
+    assert!(left().is_empty(), "{:?}", left());
+    // Kept, but the server went away on its own (killed from outside, its socket file left): dropping the
+    // handle tidies up.
+    let socket = dir.path().join("b.sock");
+    let server = handle(&socket).keep_on_drop(true).start().await.unwrap();
+    server.new_session(SessionOptions::new("b")).await.unwrap();
+    // The server, and any child it had forked and not yet turned into a pane's program.
+    assert!(tmux_habitat::kill_servers_on(&socket, T).await.unwrap() >= 1);
+    assert!(socket.exists() && dir.path().join("b.sock.turn").exists());
+    drop(server);
+    assert_eq!(left(), ["b.sock"], "only the socket file tmux left");
 }
 
 /// The stream's bytes up to and including `text`.
