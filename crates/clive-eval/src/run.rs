@@ -410,17 +410,24 @@ fn remove_providers(command: &mut Command) {
     }
 }
 
-/// Kills the run's private tmux server (clive keeps a failed task's session for a look; nobody will look).
+/// Kills the run's private tmux server (clive keeps a failed task's session for a look; nobody will look):
+/// `kill-server` over the socket, then by its process whatever is left on that socket: a server whose socket
+/// file is already gone (so `kill-server` cannot reach it) or that did not answer.
 async fn stop_tmux(socket: &Path) {
-    if socket.exists() {
-        let server = tmux_habitat::Server::existing(tmux_habitat::SocketSpec::Path(socket.to_owned()));
-        if let Ok(server) = server
-            && tokio::time::timeout(Duration::from_secs(10), server.kill()).await.is_err()
-        {
-            tracing::warn!(socket = %socket.display(), "tmux did not stop within 10 s");
-        }
-        let _ = std::fs::remove_file(socket);
+    const DEADLINE: Duration = Duration::from_secs(10);
+    // Also removes the socket's turn lock file, with the server there or not.
+    if let Ok(server) = tmux_habitat::Server::existing(tmux_habitat::SocketSpec::Path(socket.to_owned()))
+        && tokio::time::timeout(DEADLINE, server.kill()).await.is_err()
+    {
+        tracing::warn!(socket = %socket.display(), "tmux did not answer kill-server within 10 s");
     }
+    match tmux_habitat::kill_servers_on(socket, DEADLINE).await {
+        Ok(0) => {}
+        // Usually a server still on its way out after kill-server; sometimes one its socket no longer reached.
+        Ok(killed) => tracing::debug!(socket = %socket.display(), killed, "killed the tmux server by its process"),
+        Err(e) => tracing::warn!(socket = %socket.display(), error = %e, "could not kill the run's tmux server"),
+    }
+    let _ = std::fs::remove_file(socket);
 }
 
 /// Whether this clive takes `--max-tokens` (it is passed only when it does).
@@ -453,4 +460,40 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What clive's leftover servers looked like after local-model runs: running, their socket file gone.
+    #[tokio::test]
+    async fn a_tmux_server_whose_socket_file_is_gone_is_stopped_all_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("0.sock");
+        let server = tmux_habitat::Server::builder().socket_path(&socket).keep_on_drop(true).start().await.unwrap();
+        server.new_session(tmux_habitat::SessionOptions::new("left")).await.unwrap();
+        let on_socket = || servers_naming(&socket);
+        assert!(!on_socket().is_empty(), "the server runs");
+        std::fs::remove_file(&socket).unwrap();
+        stop_tmux(&socket).await;
+        assert_eq!(on_socket(), Vec::<u32>::new(), "a tmux server is still running on {}", socket.display());
+        drop(server);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing left beside the socket");
+    }
+
+    /// Running tmux servers whose command line names `socket` (an exited one, not yet reaped, has none).
+    fn servers_naming(socket: &Path) -> Vec<u32> {
+        let needle = socket.to_string_lossy().into_owned();
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if comm.starts_with("tmux: server") && String::from_utf8_lossy(&cmdline).contains(&needle) {
+                found.push(pid);
+            }
+        }
+        found
+    }
 }

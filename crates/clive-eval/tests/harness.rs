@@ -86,8 +86,8 @@ async fn a_clive_run_that_times_out_leaves_no_process_and_no_tmux_server() {
     let options = RunOptions { scratch: Some(scratch.clone()), ..RunOptions::new(Agent::Clive(clive)) };
     let report = run_suite(&tasks, &options, |_, _, _| {}).await.unwrap();
     assert_eq!(report.runs[0].status, Status::Timeout, "{:?}", report.runs[0]);
-    // The tmux server (started with `-S <scratch>/…sock`) and the pane's `sleep` are gone; the kill is
-    // synchronous (kill-server returns once the server has exited), so there is nothing to wait for.
+    // The tmux server (started with `-S <scratch>/…sock`) and the pane's `sleep` are gone: the harness waits
+    // until the server's process has exited (killing it by pid when kill-server did not get through).
     let left = support::processes_mentioning(&scratch.to_string_lossy());
     assert!(left.is_empty(), "still running after the run: {left:?}");
     assert_eq!(std::fs::read_dir(&scratch).unwrap().count(), 0, "the scratch directory was not removed");
