@@ -87,8 +87,13 @@ impl Agent {
             return FinalAnswer { text: listed(), source: AnswerSource::Failure };
         }
         let caller = self.shared.caller(FINAL_ANSWER_ID, None);
-        let shape =
-            CallShape { purpose: "summary", max_tokens: self.shared.config.text_tokens, schema: None, stop: &[] };
+        let shape = CallShape {
+            purpose: "summary",
+            max_tokens: self.shared.config.text_tokens,
+            schema: None,
+            stop: &[],
+            temperature: None,
+        };
         match caller.call(&summary_request(task, &results), shape).await {
             Ok(reply) if !reply.text.trim().is_empty() => {
                 FinalAnswer { text: reply.text.trim().to_owned(), source: AnswerSource::Summary }
@@ -113,7 +118,13 @@ impl Agent {
             "additionalProperties": false
         });
         let caller = self.shared.caller(FINAL_ANSWER_ID, None);
-        let shape = CallShape { purpose: "judge", max_tokens: 20, schema: Some(("verdict", &schema)), stop: &[] };
+        let shape = CallShape {
+            purpose: "judge",
+            max_tokens: 20,
+            schema: Some(("verdict", &schema)),
+            stop: &[],
+            temperature: None,
+        };
         let reply = caller.call(&judge_request(question, answer), shape).await.ok()?;
         let verdict = serde_json::from_str::<serde_json::Value>(reply.text.trim())
             .ok()

@@ -41,8 +41,14 @@ pub fn claimed_files(summary: &str, listed: &[String]) -> Vec<String> {
 /// A destination the goal names: a path after "to"/"into" (`write the count to lines.txt`, `copy a to b/c.json`),
 /// or the name of a file or directory to make (`a directory named build`).
 static DESTINATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:(?:to|into)\s+(?:an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?|(?:file|directory|folder|dir)\s+(?:named|called)\s+)[`'\x22]?([\w.+~/-]+)")
+    Regex::new(r"(?i)\b(?:(?:to|into)\s+(?:the\s+file\s+|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?|(?:file|directory|folder|dir)\s+(?:named|called)\s+)[`'\x22]?([\w.+~/-]+)")
         .ok()
+});
+
+/// A file the goal ends a sentence with after "in" (`…, one per line, in todos.txt.`): where the result goes.
+/// "in" before the end names an input (`the lines in notes.txt to lines.txt`), so only the end counts.
+static FINAL_IN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)").ok()
 });
 
 /// The files and directories a goal says to make, so a claim of success can be checked against the disk.
@@ -59,6 +65,12 @@ pub fn goal_destinations(goal: &str) -> Vec<String> {
         let pathy = looks_like_path
             .is_some_and(|p| p.is_match(&format!(" {word}")) && (word.contains('/') || word.contains('.')));
         if !word.is_empty() && (named || pathy) && !word.contains("://") && !found.iter().any(|f| f == word) {
+            found.push(word.to_owned());
+        }
+    }
+    for capture in FINAL_IN.iter().flat_map(|re| re.captures_iter(goal)) {
+        let Some(word) = capture.get(1).map(|m| m.as_str()) else { continue };
+        if !found.iter().any(|f| f == word) {
             found.push(word.to_owned());
         }
     }
@@ -116,6 +128,16 @@ mod tests {
         assert!(goal_destinations("Rename every .txt file to .md").is_empty());
         assert!(goal_destinations("How many .log files are here? Answer with the number.").is_empty());
         assert!(goal_destinations("Post it to https://example.com/x.json").is_empty());
+        assert_eq!(
+            goal_destinations("Write the line 'hi' (without the quotes) to the file reports/2024/summary.txt."),
+            ["reports/2024/summary.txt"]
+        );
+        assert_eq!(
+            goal_destinations("List the files under src/ with TODO, one path per line, in todos.txt."),
+            ["todos.txt"]
+        );
+        assert!(goal_destinations("Count the lines in notes.txt and print the number.").is_empty());
+        assert!(goal_destinations("What is the first line in settings.ini? Answer briefly.").is_empty());
     }
 
     #[test]

@@ -23,7 +23,9 @@ pub struct AgentConfig {
     pub max_turns: u32,
     /// The most scripts a script subtask writes (first one and repairs; default 3).
     pub script_attempts: u32,
-    /// Whether a script subtask whose scripts all failed tries once more as an interactive subtask (default yes).
+    /// Whether a script subtask whose scripts all failed, one of them stopped at a prompt, tries once more as an
+    /// interactive subtask (default yes). Other failures do not: measured with Qwen2.5-Coder-0.5B, such fallbacks
+    /// cost 8,000-12,000 tokens each and never reached the goal (docs/evals.md).
     pub script_fallback: bool,
     /// How long a turn waits for a command before showing the model what it has so far (default 30 s).
     pub command_wait: Duration,

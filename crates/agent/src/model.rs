@@ -43,6 +43,8 @@ pub(crate) struct CallShape<'a> {
     pub schema: Option<(&'a str, &'a serde_json::Value)>,
     /// Stop sequences: the reply ends where one would begin.
     pub stop: &'a [&'a str],
+    /// The sampling temperature of this call, instead of the configured one.
+    pub temperature: Option<f32>,
 }
 
 /// Calls the model on behalf of one subtask (or of the run, for the final answer).
@@ -75,7 +77,7 @@ impl Caller {
         if let Some(model) = &self.config.model {
             request = request.model(model);
         }
-        if let Some(temperature) = self.config.temperature {
+        if let Some(temperature) = shape.temperature.or(self.config.temperature) {
             request = request.temperature(temperature);
         }
         if let Some((name, schema)) = shape.schema {

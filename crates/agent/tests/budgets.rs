@@ -14,9 +14,16 @@ use support::{World, run};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_scripts_and_their_fallback_are_all_counted_and_bounded_by_the_config() {
     let world = World::new().await;
-    // Two failing scripts (script_attempts), then a fallback that never finishes within max_turns.
+    // Two failing scripts (script_attempts; the first stops at a password prompt, so the interactive runner may do
+    // better), then a fallback that never finishes within max_turns.
     world.replies_with_usage(
-        &["```bash\nexit 3\n```", "```bash\nexit 4\n```", &run("echo one"), &run("echo two"), &run("echo three")],
+        &[
+            "```bash\nread -rsp 'Password: ' secret\n```",
+            "```bash\nexit 4\n```",
+            &run("echo one"),
+            &run("echo two"),
+            &run("echo three"),
+        ],
         100,
         10,
     );

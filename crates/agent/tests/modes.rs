@@ -31,13 +31,13 @@ async fn a_failing_script_is_repaired_with_its_error_text() {
     let prompts = world.prompts();
     assert_eq!(prompts.len(), 2);
     assert!(!prompts[0].contains("failed"), "{}", prompts[0]);
-    assert!(prompts[1].contains("Your last script failed (exit code 1)"), "{}", prompts[1]);
+    assert!(prompts[1].starts_with("That failed: exit code 1."), "{}", prompts[1]);
     assert!(prompts[1].contains("missing-input.txt: No such file or directory"), "{}", prompts[1]);
-    assert!(
-        prompts[1].contains("<script>\n#!/bin/bash\nset -euo pipefail\ncat missing-input.txt\n</script>"),
-        "{}",
-        prompts[1]
-    );
+    // The failed script is the model's own earlier turn of the conversation.
+    let messages = world.model.requests()[1].body["messages"].as_array().unwrap().clone();
+    let failed = &messages[messages.len() - 2];
+    assert_eq!(failed["role"], "assistant");
+    assert_eq!(failed["content"], "```bash\n#!/bin/bash\nset -euo pipefail\ncat missing-input.txt\n```");
     // Both scripts are kept in the subtask's records, not listed as its files.
     let records = world.run_dir.path().join("subtasks/s/.runner");
     assert!(records.join("script-1.sh").exists() && records.join("script-2.sh").exists());
@@ -80,26 +80,24 @@ async fn the_script_writer_sees_the_first_lines_of_the_files_its_goal_names() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_fall_back_to_interactive() {
+async fn a_destructive_script_is_refused_whole_and_scripts_that_keep_failing_end_the_subtask() {
     let world = World::new().await;
     world.replies(&[
         "```bash\necho cleaning\nrm -rf ~\n```",
         "```python\nimport os\nos.system(\"rm -rf /\")\n```",
         "no script here, sorry",
-        &run("echo by hand > done.txt"),
-        &done("wrote done.txt"),
     ]);
     let agent = world.agent();
     let summary = world.run(&agent, &script_plan("write done.txt")).await;
     let result = summary.result("s").unwrap();
-    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap().contains("the reply had no script"), "{result:?}");
     let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "no interactive fallback after failures that were not a prompt: {prompts:?}");
     assert!(prompts[1].contains("refused by the safety gate: recursive removal of `~`"), "{}", prompts[1]);
     assert!(prompts[2].contains("refused by the safety gate: recursive removal of `/`"), "{}", prompts[2]);
-    assert!(prompts[3].contains("the reply had no script in a fenced code block"), "{}", prompts[3]);
-    assert!(prompts[3].contains("3 scripts for this failed"), "the fallback says why: {}", prompts[3]);
     let stats = agent.ledger().get("s").unwrap();
-    assert!(stats.fell_back && stats.mode == Some(Mode::Interactive), "{stats:?}");
+    assert!(!stats.fell_back, "{stats:?}");
     assert_eq!(stats.refused_commands, 2);
     assert!(!world.work.path().join("cleaning").exists());
     let history = world.history("agent:shell").await;

@@ -5,7 +5,8 @@
 use agent::observe::Observation;
 use agent::prompt::{
     Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace, answer_request,
-    interactive_conversation, interactive_first, judge_request, llm_request, script_request, summary_request,
+    confirm_request, interactive_conversation, interactive_first, judge_request, llm_request, script_request,
+    summary_request,
 };
 use agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
@@ -109,10 +110,9 @@ fn script_first_and_repair() {
         cwd: "/home/ana/work",
         inputs: &[],
     };
-    let first = script_request(&ScriptPrompt { workplace, platform: "linux x86_64", failed: None });
+    let first = script_request(&ScriptPrompt { workplace, failed: None });
     let repair = script_request(&ScriptPrompt {
         workplace,
-        platform: "linux x86_64",
         failed: Some(FailedScript {
             script: "#!/bin/bash\nset -euo pipefail\njq -R . data.csv > data.json\n",
             failure: "exit code 127",
@@ -120,6 +120,12 @@ fn script_first_and_repair() {
         }),
     });
     insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
+}
+
+#[test]
+fn confirm_prompt() {
+    let screen = "Scanning tmp/...\n3 files found\nDelete 3 temporary files in tmp/? [y/N] ";
+    insta::assert_snapshot!(confirm_request("Run ./cleanup.sh and answer yes to its question.", screen).transcript());
 }
 
 #[test]

@@ -143,6 +143,16 @@ pub async fn execute_route(
 ) -> Result<i32, CliError> {
     let json = output.json;
     match &routed.route {
+        // A command a model wrote is the first attempt of a script subtask: checked against what the task says
+        // to make, answered through when it stops at a prompt, and repaired by the script writer when it fails.
+        Route::Direct(direct)
+            if routed.tier != Tier::Direct
+                && let Some(setup) = connect_model(budget.clone())? =>
+        {
+            let plan = ValidatedPlan::new(model_command_plan(task, &direct.command))
+                .map_err(|e| CliError::PlanRun(Box::new(e)))?;
+            run_plan(settings, task, routed, &plan, setup, options, output).await
+        }
         Route::Direct(direct) => {
             let report = task_run::run_command(settings, task, routed, &direct.command, options).await?;
             if json {
@@ -204,17 +214,54 @@ pub async fn execute_route(
                 return Err(CliError::NoProvider { reason: "the plan has model-driven subtasks".into() });
             };
             let plan = ValidatedPlan::new(planned.plan.clone()).map_err(|e| CliError::PlanRun(Box::new(e)))?;
-            let plan = if output.yes_no { model_task::yes_no_plan(&plan)? } else { plan };
-            let model_options = ModelTaskOptions { task: options.clone(), yes_no: output.yes_no, quiet: false };
-            let report = model_task::run_model_plan(settings, task, routed, &plan, setup, &model_options).await?;
-            print_model_report(&report, output);
-            if let (true, Some(session)) = (report.kept, &report.session) {
-                say_kept(session, report.exit_code, options);
-            }
-            Ok(report.exit_code)
+            run_plan(settings, task, routed, &plan, setup, options, output).await
         }
         other => Err(CliError::NeedsRunners { modes: other.kind().to_owned() }),
     }
+}
+
+/// The plan that runs a model's command for `task`: one script subtask whose first attempt is the command.
+fn model_command_plan(task: &str, command: &str) -> dag_sched::Plan {
+    dag_sched::Plan {
+        version: dag_sched::PLAN_VERSION,
+        panes: None,
+        subtasks: vec![dag_sched::Subtask {
+            id: router::SINGLE_SUBTASK_ID.to_owned(),
+            description: task.trim().to_owned(),
+            pane: router::DEFAULT_PANE.to_owned(),
+            mode: Mode::Script,
+            command: Some(command.to_owned()),
+            depends_on: Vec::new(),
+            timeout: None,
+            host: None,
+        }],
+    }
+}
+
+/// Has the agent's runners carry out `plan`, prints what it came to, returns the exit code.
+async fn run_plan(
+    settings: &Settings,
+    task: &str,
+    routed: &Routed,
+    plan: &ValidatedPlan,
+    setup: crate::engine::ModelSetup,
+    options: &TaskOptions,
+    output: Output,
+) -> Result<i32, CliError> {
+    let yes_no_plan;
+    let plan = if output.yes_no {
+        yes_no_plan = model_task::yes_no_plan(plan)?;
+        &yes_no_plan
+    } else {
+        plan
+    };
+    let model_options = ModelTaskOptions { task: options.clone(), yes_no: output.yes_no, quiet: false };
+    let report = model_task::run_model_plan(settings, task, routed, plan, setup, &model_options).await?;
+    print_model_report(&report, output);
+    if let (true, Some(session)) = (report.kept, &report.session) {
+        say_kept(session, report.exit_code, options);
+    }
+    Ok(report.exit_code)
 }
 
 /// Prints what a plan's run came to: the answer (or YES/NO, or one line), or why it failed on stderr.

@@ -101,8 +101,10 @@ async fn tier0_tasks_of_the_suite_pass_through_the_real_clive() {
     let report = run_suite(&tasks, &RunOptions::new(Agent::Clive(clive)), |_, _, _| {}).await.unwrap();
     for run in &report.runs {
         assert_eq!(run.status, Status::Pass, "{run:?}");
-        assert_eq!(run.reported.route.as_deref(), Some("direct"));
+        let expected = if run.task.starts_with("answer-") { "answer" } else { "direct" };
+        assert_eq!(run.reported.route.as_deref(), Some(expected));
         assert_eq!((run.exit_code, run.reported.claimed_success), (Some(0), Some(true)));
+        assert_eq!(run.reported.model_calls, Some(0), "{run:?}");
     }
 }
 

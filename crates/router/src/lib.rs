@@ -28,13 +28,14 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! let model = llm::connect(llm::ProviderConfig::detect_from_env()?)?;
-//! let routed = router::Router::new(model).route("what is 2+2", &router::RouteContext::new()).await?;
+//! let routed = router::Router::new(model).route("who wrote Hamlet", &router::RouteContext::new()).await?;
 //! println!("{} decided: {:?} ({} tokens)", routed.tier, routed.route, routed.usage().input_tokens);
 //! # Ok(()) }
 //! ```
 //!
 //! The rules, the prompts, the command table and the gate's hazards are documented in `docs/router.md`.
 
+mod arithmetic;
 mod classifier;
 mod context;
 mod cost;
@@ -51,6 +52,7 @@ pub mod shell_syntax;
 mod tier0;
 mod tiers;
 
+pub use arithmetic::arithmetic_answer;
 pub use classifier::SINGLE_SUBTASK_ID;
 pub use context::{PaneInfo, PastTask, RouteContext, WorkDir};
 pub use cost::{Routed, TierStep};

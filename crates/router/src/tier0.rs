@@ -15,9 +15,22 @@ use crate::shell_syntax::{self, Token, Word};
 /// assert!(route("find the largest file").needs_model());
 /// ```
 pub fn route(task: &str) -> Route {
-    match direct_route(task) {
-        Ok(direct) => Route::Direct(direct),
+    match decide(task) {
+        Ok(route) => route,
         Err(declined) => Route::NeedsModel(Escalation { task: task.to_string(), declined }),
+    }
+}
+
+/// Tier 0's route for `task`: a direct command, or the exact answer to an arithmetic question
+/// ([`crate::arithmetic_answer`]); otherwise why tier 0 declines (the command rules' reason).
+pub(crate) fn decide(task: &str) -> Result<Route, Decline> {
+    match direct_route(task) {
+        Ok(direct) => Ok(Route::Direct(direct)),
+        Err(Decline::Empty) => Err(Decline::Empty),
+        Err(declined) => match crate::arithmetic::arithmetic_answer(task) {
+            Some(text) => Ok(Route::Answer(crate::route::Answer { text })),
+            None => Err(declined),
+        },
     }
 }
 

@@ -16,7 +16,7 @@ use crate::model_call::Meter;
 use crate::planner;
 use crate::route::{Decline, PlanRoute, Route, Tier};
 use crate::safety::{self, GatePolicy};
-use crate::tier0::direct_route;
+use crate::tier0;
 
 /// Settings of a [`Router`].
 #[derive(Debug, Clone, PartialEq)]
@@ -121,11 +121,13 @@ impl Router {
     /// [`RouterError::Model`] when the planner cannot be reached.
     pub async fn route(&self, task: &str, context: &RouteContext) -> Result<Routed, RouterError> {
         let started = Instant::now();
-        let declined = match direct_route(task) {
-            Ok(direct) => {
-                safety::check(&direct.command, self.options.gate)?;
+        let declined = match tier0::decide(task) {
+            Ok(route) => {
+                if let Route::Direct(direct) = &route {
+                    safety::check(&direct.command, self.options.gate)?;
+                }
                 let step = TierStep::new(Tier::Direct, started.elapsed());
-                return Ok(Routed { route: Route::Direct(direct), tier: Tier::Direct, steps: vec![step] });
+                return Ok(Routed { route, tier: Tier::Direct, steps: vec![step] });
             }
             Err(Decline::Empty) => return Err(RouterError::EmptyTask),
             Err(declined) => declined,

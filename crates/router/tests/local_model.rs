@@ -17,10 +17,10 @@ fn local_model() -> Arc<dyn ChatModel> {
 #[tokio::test]
 #[ignore = "needs the local model: LOCAL_LLM_URL (scripts/local-llm)"]
 async fn a_question_is_answered_by_the_classifier() {
-    let routed = Router::new(local_model()).route("what is 2+2", &RouteContext::new()).await.unwrap();
+    let routed = Router::new(local_model()).route("what is the capital of France", &RouteContext::new()).await.unwrap();
     assert_eq!(routed.tier, Tier::Classifier, "{routed:#?}");
     let Route::Answer(answer) = &routed.route else { panic!("expected an answer: {routed:#?}") };
-    assert!(answer.text.contains('4'), "{answer:?}");
+    assert!(answer.text.contains("Paris"), "{answer:?}");
     assert!(routed.usage().input_tokens + routed.usage().output_tokens < 600, "{:?}", routed.usage());
 }
 

@@ -60,7 +60,7 @@ async fn the_classifier_answers_asks_and_writes_one_command() {
     let context = RouteContext::new();
 
     reply(&server, &classifier_reply("answer", "4"));
-    let routed = router.route("what is 2+2", &context).await.unwrap();
+    let routed = router.route("who wrote Hamlet", &context).await.unwrap();
     assert_eq!((routed.tier, routed.route.kind()), (Tier::Classifier, "answer"));
     assert!(matches!(&routed.route, Route::Answer(a) if a.text == "4"));
     let step = &routed.steps[1];
@@ -69,14 +69,14 @@ async fn the_classifier_answers_asks_and_writes_one_command() {
         (Some("gpt-fake-1"), 1, 300, 12)
     );
     assert!(
-        routed.steps[0].declined.as_deref().unwrap().contains("`what` is not a known direct command"),
+        routed.steps[0].declined.as_deref().unwrap().contains("`who` is not a known direct command"),
         "{:?}",
         routed.steps[0]
     );
     let request = &server.requests()[0];
     assert_eq!(request.body["model"], FAST, "the classifier runs on the fast tier");
     assert_eq!(request.body["response_format"]["type"], "json_schema");
-    assert_eq!(messages(request).last().unwrap(), &("user".to_owned(), "what is 2+2".to_owned()));
+    assert_eq!(messages(request).last().unwrap(), &("user".to_owned(), "who wrote Hamlet".to_owned()));
 
     reply(&server, &classifier_reply("ask", "Which file should I fix?"));
     let routed = router.route("fix it", &context).await.unwrap();
@@ -266,7 +266,7 @@ async fn every_provider_runs_the_classifier_on_its_fast_model() {
             ProviderKind::OllamaNative => Reply::json(200, wire::ollama::chat(&text, "stop", Tokens::new(250, 9))),
             _ => Reply::json(200, wire::openai::completion(&text, "stop", Tokens::new(250, 9))),
         });
-        let routed = router.route("what is 2+2", &RouteContext::new()).await.unwrap();
+        let routed = router.route("who wrote Hamlet", &RouteContext::new()).await.unwrap();
         assert_eq!(routed.tier, Tier::Classifier, "{kind}: the classifier must work on every provider");
         assert_eq!(routed.usage().input_tokens, 250, "{kind}");
         let body: &Value = &server.requests()[0].body;
@@ -282,6 +282,6 @@ async fn the_router_embeds_with_any_chat_model() {
     let inner = llm::connect(server.config(ProviderKind::OpenAiCompatible)).unwrap();
     let model: Arc<dyn ChatModel> = Arc::new(llm::Metered::new(inner, ledger.clone()));
     reply(&server, &classifier_reply("answer", "4"));
-    let routed = Router::new(model).route("what is 2+2", &RouteContext::new()).await.unwrap();
+    let routed = Router::new(model).route("who wrote Hamlet", &RouteContext::new()).await.unwrap();
     assert_eq!(ledger.totals().usage, routed.usage());
 }

@@ -256,7 +256,7 @@ impl Loop<'_> {
             ReplyFormat::Text => None,
         };
         let purpose: &'static str = if turn == 1 { "turn 1" } else { "turn" };
-        CallShape { purpose, max_tokens: self.shared.config.action_tokens, schema, stop: &[] }
+        CallShape { purpose, max_tokens: self.shared.config.action_tokens, schema, stop: &[], temperature: None }
     }
 
     fn step(&mut self, action: String, outcome: String) {

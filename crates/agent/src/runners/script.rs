@@ -8,16 +8,25 @@ use std::time::Duration;
 use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 use regex::Regex;
+use tmux_habitat::InterventionKind;
 use tokio::time::Instant;
 
+use crate::action::KeyInput;
 use crate::agent::{Agent, Shared};
+use crate::claims::{goal_destinations, resolve};
 use crate::gate::{GatedPane, TypeError};
-use crate::model::CallShape;
+use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
-use crate::prompt::{FailedScript, Input, ScriptPrompt, Workplace, platform, script_request};
+use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
 use crate::runners::interactive::run_interactive;
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
+
+/// The most yes/no questions of one script answered before it counts as stuck at a prompt.
+const MAX_CONFIRMATIONS: u32 = 3;
+
+/// The sampling temperature of a repair when none is configured.
+const REPAIR_TEMPERATURE: f32 = 0.9;
 
 /// The most characters of a failed script's output kept for the repair prompt.
 const ERROR_TAIL_CHARS: usize = 1500;
@@ -244,13 +253,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     let caller = shared.caller(&subtask.id, Some(&request.context));
     let profile = shared.profile(&subtask.pane);
     let mut inputs = dependency_inputs(&request.context, false);
-    let platform = platform();
     let mut failure: Option<Failure> = None;
+    // Whether a script stopped at a prompt: the one failure the interactive runner is better at than another script.
+    let mut stuck_at_prompt = false;
     let attempts = shared.config.script_attempts.max(1);
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
         inputs.extend(peek_named_files(&pane, &subtask.description).await);
+        let writer =
+            Writer { shared, request, caller: &caller, profile: &profile, cwd: &cwd, inputs: &inputs, deadline };
         for attempt in 1..=attempts {
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
@@ -262,52 +274,23 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             if shared.budget_spent() {
                 return Ok(budget_outcome(attempt > 1, "another call was refused"));
             }
-            progress(request, attempt, caller.tokens_so_far(), format!("writing script {attempt}"));
-            let workplace = Workplace {
-                goal: subtask.description.trim(),
-                pane: &subtask.pane,
-                profile: &profile,
-                cwd: &cwd,
-                inputs: &inputs,
-            };
-            let prompt = script_request(&ScriptPrompt {
-                workplace,
-                platform: &platform,
-                failed: failure.as_ref().map(|f| FailedScript {
-                    script: &f.script,
-                    failure: &f.how,
-                    output: &f.output,
-                }),
-            });
-            let shape = CallShape {
-                purpose: "script",
-                max_tokens: shared.config.script_tokens,
-                schema: None,
-                stop: SCRIPT_STOP,
-            };
-            let reply = tokio::select! {
-                reply = caller.call(&prompt, shape) => reply,
-                () = request.cancel.cancelled() => return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled")),
-                () = tokio::time::sleep_until(deadline) => return Ok(timed_out(request)),
-            };
-            let reply = match reply {
-                Ok(reply) => reply,
-                Err(error) if error.is_budget() => return Ok(budget_outcome(attempt > 1, &error.to_string())),
-                Err(error) => {
-                    return Ok(RunOutcome::with_status(
-                        SubtaskStatus::Failed,
-                        format!("the model call failed: {error}"),
-                    ));
-                }
-            };
-            let Some(script) = extract_script(&reply.text) else {
-                shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
-                failure = Some(Failure {
-                    script: one_line(&reply.text, 300),
-                    how: "the reply had no script in a fenced code block, so nothing ran".into(),
-                    output: String::new(),
-                });
-                continue;
+            // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
+            let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
+            let script = match given {
+                Some(command) => Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") },
+                None => match writer.write(failure.as_ref(), attempt).await {
+                    Written::Script(script) => script,
+                    Written::Unreadable(reply) => {
+                        shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
+                        failure = Some(Failure {
+                            script: one_line(&reply, 300),
+                            how: "the reply had no script in a fenced code block, so nothing ran".into(),
+                            output: String::new(),
+                        });
+                        continue;
+                    }
+                    Written::End(outcome) => return Ok(outcome),
+                },
             };
             if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
@@ -342,9 +325,38 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 prompt_floor: None,
                 look_first: false,
             };
-            let seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
+            let mut seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
+            // A yes/no question the goal answers ("run ./x and answer yes") is answered: one small call each.
+            let mut answered = 0;
+            while let Seen::NeedsInput(found) = &seen
+                && found.kind == InterventionKind::Confirm
+                && answered < MAX_CONFIRMATIONS
+            {
+                let screen = crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
+                let Some(yes) = writer.confirm(&screen).await else { break };
+                answered += 1;
+                let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
+                let answer = KeyInput::Text(if yes { "y" } else { "n" }.to_owned());
+                if let Err(error) = pane.send(&[answer, KeyInput::Key(tmux_habitat::Key::Enter)]).await {
+                    tracing::debug!(%error, "answering the question failed");
+                    break;
+                }
+                let watch = Watch { baseline: &screen, look_first: true, ..watch };
+                seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
+            }
             shared.ledger.update(&subtask.id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
             match seen {
+                Seen::Finished(output)
+                    if output.exit_code == 0
+                        && let Some(problem) = unmade_destination(&subtask.description, &cwd, attempt == attempts) =>
+                {
+                    // Exit 0 is not the goal: a file the goal names that is not there is a failed attempt.
+                    failure = Some(Failure {
+                        script: script.text,
+                        how: format!("it exited 0, but {problem}"),
+                        output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                    });
+                }
                 Seen::Finished(output) if output.exit_code == 0 => {
                     drop(running);
                     let mut outcome = RunOutcome::from_exit_code(0, output.output);
@@ -361,6 +373,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     });
                 }
                 Seen::NeedsInput(found) => {
+                    stuck_at_prompt = true;
                     let so_far =
                         crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
                     drop(running);
@@ -405,6 +418,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         .unwrap_or_default();
     let left = deadline.saturating_duration_since(Instant::now());
     if shared.config.script_fallback
+        && stuck_at_prompt
         && left > Duration::from_secs(1)
         && !request.cancel.is_cancelled()
         && !shared.budget_spent()
@@ -417,6 +431,124 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         return run_interactive(shared, &fallback, Some(note)).await;
     }
     Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempts} scripts failed; the last: {last}")))
+}
+
+/// What one script-writing call needs.
+struct Writer<'a> {
+    shared: &'a Shared,
+    request: &'a RunRequest,
+    caller: &'a Caller,
+    profile: &'a PaneProfile,
+    cwd: &'a str,
+    inputs: &'a [Input],
+    deadline: Instant,
+}
+
+/// What a script-writing call came to.
+enum Written {
+    Script(Script),
+    /// A reply without a script (its text).
+    Unreadable(String),
+    /// The subtask ends here (cancelled, timed out, budget spent, the call failed).
+    End(RunOutcome),
+}
+
+impl Writer<'_> {
+    /// Asks the model for attempt `attempt`: a first script, or a repair of `failure`.
+    async fn write(&self, failure: Option<&Failure>, attempt: u32) -> Written {
+        let request = self.request;
+        let subtask = &request.subtask;
+        progress(request, attempt, self.caller.tokens_so_far(), format!("writing script {attempt}"));
+        let workplace = Workplace {
+            goal: subtask.description.trim(),
+            pane: &subtask.pane,
+            profile: self.profile,
+            cwd: self.cwd,
+            inputs: self.inputs,
+        };
+        let prompt = script_request(&ScriptPrompt {
+            workplace,
+            failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
+        });
+        // A repair sampled as greedily as the first attempt tends to be the failed script again (measured with
+        // Qwen2.5-Coder-0.5B: the same wrong pipeline three times); the check after each run picks among samples.
+        let temperature = (failure.is_some() && self.shared.config.temperature.is_none()).then_some(REPAIR_TEMPERATURE);
+        let shape = CallShape {
+            purpose: "script",
+            max_tokens: self.shared.config.script_tokens,
+            schema: None,
+            stop: SCRIPT_STOP,
+            temperature,
+        };
+        let reply = tokio::select! {
+            reply = self.caller.call(&prompt, shape) => reply,
+            () = request.cancel.cancelled() => {
+                return Written::End(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
+            }
+            () = tokio::time::sleep_until(self.deadline) => return Written::End(timed_out(request)),
+        };
+        match reply {
+            Ok(reply) => match extract_script(&reply.text) {
+                Some(script) => Written::Script(script),
+                None => Written::Unreadable(reply.text),
+            },
+            Err(error) if error.is_budget() => Written::End(budget_outcome(attempt > 1, &error.to_string())),
+            Err(error) => {
+                Written::End(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}")))
+            }
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// Whether to answer yes to the question at the end of `screen`, as the goal calls for: one call constrained to
+    /// `{"answer": "yes"|"no"}`. `None` when the call fails or the reply says neither.
+    async fn confirm(&self, screen: &str) -> Option<bool> {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"answer": {"enum": ["yes", "no"]}},
+            "required": ["answer"],
+            "additionalProperties": false
+        });
+        let shape = CallShape {
+            purpose: "confirm",
+            max_tokens: 20,
+            schema: Some(("confirm", &schema)),
+            stop: &[],
+            temperature: Some(0.0),
+        };
+        let prompt = confirm_request(self.request.subtask.description.trim(), screen);
+        let reply = tokio::select! {
+            reply = self.caller.call(&prompt, shape) => reply.ok()?,
+            () = self.request.cancel.cancelled() => return None,
+            () = tokio::time::sleep_until(self.deadline) => return None,
+        };
+        let value: serde_json::Value = serde_json::from_str(reply.text.trim()).ok()?;
+        match value.get("answer")?.as_str()? {
+            "yes" => Some(true),
+            "no" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// What is wrong with the files `goal` says to make ([`goal_destinations`]) after a script exited 0: one is
+/// missing, or (unless `last` — an empty result may be the right one, and a last attempt is not thrown away for
+/// it) holds nothing but white space.
+fn unmade_destination(goal: &str, cwd: &str, last: bool) -> Option<String> {
+    let cwd = std::path::Path::new(cwd);
+    goal_destinations(goal).into_iter().find_map(|file| {
+        let path = resolve(&file, cwd);
+        match std::fs::metadata(&path) {
+            // Said with the fix: a small model that printed its result repeats the script unless told how.
+            Err(_) => Some(format!("{file} was not written (write the result there: `> {file}`)")),
+            Ok(meta) if meta.is_file() && !last && meta.len() < 4096 => std::fs::read(&path)
+                .ok()
+                .filter(|bytes| bytes.iter().all(u8::is_ascii_whitespace))
+                .map(|_| format!("{file} is empty")),
+            Ok(_) => None,
+        }
+    })
 }
 
 fn timed_out(request: &RunRequest) -> RunOutcome {

@@ -77,7 +77,13 @@ async fn one_call(shared: &Shared, request: &RunRequest, mode: Mode, prompt: &Pr
     }
     let caller = shared.caller(id, Some(&request.context));
     progress(request, 1, 0, "waiting for the model");
-    let shape = CallShape { purpose: mode.as_str(), max_tokens: shared.config.text_tokens, schema: None, stop: &[] };
+    let shape = CallShape {
+        purpose: mode.as_str(),
+        max_tokens: shared.config.text_tokens,
+        schema: None,
+        stop: &[],
+        temperature: None,
+    };
     let reply = tokio::select! {
         reply = caller.call(prompt, shape) => reply,
         () = request.cancel.cancelled() => {

@@ -1,0 +1,67 @@
+//! The script runner checks a script's result against the goal, not only its exit code: a file the goal names that
+//! is missing is a failure to repair; a yes/no question the goal answers is answered; a command the subtask came
+//! with is the first attempt, without a model call; plain failures do not fall back to the interactive runner.
+//! Real tmux and the scripted fake model.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use agent::AgentConfig;
+use dag_sched::SubtaskStatus;
+use support::World;
+
+fn plan(description: &str, command: Option<&str>) -> String {
+    let mut subtask = serde_json::json!({"id": "s", "pane": "shell", "mode": "script", "description": description});
+    if let Some(command) = command {
+        subtask["command"] = command.into();
+    }
+    serde_json::json!({"version": 1, "subtasks": [subtask]}).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
+    let world = World::new().await;
+    world.replies(&["```bash\necho 12\n```", "```bash\necho 12 > count.txt\n```"]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Count the lines of a.txt and write the number to count.txt.", None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    assert_eq!(world.read("count.txt"), "12\n");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:?}");
+    assert!(prompts[1].contains("count.txt was not written") && prompts[1].contains("`> count.txt`"), "{}", prompts[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_given_command_is_the_first_attempt_and_its_question_is_answered() {
+    let world = World::new().await;
+    let script = "read -rp 'Delete the cache? [y/N] ' a; printf '%s\\n' \"$a\" > answer.txt";
+    std::fs::write(world.work.path().join("ask.sh"), script).unwrap();
+    // One call: the yes/no answer (constrained by a schema). The command itself costs no call.
+    world.replies(&[r#"{"answer":"no"}"#]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Run ask.sh and answer no to its question.", Some("bash ask.sh"))).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.read("answer.txt"), "n\n");
+    let requests = world.model.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        requests[0].body["response_format"]["json_schema"]["schema"]["properties"]["answer"]["enum"],
+        serde_json::json!(["yes", "no"])
+    );
+    assert!(support::user_message(&requests[0]).contains("Delete the cache? [y/N]"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scripts_that_fail_without_a_prompt_do_not_fall_back_to_the_interactive_runner() {
+    let world = World::new().await;
+    world.replies(&["```bash\nexit 3\n```", "```bash\nexit 4\n```"]);
+    let config = AgentConfig { script_attempts: 2, ..AgentConfig::default() };
+    let agent = world.agent_with(config, None);
+    let summary = world.run(&agent, &plan("make it", None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap().starts_with("2 scripts failed"), "{result:?}");
+    assert_eq!(world.model.requests().len(), 2);
+    assert!(!agent.ledger().get("s").unwrap().fell_back);
+}
