@@ -1,15 +1,19 @@
 //! Model-driven runners for clive plans: a model writes scripts, drives panes turn by turn, writes text and
 //! answers questions — each mode a [`dag_sched::Runner`], so a plan mixes them freely with `direct` commands.
 //!
-//! - [`ScriptRunner`] (`script`): one call writes a whole script (bash with `set -euo pipefail`, or python); the
-//!   safety gate checks it as a whole; it is saved in the subtask's run directory and run in the pane with
-//!   signalled completion. A failure goes back to the model with the exit code and the end of the output
-//!   (bounded attempts), and may fall back once to the interactive runner.
+//! - [`ScriptRunner`] (`script`): one call writes a short script (after worked examples; a subtask's own `command`
+//!   is its first attempt, with no call); the safety gate checks it as a whole; it is saved in the subtask's run
+//!   directory and run in the pane with signalled completion. Exit 0 is not the goal: the files the goal names must
+//!   be there (a number where it asks for one), and a yes/no question on the way is answered by one constrained
+//!   call. A failure goes back to the model with how it failed and the end of the output (bounded attempts; the
+//!   same failed script is never run twice), and after a script stuck at a prompt may fall back once to the
+//!   interactive runner.
 //! - [`InteractiveRunner`] (`interactive`): the observe/act loop. Each turn the model sees what changed since its
 //!   last action — including the whole output of a command that ended at once — and answers with one
 //!   [`Action`]: run a command, press keys (text, Enter, C-c, arrows, a bare `y`), wait, done, fail. Prose is
 //!   never typed; interventions (`[y/N]`, passwords, pagers) are judged on new output only.
-//! - [`LlmRunner`] (`llm`) and [`AnswerRunner`] (`answer`): text work and direct answers, no pane.
+//! - [`LlmRunner`] (`llm`) and [`AnswerRunner`] (`answer`): text work (written to the files the goal names) and
+//!   direct answers; no command runs.
 //!
 //! Every command, script and keystroke a model writes goes through [`GatedPane`], which asks the router's safety
 //! gate first: a refused command is reported back to the model and nothing is typed. Screen and file text go into
@@ -51,7 +55,7 @@ pub mod text;
 pub use action::{Action, ActionError, KeyInput, MAX_WAIT_SECONDS, action_schema, parse_action};
 pub use agent::{Agent, AgentBuilder};
 pub use answer::{AnswerSource, FINAL_ANSWER_ID, FinalAnswer, bool_goal, leading_yes_no};
-pub use claims::claimed_files;
+pub use claims::{claimed_files, goal_destinations};
 pub use config::{AgentConfig, ReplyFormat};
 pub use gate::{GatedPane, TypeError, endangered_workplace};
 pub use model::CallError;

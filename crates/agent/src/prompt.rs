@@ -294,11 +294,14 @@ pub fn script_examples() -> Vec<ScriptExample> {
         .collect()
 }
 
-/// The script runner's prompt: the worked examples as earlier turns, then the goal; a repair goes on with the
-/// failed script as the model's reply and what went wrong.
+/// The script runner's prompt: the worked examples as earlier turns, then the goal; a repair is the goal, the
+/// failed script as the model's reply, and what went wrong.
 pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     let mut messages = Vec::new();
-    for example in script_examples() {
+    // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands
+    // (`./deploy.sh`, `find notes`) into unrelated goals; its own failed script is the example that matters.
+    let examples = if request.failed.is_none() { script_examples() } else { Vec::new() };
+    for example in examples {
         messages.push(Message::user(example.goal));
         messages.push(Message::assistant(format!("```bash\n{}\n```", example.script)));
     }

@@ -187,3 +187,25 @@ async fn a_spent_budget_stops_the_run_and_skips_what_is_pending() {
     assert!(budget.is_exhausted());
     assert_eq!(u64::from(agent.ledger().get("first").unwrap().model_calls), calls);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_llm_subtask_writes_its_text_to_the_file_its_goal_names() {
+    let world = World::new().await;
+    world.replies(&["hello clive"]);
+    let agent = world.agent();
+    let plan = r#"{"version":1,"subtasks":[{"id":"w","pane":"shell","mode":"llm",
+        "description":"Write the line 'hello clive' to the file reports/2024/summary.txt."}]}"#;
+    let summary = world.run(&agent, plan).await;
+    let result = summary.result("w").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("reports/2024/summary.txt"), "hello clive\n");
+    assert!(result.files.contains(&world.work.path().join("reports/2024/summary.txt")), "{:?}", result.files);
+
+    world.replies(&["x"]);
+    let plan = r#"{"version":1,"subtasks":[{"id":"o","pane":"shell","mode":"llm","description":"Write x to ../outside.txt."}]}"#;
+    let summary = world.run(&agent, plan).await;
+    assert!(
+        summary.result("o").unwrap().reason.as_deref().unwrap_or_default().contains("outside the working directory")
+    );
+    assert!(!world.work.path().join("../outside.txt").exists());
+}

@@ -23,13 +23,18 @@ fn plan(description: &str, command: Option<&str>) -> String {
 async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
     let world = World::new().await;
     world.replies(&["```bash\necho 12\n```", "```bash\necho 12 > count.txt\n```"]);
-    let agent = world.agent();
+    // Greedy, as clive runs a local model; the repair is sampled (greedy repairs repeat the failed script).
+    let agent = world.agent_with(AgentConfig { temperature: Some(0.0), ..AgentConfig::default() }, None);
     let summary = world.run(&agent, &plan("Count the lines of a.txt and write the number to count.txt.", None)).await;
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
     assert_eq!(world.read("count.txt"), "12\n");
     let prompts = world.prompts();
     assert_eq!(prompts.len(), 2, "{prompts:?}");
     assert!(prompts[1].contains("count.txt was not written") && prompts[1].contains("`> count.txt`"), "{}", prompts[1]);
+    let temperatures: Vec<f64> =
+        world.model.requests().iter().map(|r| r.body["temperature"].as_f64().unwrap()).collect();
+    assert_eq!(temperatures.len(), 2);
+    assert!(temperatures[0] == 0.0 && (temperatures[1] - 0.9).abs() < 1e-6, "{temperatures:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -64,4 +69,23 @@ async fn scripts_that_fail_without_a_prompt_do_not_fall_back_to_the_interactive_
     assert!(result.reason.as_deref().unwrap().starts_with("2 scripts failed"), "{result:?}");
     assert_eq!(world.model.requests().len(), 2);
     assert!(!agent.ledger().get("s").unwrap().fell_back);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repair_that_returns_the_failed_script_is_not_run_again() {
+    let world = World::new().await;
+    world.replies(&[
+        "```bash\necho ran >> runs.txt\nexit 3\n```",
+        "```bash\necho ran >> runs.txt\nexit 3\n```",
+        "```bash\necho ok > done.txt\n```",
+    ]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Write ok to done.txt.", None)).await;
+    // No temperature configured: none is sent, not even for a repair (some models accept no other than their own).
+    assert!(world.model.requests().iter().all(|r| r.body.get("temperature").is_none()));
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    assert_eq!(world.read("runs.txt"), "ran\n", "the same failing script ran once");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3);
+    assert!(prompts[2].contains("did not run again; write a different one. It failed: exit code 3"), "{}", prompts[2]);
 }

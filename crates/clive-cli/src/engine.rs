@@ -127,7 +127,12 @@ impl Engine {
         options: &EngineOptions,
         model: Option<ModelSetup>,
     ) -> Result<Engine, CliError> {
-        let needs_panes = plan.subtasks().iter().any(|s| !matches!(s.mode, Mode::Llm | Mode::Answer));
+        // An llm subtask whose goal names a file writes it in the pane's directory: it needs the pane too.
+        let needs_panes = plan.subtasks().iter().any(|s| match s.mode {
+            Mode::Llm => !agent::goal_destinations(&s.description).is_empty(),
+            Mode::Answer => false,
+            _ => true,
+        });
         let model_panes = plan.subtasks().iter().any(|s| matches!(s.mode, Mode::Script | Mode::Interactive));
         let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
         let run_dir = settings.state_dir.join("runs").join(&session_name);

@@ -1,6 +1,7 @@
 //! The runners, one per mode, and what they share.
 
 mod interactive;
+mod result_check;
 mod script;
 mod text;
 

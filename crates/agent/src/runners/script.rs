@@ -13,19 +13,19 @@ use tokio::time::Instant;
 
 use crate::action::KeyInput;
 use crate::agent::{Agent, Shared};
-use crate::claims::{goal_destinations, resolve};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
 use crate::runners::interactive::run_interactive;
+use crate::runners::result_check::{Before, result_problem};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
 /// The most yes/no questions of one script answered before it counts as stuck at a prompt.
 const MAX_CONFIRMATIONS: u32 = 3;
 
-/// The sampling temperature of a repair when none is configured.
+/// The least sampling temperature of a repair, where the configuration sets one.
 const REPAIR_TEMPERATURE: f32 = 0.9;
 
 /// The most characters of a failed script's output kept for the repair prompt.
@@ -292,6 +292,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
+            // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
+            if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
+                let how = match failed.how.strip_prefix(SAME_AGAIN) {
+                    Some(_) => failed.how.clone(),
+                    None => format!("{SAME_AGAIN}{}", failed.how),
+                };
+                failure = Some(Failure { script: script.text, how, output: failed.output.clone() });
+                continue;
+            }
             if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                 failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
@@ -310,6 +319,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             shared.ledger.update(&subtask.id, |s| {
                 s.last_command = Some(format!("{} {}", script.language.interpreter(), path.display()))
             });
+            let before = if attempt > 1 { Before::take(&subtask.description, &cwd) } else { Before::default() };
             let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
             let running = match pane.start(&command).await {
                 Ok(running) => running,
@@ -348,9 +358,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             match seen {
                 Seen::Finished(output)
                     if output.exit_code == 0
-                        && let Some(problem) = unmade_destination(&subtask.description, &cwd, attempt == attempts) =>
+                        && let Some(problem) = result_problem(
+                            &subtask.description,
+                            &cwd,
+                            &output.output,
+                            attempt == attempts,
+                            &before,
+                        ) =>
                 {
-                    // Exit 0 is not the goal: a file the goal names that is not there is a failed attempt.
+                    // Exit 0 is not the goal: a result the goal rules out is a failed attempt.
                     failure = Some(Failure {
                         script: script.text,
                         how: format!("it exited 0, but {problem}"),
@@ -472,7 +488,8 @@ impl Writer<'_> {
         });
         // A repair sampled as greedily as the first attempt tends to be the failed script again (measured with
         // Qwen2.5-Coder-0.5B: the same wrong pipeline three times); the check after each run picks among samples.
-        let temperature = (failure.is_some() && self.shared.config.temperature.is_none()).then_some(REPAIR_TEMPERATURE);
+        // Only where a temperature is configured: some models accept none (`AgentConfig::temperature`).
+        let temperature = failure.and(self.shared.config.temperature).map(|t| t.max(REPAIR_TEMPERATURE));
         let shape = CallShape {
             purpose: "script",
             max_tokens: self.shared.config.script_tokens,
@@ -515,7 +532,7 @@ impl Writer<'_> {
             max_tokens: 20,
             schema: Some(("confirm", &schema)),
             stop: &[],
-            temperature: Some(0.0),
+            temperature: None,
         };
         let prompt = confirm_request(self.request.subtask.description.trim(), screen);
         let reply = tokio::select! {
@@ -532,23 +549,16 @@ impl Writer<'_> {
     }
 }
 
-/// What is wrong with the files `goal` says to make ([`goal_destinations`]) after a script exited 0: one is
-/// missing, or (unless `last` — an empty result may be the right one, and a last attempt is not thrown away for
-/// it) holds nothing but white space.
-fn unmade_destination(goal: &str, cwd: &str, last: bool) -> Option<String> {
-    let cwd = std::path::Path::new(cwd);
-    goal_destinations(goal).into_iter().find_map(|file| {
-        let path = resolve(&file, cwd);
-        match std::fs::metadata(&path) {
-            // Said with the fix: a small model that printed its result repeats the script unless told how.
-            Err(_) => Some(format!("{file} was not written (write the result there: `> {file}`)")),
-            Ok(meta) if meta.is_file() && !last && meta.len() < 4096 => std::fs::read(&path)
-                .ok()
-                .filter(|bytes| bytes.iter().all(u8::is_ascii_whitespace))
-                .map(|_| format!("{file} is empty")),
-            Ok(_) => None,
-        }
-    })
+/// How a repair that returned the failed script unchanged is told (followed by how that script failed).
+const SAME_AGAIN: &str =
+    "this is the script that already failed, so it did not run again; write a different one. It failed: ";
+
+/// Whether two scripts are the same apart from the shebang, blank lines and indentation.
+fn same_script(a: &str, b: &str) -> bool {
+    let lines = |text: &str| -> Vec<String> {
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("#!")).map(str::to_owned).collect()
+    };
+    lines(a) == lines(b)
 }
 
 fn timed_out(request: &RunRequest) -> RunOutcome {
@@ -613,6 +623,13 @@ mod tests {
             ]
         );
         assert!(split_peeks("").is_empty());
+    }
+
+    #[test]
+    fn a_repair_that_changes_nothing_is_the_same_script() {
+        assert!(same_script("#!/bin/bash\nwc -l notes.txt > lines.txt\n", "wc -l notes.txt > lines.txt"));
+        assert!(same_script("if true; then\n  echo x\nfi", "#!/bin/bash\n\nif true; then\necho x\nfi\n"));
+        assert!(!same_script("wc -l notes.txt > lines.txt", "wc -l < notes.txt > lines.txt"));
     }
 
     #[test]

@@ -1,13 +1,14 @@
-//! The runners without a pane: `llm` (text work over the dependencies' results and files, written to a file in
+//! The runners without a command: `llm` (text work over the dependencies' results and files, written to a file in
 //! the run directory) and `answer` (a direct reply to a question).
 
 use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 
 use crate::agent::{Agent, Shared};
+use crate::claims::goal_destinations;
 use crate::model::CallShape;
 use crate::prompt::{Prompt, answer_request, llm_request};
-use crate::runners::{budget_outcome, dependency_inputs, progress};
+use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 
 /// The file an `llm` subtask writes its text to, in its subtask directory.
 pub const LLM_OUTPUT_FILE: &str = "result.md";
@@ -34,10 +35,38 @@ impl Runner for LlmRunner {
         if outcome.status == SubtaskStatus::Succeeded {
             let path = request.context.subtask_dir.join(LLM_OUTPUT_FILE);
             std::fs::write(&path, &outcome.output).map_err(|source| DagError::RunDirectory { path, source })?;
+            write_destinations(&self.agent.shared, &request, &mut outcome).await?;
         }
         outcome.summary = None;
         Ok(outcome)
     }
+}
+
+/// Writes the text to the files the goal names ("write … to notes/summary.md"), in the directory of the subtask's
+/// pane, parents made: what the user asked for is a file, not only a reply. Only a relative path that stays inside
+/// that directory is written; a goal naming another place leaves the text in the run directory (its reason says so).
+async fn write_destinations(shared: &Shared, request: &RunRequest, outcome: &mut RunOutcome) -> Result<(), DagError> {
+    let destinations = goal_destinations(&request.subtask.description);
+    if destinations.is_empty() {
+        return Ok(());
+    }
+    let pane = shared.gated_pane(&request.subtask.pane).await?;
+    let Some(cwd) = pane_directory(pane.pane()).await else { return Ok(()) };
+    for file in destinations {
+        let inside = !file.starts_with(['/', '~']) && !file.split('/').any(|part| part == "..");
+        if !inside {
+            outcome.reason = Some(format!("not written to {file}: outside the working directory"));
+            continue;
+        }
+        let path = std::path::Path::new(&cwd).join(&file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| DagError::RunDirectory { path: parent.into(), source })?;
+        }
+        std::fs::write(&path, &outcome.output)
+            .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+        outcome.files.push(path);
+    }
+    Ok(())
 }
 
 /// Runs `answer` subtasks: one model call answers the question in the subtask's description; no pane.

@@ -1,0 +1,202 @@
+//! Checking a script's result against what its goal asks for, after it exited 0: the shell's judgement, no model.
+//!
+//! A small model's script often exits 0 with the wrong result in a way the goal alone rules out: the file it was to
+//! write is missing or empty, or holds `12 notes.txt` where the goal asked for the number; a question's answer was
+//! written to a file nobody named, so nothing was printed. Each such result is sent back for repair with what is
+//! wrong and how to fix it. A last attempt is not thrown away for an empty or non-numeric result (the empty one may
+//! be right); a missing file is always a failure.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::claims::{goal_destinations, resolve};
+
+/// Goals whose result is one number: "write the number to", "how many … write", "reply with the number only".
+static ASKS_NUMBER: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:the number\b|how many\b|number only\b)").ok());
+
+/// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
+static CONDITIONAL: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"(?i)\b(?:if|unless|otherwise)\b").ok());
+
+/// One number, as a person writes it: `12`, `-3`, `1,024`, `3875.50`.
+static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$").ok());
+
+/// The most bytes of a destination read to judge it.
+const READ_LIMIT: u64 = 4096;
+
+/// The files a goal names as they were before an attempt: a repair that prints instead of writing must not pass
+/// (or fail) on what an earlier attempt left there.
+#[derive(Debug, Default)]
+pub(crate) struct Before(Vec<(String, std::time::SystemTime, u64)>);
+
+impl Before {
+    /// The destinations of `goal` under `cwd` that exist now, with their modification time and size.
+    pub(crate) fn take(goal: &str, cwd: &str) -> Before {
+        let stamp = |file: String| {
+            let meta = std::fs::metadata(resolve(&file, Path::new(cwd))).ok()?;
+            Some((file, meta.modified().ok()?, meta.len()))
+        };
+        Before(goal_destinations(goal).into_iter().filter_map(stamp).collect())
+    }
+
+    fn unchanged(&self, file: &str, meta: &std::fs::Metadata) -> bool {
+        self.0.iter().any(|(name, modified, len)| {
+            name == file && meta.modified().is_ok_and(|m| m == *modified) && meta.len() == *len
+        })
+    }
+}
+
+/// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`; `None`
+/// when nothing the goal says rules it out. `last`: this was the last attempt; `before`: the files as they were
+/// before it (a file this attempt did not touch was not written by it).
+pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<String> {
+    let wants_number = matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal);
+    let destinations = goal_destinations(goal);
+    for file in &destinations {
+        let path = resolve(file, Path::new(cwd));
+        let written = std::fs::metadata(&path).ok().filter(|meta| !before.unchanged(file, meta));
+        let Some(meta) = written else {
+            // Said with the fix: a small model that printed its result repeats the script unless told how.
+            return Some(format!("{file} was not written (write the result there: `> {file}`)"));
+        };
+        if last || !meta.is_file() || meta.len() > READ_LIMIT {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let text = text.trim();
+        if text.is_empty() {
+            return Some(format!("{file} is empty"));
+        }
+        if wants_number && !is_number(text) {
+            return Some(not_just_a_number(file, text));
+        }
+    }
+    // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
+    if destinations.is_empty() && !last && goal.contains('?') {
+        let printed = printed.trim();
+        if printed.is_empty() {
+            return Some("it printed nothing: print the answer".to_owned());
+        }
+        if wants_number && !is_number(printed) && goal.to_ascii_lowercase().contains("number only") {
+            return Some(format!("it printed `{}`, not just the number", excerpt(printed)));
+        }
+    }
+    None
+}
+
+/// A count followed by a name (`12 notes.txt`, `28K\tdata/`): what `wc FILE` and `du` print.
+static COUNT_AND_NAME: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\d[\d.,]*[KMGT]?\s+(\S+)$").ok());
+
+/// The problem of a file that should hold a number, said with the fix when the mistake is a known one: a small
+/// model repeats `wc -l notes.txt` three times when told only that the file holds more than the number.
+fn not_just_a_number(file: &str, text: &str) -> String {
+    let name = COUNT_AND_NAME.as_ref().and_then(|re| re.captures(text)).and_then(|c| c.get(1)).map(|m| m.as_str());
+    match name {
+        Some(name) if !name.ends_with('/') => format!(
+            "{file} holds `{}`: the number and a name; write only the number (read the file on stdin: `wc -l < \
+             {name}`, or cut the name off: `| awk '{{print $1}}'`)",
+            excerpt(text)
+        ),
+        Some(_) => format!(
+            "{file} holds `{}`: the number and a name; write only the number (cut the name off: `| awk '{{print \
+             $1}}'`)",
+            excerpt(text)
+        ),
+        None => format!("{file} holds `{}`, not just the number", excerpt(text)),
+    }
+}
+
+fn matches(re: &LazyLock<Option<Regex>>, text: &str) -> bool {
+    re.as_ref().is_some_and(|re| re.is_match(text))
+}
+
+fn is_number(text: &str) -> bool {
+    matches(&NUMBER, text)
+}
+
+fn excerpt(text: &str) -> String {
+    let line: String = text.lines().next().unwrap_or_default().chars().take(60).collect();
+    if line.len() < text.len() { format!("{line}…") } else { line }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(goal: &str, files: &[(&str, &str)], printed: &str, last: bool) -> Option<String> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        result_problem(goal, dir.path().to_str().unwrap(), printed, last, &Before::default())
+    }
+
+    #[test]
+    fn named_files_must_be_there_and_hold_something() {
+        let goal = "Write the distinct addresses of a.txt to unique.txt, one per line.";
+        assert_eq!(
+            check(goal, &[], "", false).unwrap(),
+            "unique.txt was not written (write the result there: `> unique.txt`)"
+        );
+        assert!(check(goal, &[], "", true).is_some(), "a missing file fails the last attempt too");
+        assert_eq!(check(goal, &[("unique.txt", " \n")], "", false).unwrap(), "unique.txt is empty");
+        assert_eq!(check(goal, &[("unique.txt", " \n")], "", true), None, "an empty result may be the right one");
+        assert_eq!(check(goal, &[("unique.txt", "a@x\n")], "", false), None);
+    }
+
+    #[test]
+    fn a_number_is_just_a_number() {
+        let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
+        assert_eq!(
+            check(goal, &[("lines.txt", "12 notes.txt\n")], "", false).unwrap(),
+            "lines.txt holds `12 notes.txt`: the number and a name; write only the number (read the file on stdin: \
+             `wc -l < notes.txt`, or cut the name off: `| awk '{print $1}'`)"
+        );
+        assert_eq!(
+            check(goal, &[("lines.txt", "about twelve")], "", false).unwrap(),
+            "lines.txt holds `about twelve`, not just the number"
+        );
+        for number in ["12\n", "-3", "1,024", "3875.50"] {
+            assert_eq!(check(goal, &[("lines.txt", number)], "", false), None, "{number}");
+        }
+        assert_eq!(
+            check("What is the size of data/? Write the number to size.txt.", &[("size.txt", "28K\tdata/")], "", false)
+                .unwrap(),
+            "size.txt holds `28K\tdata/`: the number and a name; write only the number (cut the name off: \
+             `| awk '{print $1}'`)"
+        );
+        let conditional =
+            "Write the number of lines in in.txt to n.txt. If in.txt does not exist, write MISSING to n.txt instead.";
+        assert_eq!(check(conditional, &[("n.txt", "MISSING\n")], "", false), None);
+        assert_eq!(
+            check("Write the word count to n.txt.", &[("n.txt", "about 40")], "", false),
+            None,
+            "no number asked for"
+        );
+    }
+
+    #[test]
+    fn a_file_an_earlier_attempt_left_is_not_this_attempts_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
+        std::fs::write(dir.path().join("lines.txt"), "12 notes.txt\n").unwrap();
+        let before = Before::take(goal, cwd);
+        assert!(result_problem(goal, cwd, "12\n", false, &before).unwrap().starts_with("lines.txt was not written"));
+        std::fs::write(dir.path().join("lines.txt"), "12\n").unwrap();
+        assert_eq!(result_problem(goal, cwd, "", false, &before), None);
+    }
+
+    #[test]
+    fn a_question_prints_its_answer() {
+        let question = "How many orders have the status shipped? Reply with the number only.";
+        assert_eq!(check(question, &[], "\n", false).unwrap(), "it printed nothing: print the answer");
+        assert_eq!(check(question, &[], "o-028\no-031\n", false).unwrap(), "it printed `o-028…`, not just the number");
+        assert_eq!(check(question, &[], "15\n", false), None);
+        assert_eq!(check(question, &[], "", true), None, "the last attempt stands");
+        assert_eq!(check("Which port does config.ini set?", &[], "port is 5432", false), None);
+        assert_eq!(check("In photos/, rename every .jpeg file to .jpg.", &[], "", false), None, "not a question");
+    }
+}
