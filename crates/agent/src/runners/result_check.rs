@@ -20,6 +20,12 @@ static ASKS_NUMBER: LazyLock<Option<Regex>> =
 /// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
 static CONDITIONAL: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"(?i)\b(?:if|unless|otherwise)\b").ok());
 
+/// A program's error line: `prog: …: No such file or directory`, `cannot access`, `command not found`, …
+static PROGRAM_ERROR: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"^[\w./-]+: .*(?:No such file or directory|cannot access|cannot open|command not found|Permission denied|Is a directory)")
+        .ok()
+});
+
 /// One number, as a person writes it: `12`, `-3`, `1,024`, `3875.50`.
 static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$").ok());
 
@@ -72,6 +78,11 @@ pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, b
         if wants_number && !is_number(text) {
             return Some(not_just_a_number(file, text));
         }
+    }
+    // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
+    // last command succeeded, the work did not.
+    if !last && let Some(line) = printed.lines().find(|line| matches(&PROGRAM_ERROR, line)) {
+        return Some(format!("it exited 0 but printed an error: `{}`", excerpt(line)));
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if destinations.is_empty() && !last && goal.contains('?') {
@@ -187,6 +198,19 @@ mod tests {
         assert!(result_problem(goal, cwd, "12\n", false, &before).unwrap().starts_with("lines.txt was not written"));
         std::fs::write(dir.path().join("lines.txt"), "12\n").unwrap();
         assert_eq!(result_problem(goal, cwd, "", false, &before), None);
+    }
+
+    #[test]
+    fn an_error_hidden_by_a_pipeline_is_a_failure() {
+        let question = "How many .log files are in this directory? Answer with the number.";
+        let printed = "ls: cannot access '.log': No such file or directory\n0\n";
+        assert_eq!(
+            check(question, &[], printed, false).unwrap(),
+            "it exited 0 but printed an error: `ls: cannot access '.log': No such file or directory`"
+        );
+        assert_eq!(check(question, &[], printed, true), None, "the last attempt stands");
+        assert_eq!(check(question, &[], "2\n", false), None);
+        assert_eq!(check(question, &[], "no such file here: 0\n", false), None, "prose is not a program's error");
     }
 
     #[test]
