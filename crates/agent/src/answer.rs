@@ -111,12 +111,7 @@ impl Agent {
         if answer.trim().is_empty() {
             return None;
         }
-        let schema = json!({
-            "type": "object",
-            "properties": {"answer": {"enum": ["yes", "no", "unknown"]}},
-            "required": ["answer"],
-            "additionalProperties": false
-        });
+        let schema = answer_schema(&["yes", "no", "unknown"]);
         let caller = self.shared.caller(FINAL_ANSWER_ID, None);
         let shape = CallShape {
             purpose: "judge",
@@ -126,12 +121,25 @@ impl Agent {
             temperature: None,
         };
         let reply = caller.call(&judge_request(question, answer), shape).await.ok()?;
-        let verdict = serde_json::from_str::<serde_json::Value>(reply.text.trim())
-            .ok()
-            .and_then(|v| v.get("answer").and_then(|a| a.as_str()).map(str::to_owned))
-            .unwrap_or_else(|| reply.text.clone());
+        let verdict = answer_field(&reply.text).unwrap_or_else(|| reply.text.clone());
         leading_yes_no(&verdict)
     }
+}
+
+/// The JSON schema of a one-word reply `{"answer": …}`, the word one of `choices`.
+pub(crate) fn answer_schema(choices: &[&str]) -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {"answer": {"enum": choices}},
+        "required": ["answer"],
+        "additionalProperties": false
+    })
+}
+
+/// The word of a reply shaped by [`answer_schema`]; `None` when the reply is not such an object.
+pub(crate) fn answer_field(reply: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(reply.trim()).ok()?;
+    value.get("answer")?.as_str().map(str::to_owned)
 }
 
 /// YES or NO as the answer's first word (`Yes.`, `no,`, `**YES**`, `true`).

@@ -82,7 +82,7 @@ pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, b
     // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
     // last command succeeded, the work did not.
     if !last && let Some(line) = printed.lines().find(|line| matches(&PROGRAM_ERROR, line)) {
-        return Some(format!("it exited 0 but printed an error: `{}`", excerpt(line)));
+        return Some(format!("it printed an error: `{}`", excerpt(line)));
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if destinations.is_empty() && !last && goal.contains('?') {
@@ -206,7 +206,7 @@ mod tests {
         let printed = "ls: cannot access '.log': No such file or directory\n0\n";
         assert_eq!(
             check(question, &[], printed, false).unwrap(),
-            "it exited 0 but printed an error: `ls: cannot access '.log': No such file or directory`"
+            "it printed an error: `ls: cannot access '.log': No such file or directory`"
         );
         assert_eq!(check(question, &[], printed, true), None, "the last attempt stands");
         assert_eq!(check(question, &[], "2\n", false), None);

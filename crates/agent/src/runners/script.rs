@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use crate::action::KeyInput;
 use crate::agent::{Agent, Shared};
+use crate::answer::{answer_field, answer_schema};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
@@ -521,12 +522,7 @@ impl Writer<'_> {
     /// Whether to answer yes to the question at the end of `screen`, as the goal calls for: one call constrained to
     /// `{"answer": "yes"|"no"}`. `None` when the call fails or the reply says neither.
     async fn confirm(&self, screen: &str) -> Option<bool> {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": {"answer": {"enum": ["yes", "no"]}},
-            "required": ["answer"],
-            "additionalProperties": false
-        });
+        let schema = answer_schema(&["yes", "no"]);
         let shape = CallShape {
             purpose: "confirm",
             max_tokens: 20,
@@ -540,8 +536,7 @@ impl Writer<'_> {
             () = self.request.cancel.cancelled() => return None,
             () = tokio::time::sleep_until(self.deadline) => return None,
         };
-        let value: serde_json::Value = serde_json::from_str(reply.text.trim()).ok()?;
-        match value.get("answer")?.as_str()? {
+        match answer_field(&reply.text)?.as_str() {
             "yes" => Some(true),
             "no" => Some(false),
             _ => None,

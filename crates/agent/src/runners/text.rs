@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 
 use crate::agent::{Agent, Shared};
-use crate::claims::goal_destinations;
+use crate::claims::{goal_destinations, resolve};
 use crate::model::CallShape;
 use crate::prompt::{Prompt, answer_request, llm_request};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
@@ -58,7 +58,7 @@ async fn write_destinations(shared: &Shared, request: &RunRequest, outcome: &mut
             outcome.reason = Some(format!("not written to {file}: outside the working directory"));
             continue;
         }
-        let path = std::path::Path::new(&cwd).join(&file);
+        let path = resolve(&file, std::path::Path::new(&cwd));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|source| DagError::RunDirectory { path: parent.into(), source })?;
         }
