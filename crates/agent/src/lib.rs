@@ -1,13 +1,15 @@
 //! Model-driven runners for clive plans: a model writes scripts, drives panes turn by turn, writes text and
 //! answers questions — each mode a [`dag_sched::Runner`], so a plan mixes them freely with `direct` commands.
 //!
-//! - [`ScriptRunner`] (`script`): one call writes a short script (after worked examples; a subtask's own `command`
-//!   is its first attempt, with no call); the safety gate checks it as a whole; it is saved in the subtask's run
-//!   directory and run in the pane with signalled completion. Exit 0 is not the goal: the files the goal names must
-//!   be there (a number where it asks for one), and a yes/no question on the way is answered by one constrained
-//!   call. A failure goes back to the model with how it failed and the end of the output (bounded attempts; the
-//!   same failed script is never run twice), and after a script stuck at a prompt may fall back once to the
-//!   interactive runner.
+//! - [`ScriptRunner`] (`script`): one call writes a short script (after the worked examples that fit the goal,
+//!   [`prompt::pick_examples`]; a subtask's own `command` is its first attempt, with no call); the shell tidies
+//!   what cannot be meant (`wc -l file` where a number is wanted, missing imports), the safety gate checks it as a
+//!   whole; it is saved in the subtask's run directory and run in the pane, without a pager, with signalled
+//!   completion. Exit 0 is not the goal: the files the goal names must be there (a number where it asks for one),
+//!   and a yes/no question on the way is answered by one constrained call. A result printed instead of written is
+//!   written by the shell, with no call; other failures go back to the model with how it failed and the end of the
+//!   output (bounded attempts; the same failed script is never run twice), and after a script stuck at a prompt
+//!   may fall back once to the interactive runner.
 //! - [`InteractiveRunner`] (`interactive`): the observe/act loop. Each turn the model sees what changed since its
 //!   last action — including the whole output of a command that ended at once — and answers with one
 //!   [`Action`]: run a command, press keys (text, Enter, C-c, arrows, a bare `y`), wait, done, fail. Prose is
@@ -44,6 +46,7 @@ mod agent;
 mod answer;
 mod claims;
 mod config;
+mod examples;
 mod gate;
 mod model;
 pub mod observe;

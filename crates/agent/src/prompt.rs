@@ -6,6 +6,7 @@
 
 use llm::Message;
 
+pub use crate::examples::{EXAMPLES_SHOWN, ScriptExample, pick_examples, script_examples};
 use crate::text::{bound, fence};
 
 /// The system prompt of the interactive runner.
@@ -16,7 +17,6 @@ const INTERACTIVE_NEXT: &str = include_str!("../prompts/interactive_next.md");
 pub const SCRIPT_SYSTEM: &str = include_str!("../prompts/script_system.md");
 const SCRIPT_TASK: &str = include_str!("../prompts/script_task.md");
 const SCRIPT_REPAIR: &str = include_str!("../prompts/script_repair.md");
-const SCRIPT_EXAMPLES: &str = include_str!("../prompts/script_examples.md");
 /// The system prompt of the llm runner.
 pub const LLM_SYSTEM: &str = include_str!("../prompts/llm_system.md");
 const LLM_TASK: &str = include_str!("../prompts/llm_task.md");
@@ -269,38 +269,16 @@ const REPAIR_OUTPUT_CHARS: usize = 1500;
 /// The most characters of a failed script shown in the repair prompt.
 const REPAIR_SCRIPT_CHARS: usize = 4000;
 
-/// One worked example of the script writer: a goal (with inputs, as the runner shows them) and its script.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptExample {
-    /// The user message.
-    pub goal: &'static str,
-    /// The script, without its fence.
-    pub script: &'static str,
-}
-
-/// The script writer's worked examples (`prompts/script_examples.md`: examples between `===` lines, goal and
-/// script split by a `---` line), sent as earlier turns of the conversation. Measured with
-/// Qwen2.5-Coder-0.5B on the eval suite's data tasks: 2 of 28 first scripts right without them, 10 with them
-/// (docs/evals.md): a small model copies the shape of what it has seen, so the examples show short pipelines,
-/// `wc -l <` rather than `wc -l file`, python's csv and json modules, `mkdir -p` before a new path, and an
-/// answer piped into a prompt.
-pub fn script_examples() -> Vec<ScriptExample> {
-    SCRIPT_EXAMPLES
-        .split("\n===\n")
-        .filter_map(|example| {
-            let (goal, script) = example.split_once("\n---\n")?;
-            Some(ScriptExample { goal: goal.trim(), script: script.trim() })
-        })
-        .collect()
-}
-
-/// The script runner's prompt: the worked examples as earlier turns, then the goal; a repair is the goal, the
+/// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns, then the goal; a repair is the goal, the
 /// failed script as the model's reply, and what went wrong.
 pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     let mut messages = Vec::new();
     // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands
     // (`./deploy.sh`, `find notes`) into unrelated goals; its own failed script is the example that matters.
-    let examples = if request.failed.is_none() { script_examples() } else { Vec::new() };
+    let examples = match request.failed {
+        None => pick_examples(request.workplace.goal, EXAMPLES_SHOWN),
+        Some(_) => Vec::new(),
+    };
     for example in examples {
         messages.push(Message::user(example.goal));
         messages.push(Message::assistant(format!("```bash\n{}\n```", example.script)));

@@ -22,7 +22,8 @@ fn plan(description: &str, command: Option<&str>) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
     let world = World::new().await;
-    world.replies(&["```bash\necho 12\n```", "```bash\necho 12 > count.txt\n```"]);
+    // The first script prints nothing, so the shell has nothing to write for it: the model repairs it.
+    world.replies(&["```bash\ntrue\n```", "```bash\necho 12 > count.txt\n```"]);
     // Greedy, as clive runs a local model; the repair is sampled (greedy repairs repeat the failed script).
     let agent = world.agent_with(AgentConfig { temperature: Some(0.0), ..AgentConfig::default() }, None);
     let summary = world.run(&agent, &plan("Count the lines of a.txt and write the number to count.txt.", None)).await;
@@ -35,6 +36,21 @@ async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
         world.model.requests().iter().map(|r| r.body["temperature"].as_f64().unwrap()).collect();
     assert_eq!(temperatures.len(), 2);
     assert!(temperatures[0] == 0.0 && (temperatures[1] - 0.9).abs() < 1e-6, "{temperatures:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_printed_instead_of_written_is_written_by_the_shell_without_a_call() {
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("a.txt"), "x\ny\n").unwrap();
+    // `wc -l a.txt` is read on stdin before it runs (the name would follow the count); its output then goes to the
+    // one file the goal names, with `mkdir -p` for its directory: one call in all.
+    world.replies(&["```bash\nwc -l a.txt\n```"]);
+    let agent = world.agent();
+    let summary =
+        world.run(&agent, &plan("Count the lines of a.txt and write the number to out/count.txt.", None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.read("out/count.txt"), "2\n");
+    assert_eq!(world.prompts().len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -88,4 +104,35 @@ async fn a_repair_that_returns_the_failed_script_is_not_run_again() {
     let prompts = world.prompts();
     assert_eq!(prompts.len(), 3);
     assert!(prompts[2].contains("did not run again; write a different one. It failed: exit code 3"), "{}", prompts[2]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_never_pages_and_a_program_it_only_runs_is_not_shown() {
+    let world = World::new().await;
+    let report: String = (1..=200).map(|n| format!("line {n}\n")).collect::<String>() + "TOTAL 4711\n";
+    std::fs::write(world.work.path().join("report.txt"), report).unwrap();
+    let show = world.work.path().join("show.sh");
+    std::fs::write(&show, "#!/usr/bin/env bash\nless report.txt\n").unwrap();
+    std::fs::set_permissions(&show, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // `less` on the pane's terminal would wait for a person until the deadline; in a script it is `cat`.
+    world.replies(&["```bash\n./show.sh\n```"]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Run ./show.sh and show me its TOTAL line.", None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert!(world.history("shell").await.contains("TOTAL 4711"));
+    let prompts = world.prompts();
+    assert!(!prompts[0].contains("less report.txt"), "a program the goal runs is not shown: {}", prompts[0]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_input_ends_the_subtask_with_its_name_at_once() {
+    let world = World::new().await;
+    world.replies(&["```bash\nhead -n 1 settings.ini\n```", "```bash\ncat settings.ini\n```"]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("What is the first line of settings.ini?", None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap().starts_with("settings.ini does not exist (in "), "{result:?}");
+    assert_eq!(world.prompts().len(), 1, "no repair: no script makes the file appear");
 }

@@ -84,6 +84,13 @@ pub fn connect_model(budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, Cli
     Ok(Some(ModelSetup { model, budget, provider }))
 }
 
+/// Whether `provider` serves a local model (an OpenAI-compatible server such as llama.cpp's, or Ollama), which
+/// clive takes to be a small one: sampled greedily, shown no tool cards, and its router's command is not the first
+/// attempt (`route_cmd`).
+pub fn is_local(provider: ProviderKind) -> bool {
+    matches!(provider, ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative)
+}
+
 /// Opens a plan's panes with the toolbox's launcher: the never-hang environment, and the sandbox for panes a
 /// model types into (docs/tools.md).
 /// Each pane is recorded from its start.
@@ -166,10 +173,7 @@ impl Engine {
         };
         let answer_model = model.as_ref().map(|setup| setup.model.clone());
         let agent = model.map(|setup| {
-            let local = matches!(
-                setup.provider,
-                ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative
-            );
+            let local = is_local(setup.provider);
             let model_options = options.model.clone().unwrap_or(ModelOptions { max_tokens: 0, max_turns: 8 });
             let config = AgentConfig {
                 max_turns: model_options.max_turns,

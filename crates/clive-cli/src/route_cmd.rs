@@ -145,12 +145,17 @@ pub async fn execute_route(
     match &routed.route {
         // A command a model wrote is the first attempt of a script subtask: checked against what the task says
         // to make, answered through when it stops at a prompt, and repaired by the script writer when it fails.
+        // A local model's only when it runs a program the task names, nothing more: its router writes commands
+        // without the script writer's worked examples, and the script writer's first attempt does better
+        // (Qwen2.5-Coder-0.5B: 26 → 29 of 39, docs/evals.md).
         Route::Direct(direct)
             if routed.tier != Tier::Direct
                 && let Some(setup) = connect_model(budget.clone())? =>
         {
-            let plan = ValidatedPlan::new(model_command_plan(task, &direct.command))
-                .map_err(|e| CliError::PlanRun(Box::new(e)))?;
+            let keep = !crate::engine::is_local(setup.provider) || only_runs_named_program(task, &direct.command);
+            let first = keep.then_some(direct.command.as_str());
+            let plan =
+                ValidatedPlan::new(model_command_plan(task, first)).map_err(|e| CliError::PlanRun(Box::new(e)))?;
             run_plan(settings, task, routed, &plan, setup, options, output).await
         }
         Route::Direct(direct) => {
@@ -220,8 +225,29 @@ pub async fn execute_route(
     }
 }
 
-/// The plan that runs a model's command for `task`: one script subtask whose first attempt is the command.
-fn model_command_plan(task: &str, command: &str) -> dag_sched::Plan {
+/// Whether `command` only runs a program `task` names (`./upgrade.sh`, `bash ask.sh`) and the task names no file to
+/// write: a command no model gets wrong. A small script writer, shown the files such a task names, writes
+/// something else (Qwen2.5-Coder-0.5B edited the `settings.conf` that "must stay as it is").
+fn only_runs_named_program(task: &str, command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let program = match words.as_slice() {
+        [program] => *program,
+        ["bash" | "sh", program] => *program,
+        _ => return false,
+    };
+    let name = program.trim_start_matches("./");
+    let named = task.split_whitespace().any(|word| {
+        word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && !"./_-".contains(c))
+            .trim_end_matches('.')
+            .trim_start_matches("./")
+            == name
+    });
+    named && name.contains('.') && agent::goal_destinations(task).is_empty()
+}
+
+/// The plan that carries out `task` for a model's direct route: one script subtask whose first attempt is `command`
+/// (`None`: the script writer's).
+fn model_command_plan(task: &str, command: Option<&str>) -> dag_sched::Plan {
     dag_sched::Plan {
         version: dag_sched::PLAN_VERSION,
         panes: None,
@@ -230,7 +256,7 @@ fn model_command_plan(task: &str, command: &str) -> dag_sched::Plan {
             description: task.trim().to_owned(),
             pane: router::DEFAULT_PANE.to_owned(),
             mode: Mode::Script,
-            command: Some(command.to_owned()),
+            command: command.map(str::to_owned),
             depends_on: Vec::new(),
             timeout: None,
             host: None,
@@ -416,5 +442,17 @@ mod tests {
         let answer = Route::Answer(Answer { text: "4".into() });
         let object = reply_object("what is 2+2", &routed(answer, Tier::Classifier), "answer", "4");
         insta::assert_json_snapshot!("answer_json", object);
+    }
+
+    #[test]
+    fn a_command_that_only_runs_the_named_program_is_kept() {
+        let task = "Run ./upgrade.sh but answer no to its question: settings.conf must stay as it is.";
+        assert!(only_runs_named_program(task, "./upgrade.sh"));
+        assert!(only_runs_named_program("Run ask.sh and answer no.", "bash ask.sh"));
+        assert!(!only_runs_named_program(task, "echo n | ./upgrade.sh"), "more than running it");
+        assert!(!only_runs_named_program(task, "./other.sh"), "not the named program");
+        assert!(!only_runs_named_program(task, "ls"), "not a named program");
+        let writes = "Run ./build.sh and write the last line it prints to result.txt.";
+        assert!(!only_runs_named_program(writes, "./build.sh"), "the task has a file to write");
     }
 }

@@ -41,6 +41,17 @@ fn clive(world: &World, model: &Model, args: &[&str]) -> std::process::Output {
     world.command(args).env("OPENAI_BASE_URL", model.url()).current_dir(world.dir.path()).output().unwrap()
 }
 
+/// `clive` with the fake model as a hosted provider's (OpenAI's, with a key), not a local server's.
+fn clive_hosted(world: &World, model: &Model, args: &[&str]) -> std::process::Output {
+    world
+        .command(args)
+        .env("OPENAI_API_KEY", "test-key")
+        .env("OPENAI_BASE_URL", model.url())
+        .current_dir(world.dir.path())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_question_is_answered_and_nothing_runs() {
     let world = World::new();
@@ -85,7 +96,7 @@ fn the_classifiers_command_runs_in_tmux() {
     std::fs::write(world.dir.path().join("notes.txt"), "a\nb\nc\n").unwrap();
     let model = Model::start();
     model.classify("command", "wc -l < notes.txt");
-    let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
+    let out = clive_hosted(&world, &model, &["--json", "count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // A model's command is the first attempt of a script subtask: it ran, was checked, and cost no other call.
@@ -103,8 +114,20 @@ fn the_classifiers_command_runs_in_tmux() {
     );
 
     model.classify("command", "rm -rf ~");
-    let out = clive(&world, &model, &["free up my home directory"]);
+    let out = clive_hosted(&world, &model, &["free up my home directory"]);
     assert_eq!(out.status.code(), Some(77), "a model's command passes the gate: {}", text(&out.stderr));
+
+    // A local model's command is not the first attempt: the script writer, shown its worked examples, writes it.
+    model.classify("command", "wc -l notes.txt");
+    model.reply("```bash\nwc -l < notes.txt\n```");
+    let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["answer"].as_str().map(str::trim), Some("3"), "{report}");
+    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(2)));
+    let requests = model.server.requests();
+    let writer = requests.last().unwrap().body["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(writer.starts_with("You write a short bash script"), "{writer}");
 }
 
 #[test]
@@ -238,7 +261,7 @@ fn the_models_command_runs_sandboxed_and_the_users_as_typed() {
         let mut args = vec!["--json", "-C", work.to_str().unwrap()];
         args.extend(extra);
         args.push("make a file here");
-        let out = clive(&world, &model, &args);
+        let out = clive_hosted(&world, &model, &args);
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)))
     };
 

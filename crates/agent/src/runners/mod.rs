@@ -1,8 +1,10 @@
 //! The runners, one per mode, and what they share.
 
 mod interactive;
+mod peek;
 mod result_check;
 mod script;
+mod script_fix;
 mod text;
 
 pub use interactive::InteractiveRunner;

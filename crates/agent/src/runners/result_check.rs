@@ -6,12 +6,14 @@
 //! wrong and how to fix it. A last attempt is not thrown away for an empty or non-numeric result (the empty one may
 //! be right); a missing file is always a failure.
 
+use std::fmt;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::claims::{goal_destinations, resolve};
+use crate::runners::peek::named_files;
 
 /// Goals whose result is one number: "write the number to", "how many … write", "reply with the number only".
 static ASKS_NUMBER: LazyLock<Option<Regex>> =
@@ -54,18 +56,68 @@ impl Before {
     }
 }
 
+/// What is wrong with a script's result, in terms a repair can act on; shown (with the fix, where the mistake is a
+/// known one) in the repair prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Problem {
+    /// A destination the goal names was not written by this attempt.
+    NotWritten {
+        /// The destination, as the goal names it.
+        file: String,
+    },
+    /// A destination holds nothing but white space.
+    Empty {
+        /// The destination.
+        file: String,
+    },
+    /// A destination that should hold one number holds more (or something else).
+    NotJustANumber {
+        /// The destination.
+        file: String,
+        /// What it holds, trimmed.
+        text: String,
+    },
+    /// The output holds a program's error line although the script exited 0.
+    PrintedError {
+        /// The error line.
+        line: String,
+    },
+    /// A question's script printed nothing.
+    PrintedNothing,
+    /// A question whose answer is a number only was answered with something else.
+    PrintedNotANumber {
+        /// What it printed, trimmed.
+        printed: String,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            // Said with the fix: a small model that printed its result repeats the script unless told how.
+            Problem::NotWritten { file } => write!(f, "{file} was not written (write the result there: `> {file}`)"),
+            Problem::Empty { file } => write!(f, "{file} is empty"),
+            Problem::NotJustANumber { file, text } => f.write_str(&not_just_a_number(file, text)),
+            Problem::PrintedError { line } => write!(f, "it printed an error: `{}`", excerpt(line)),
+            Problem::PrintedNothing => f.write_str("it printed nothing: print the answer"),
+            Problem::PrintedNotANumber { printed } => {
+                write!(f, "it printed `{}`, not just the number", excerpt(printed))
+            }
+        }
+    }
+}
+
 /// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`; `None`
 /// when nothing the goal says rules it out. `last`: this was the last attempt; `before`: the files as they were
 /// before it (a file this attempt did not touch was not written by it).
-pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<String> {
-    let wants_number = matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal);
+pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<Problem> {
+    let wants_number = asks_number(goal);
     let destinations = goal_destinations(goal);
     for file in &destinations {
         let path = resolve(file, Path::new(cwd));
         let written = std::fs::metadata(&path).ok().filter(|meta| !before.unchanged(file, meta));
         let Some(meta) = written else {
-            // Said with the fix: a small model that printed its result repeats the script unless told how.
-            return Some(format!("{file} was not written (write the result there: `> {file}`)"));
+            return Some(Problem::NotWritten { file: file.clone() });
         };
         if last || !meta.is_file() || meta.len() > READ_LIMIT {
             continue;
@@ -73,28 +125,64 @@ pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, b
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let text = text.trim();
         if text.is_empty() {
-            return Some(format!("{file} is empty"));
+            return Some(Problem::Empty { file: file.clone() });
         }
         if wants_number && !is_number(text) {
-            return Some(not_just_a_number(file, text));
+            return Some(Problem::NotJustANumber { file: file.clone(), text: text.to_owned() });
         }
     }
     // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
     // last command succeeded, the work did not.
-    if !last && let Some(line) = printed.lines().find(|line| matches(&PROGRAM_ERROR, line)) {
-        return Some(format!("it printed an error: `{}`", excerpt(line)));
+    if !last && let Some(line) = error_line(printed) {
+        return Some(Problem::PrintedError { line: line.to_owned() });
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if destinations.is_empty() && !last && goal.contains('?') {
         let printed = printed.trim();
         if printed.is_empty() {
-            return Some("it printed nothing: print the answer".to_owned());
+            return Some(Problem::PrintedNothing);
         }
         if wants_number && !is_number(printed) && goal.to_ascii_lowercase().contains("number only") {
-            return Some(format!("it printed `{}`, not just the number", excerpt(printed)));
+            return Some(Problem::PrintedNotANumber { printed: printed.to_owned() });
         }
     }
     None
+}
+
+/// Whether the result `goal` asks for is one number (and nothing else in any case: a conditional goal may want a
+/// word instead).
+pub(crate) fn asks_number(goal: &str) -> bool {
+    matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal)
+}
+
+/// A file `goal` reads that is not in `cwd`, as a failed attempt's output `printed` says
+/// (`cat: settings.ini: No such file or directory`, python's `FileNotFoundError: … 'settings.ini'`): no script
+/// makes it appear, so the goal fails with that at once, said plainly, instead of after two repairs whose last
+/// error may be another one. `None` for a goal that says what to do when it is missing (`if …`).
+pub(crate) fn missing_input(goal: &str, cwd: &str, printed: &str) -> Option<String> {
+    if matches(&CONDITIONAL, goal) {
+        return None;
+    }
+    let destinations = goal_destinations(goal);
+    let missing_here = |file: &String| {
+        let name = file.trim_start_matches("./");
+        !destinations.contains(file)
+            && !resolve(file, Path::new(cwd)).exists()
+            && printed.lines().any(|line| {
+                line.contains(name) && (line.contains("No such file") || line.contains("FileNotFoundError"))
+            })
+    };
+    named_files(goal).into_iter().find(missing_here)
+}
+
+/// Whether `goal` asks for a number anywhere ("write the number of lines … if it is missing, write MISSING").
+pub(crate) fn mentions_number(goal: &str) -> bool {
+    matches(&ASKS_NUMBER, goal)
+}
+
+/// The first line of `printed` that is a program's error.
+pub(crate) fn error_line(printed: &str) -> Option<&str> {
+    printed.lines().find(|line| matches(&PROGRAM_ERROR, line))
 }
 
 /// A count followed by a name (`12 notes.txt`, `28K\tdata/`): what `wc FILE` and `du` print.
@@ -123,7 +211,7 @@ fn matches(re: &LazyLock<Option<Regex>>, text: &str) -> bool {
     re.as_ref().is_some_and(|re| re.is_match(text))
 }
 
-fn is_number(text: &str) -> bool {
+pub(crate) fn is_number(text: &str) -> bool {
     matches(&NUMBER, text)
 }
 
@@ -141,7 +229,7 @@ mod tests {
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).unwrap();
         }
-        result_problem(goal, dir.path().to_str().unwrap(), printed, last, &Before::default())
+        result_problem(goal, dir.path().to_str().unwrap(), printed, last, &Before::default()).map(|p| p.to_string())
     }
 
     #[test]
@@ -195,7 +283,12 @@ mod tests {
         let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
         std::fs::write(dir.path().join("lines.txt"), "12 notes.txt\n").unwrap();
         let before = Before::take(goal, cwd);
-        assert!(result_problem(goal, cwd, "12\n", false, &before).unwrap().starts_with("lines.txt was not written"));
+        assert!(
+            result_problem(goal, cwd, "12\n", false, &before)
+                .unwrap()
+                .to_string()
+                .starts_with("lines.txt was not written")
+        );
         std::fs::write(dir.path().join("lines.txt"), "12\n").unwrap();
         assert_eq!(result_problem(goal, cwd, "", false, &before), None);
     }
@@ -211,6 +304,23 @@ mod tests {
         assert_eq!(check(question, &[], printed, true), None, "the last attempt stands");
         assert_eq!(check(question, &[], "2\n", false), None);
         assert_eq!(check(question, &[], "no such file here: 0\n", false), None, "prose is not a program's error");
+    }
+
+    #[test]
+    fn a_missing_input_is_named_once_an_attempt_trips_on_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        let goal = "What is the first line of settings.ini?";
+        let python = "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: \
+                      'settings.ini'\n";
+        assert_eq!(missing_input(goal, cwd, python).as_deref(), Some("settings.ini"));
+        let cat = "cat: settings.ini: No such file or directory\n";
+        assert_eq!(missing_input(goal, cwd, cat).as_deref(), Some("settings.ini"));
+        assert_eq!(missing_input(goal, cwd, "KeyError: 'settings'\n"), None, "another error");
+        std::fs::write(dir.path().join("settings.ini"), "a=1\n").unwrap();
+        assert_eq!(missing_input(goal, cwd, cat), None, "it is there: the script got the path wrong");
+        let fallback = "Count the lines of in.txt into n.txt; if in.txt does not exist, write MISSING.";
+        assert_eq!(missing_input(fallback, cwd, "cat: in.txt: No such file or directory"), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 use regex::Regex;
-use tmux_habitat::InterventionKind;
+use tmux_habitat::{InterventionKind, shell_quote};
 use tokio::time::Instant;
 
 use crate::action::KeyInput;
@@ -19,12 +19,25 @@ use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
 use crate::runners::interactive::run_interactive;
-use crate::runners::result_check::{Before, result_problem};
+use crate::runners::peek::peek_named_files;
+use crate::runners::result_check::{Before, Problem, missing_input, result_problem};
+use crate::runners::script_fix;
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
 /// The most yes/no questions of one script answered before it counts as stuck at a prompt.
 const MAX_CONFIRMATIONS: u32 = 3;
+
+/// The most attempts the shell fixes without a model call ([`script_fix::repair`]), on top of the model's.
+const MAX_SHELL_REPAIRS: u32 = 2;
+
+/// A script never pages: a pager waits for a person on the pane's terminal (`./show.sh` running `less`, `git log`,
+/// `systemctl status`) and the script with it, until its deadline. Programs that honour these variables print
+/// instead; `less` and `more` called by name, in the script or in a bash script it runs, are `cat` through the
+/// file `BASH_ENV` names (bash reads it before any script it runs, children included).
+const NO_PAGER_ENV: &str = "PAGER=cat GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER=cat";
+const NO_PAGER_FILE: &str = "no-pager.bash";
+const NO_PAGER: &str = "less() { cat -- \"$@\"; }\nmore() { cat -- \"$@\"; }\nexport -f less more\n";
 
 /// The least sampling temperature of a repair, where the configuration sets one.
 const REPAIR_TEMPERATURE: f32 = 0.9;
@@ -102,77 +115,6 @@ pub fn extract_script(reply: &str) -> Option<Script> {
         }
     };
     Some(Script { language, text: format!("{}\n", text.trim_end()) })
-}
-
-/// The most files of a goal whose first lines the script writer is shown, and how many lines of each.
-const PEEK_FILES: usize = 3;
-const PEEK_LINES: usize = 5;
-
-/// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
-/// extension, without the punctuation around it, at most [`PEEK_FILES`] of them.
-fn named_files(goal: &str) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for word in goal.split_whitespace() {
-        let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);
-        let word = word.trim_start_matches(around).trim_end_matches(|c: char| around(c) || c == '.');
-        let Some((stem, extension)) = word.rsplit_once('.') else { continue };
-        let plain = |c: char| c.is_ascii_alphanumeric() || "._-/".contains(c);
-        if stem.trim_start_matches("./").is_empty()
-            || extension.is_empty()
-            || !extension.chars().all(|c| c.is_ascii_alphanumeric())
-            || !word.chars().all(plain)
-            || word.starts_with('-')
-            || names.iter().any(|n| n == word)
-        {
-            continue;
-        }
-        names.push(word.to_owned());
-        if names.len() == PEEK_FILES {
-            break;
-        }
-    }
-    names
-}
-
-/// The first lines of the files the goal names that exist, read in the pane (so on the pane's machine), one input
-/// named after each file: what a person looks at before writing a script for a CSV or a log. A small model that
-/// has not seen the header guesses the column and the separator (`awk '{s += $3}'` on a CSV); it also copies
-/// any label it sees, so the label is the file's name.
-async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
-    let names = named_files(goal);
-    if names.is_empty() {
-        return Vec::new();
-    }
-    let reads: Vec<String> = names
-        .iter()
-        .map(|name| {
-            let name = quote(name);
-            format!(
-                "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; head -n {PEEK_LINES} -- {name} | cut -c1-200; fi"
-            )
-        })
-        .collect();
-    let Ok(output) = pane.pane().run(&reads.join("\n"), Duration::from_secs(5)).await else {
-        return Vec::new();
-    };
-    split_peeks(&output.output)
-}
-
-/// The inputs of `==> name <==` sections (`head`'s own format), one per file.
-fn split_peeks(output: &str) -> Vec<Input> {
-    let mut inputs: Vec<Input> = Vec::new();
-    for line in output.lines() {
-        match line.strip_prefix("==> ").and_then(|rest| rest.strip_suffix(" <==")) {
-            Some(name) => inputs.push(Input { from: name.to_owned(), text: String::new() }),
-            None => {
-                if let Some(input) = inputs.last_mut() {
-                    input.text.push_str(line);
-                    input.text.push('\n');
-                }
-            }
-        }
-    }
-    inputs
 }
 
 /// Where a script reply ends: a closing fence and a blank line. Small models write the script and then go on
@@ -258,13 +200,21 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     // Whether a script stopped at a prompt: the one failure the interactive runner is better at than another script.
     let mut stuck_at_prompt = false;
     let attempts = shared.config.script_attempts.max(1);
+    // Scripts run so far (the model's and the shell's repairs).
+    let mut attempt = 0;
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
         inputs.extend(peek_named_files(&pane, &subtask.description).await);
         let writer =
             Writer { shared, request, caller: &caller, profile: &profile, cwd: &cwd, inputs: &inputs, deadline };
-        for attempt in 1..=attempts {
+        // A failed script the shell fixed without a call (`script_fix::repair`): the next attempt, on top of the
+        // model's `attempts`, at most `MAX_SHELL_REPAIRS` of them.
+        let mut fixed: Option<Script> = None;
+        let mut shell_repairs = 0;
+        while attempt < attempts + shell_repairs {
+            attempt += 1;
+            let last = attempt == attempts + shell_repairs;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
                 return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
@@ -277,9 +227,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
             // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
             let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
-            let script = match given {
-                Some(command) => Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") },
-                None => match writer.write(failure.as_ref(), attempt).await {
+            let script = match (fixed.take(), given) {
+                (Some(script), _) => script,
+                (None, Some(command)) => Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") },
+                (None, None) => match writer.write(failure.as_ref(), attempt).await {
                     Written::Script(script) => script,
                     Written::Unreadable(reply) => {
                         shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
@@ -293,6 +244,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
+            let script = script_fix::tidy(&subtask.description, &script);
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
             if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {
@@ -310,11 +262,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             let path = records.join(format!("script-{attempt}.{}", script.language.extension()));
             std::fs::write(&path, &script.text)
                 .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+            let no_pager = records.join(NO_PAGER_FILE);
+            std::fs::write(&no_pager, NO_PAGER)
+                .map_err(|source| DagError::RunDirectory { path: no_pager.clone(), source })?;
             let command = format!(
-                "{}\n{} {}",
+                "{}\n{NO_PAGER_ENV} BASH_ENV={} {} {}",
                 dag_sched::export_run_dirs(&request.context),
+                shell_quote(&no_pager.display().to_string()),
                 script.language.interpreter(),
-                quote(&path.display().to_string())
+                shell_quote(&path.display().to_string())
             );
             progress(request, attempt, caller.tokens_so_far(), format!("running script {attempt}"));
             shared.ledger.update(&subtask.id, |s| {
@@ -359,15 +315,22 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             match seen {
                 Seen::Finished(output)
                     if output.exit_code == 0
-                        && let Some(problem) = result_problem(
-                            &subtask.description,
-                            &cwd,
-                            &output.output,
-                            attempt == attempts,
-                            &before,
-                        ) =>
+                        && let Some(problem) =
+                            result_problem(&subtask.description, &cwd, &output.output, last, &before) =>
                 {
-                    // Exit 0 is not the goal: a result the goal rules out is a failed attempt.
+                    // Exit 0 is not the goal: a result the goal rules out is a failed attempt. Where the shell can
+                    // fix it (the result was printed, not written), that is the next attempt, with no call.
+                    if matches!(problem, Problem::PrintedError { .. })
+                        && let Some(file) = missing_input(&subtask.description, &cwd, &output.output)
+                    {
+                        return Ok(missing(&file, &cwd));
+                    }
+                    if shell_repairs < MAX_SHELL_REPAIRS
+                        && let Some(next) = script_fix::repair(&subtask.description, &script, &problem, &output.output)
+                    {
+                        shell_repairs += 1;
+                        fixed = Some(next);
+                    }
                     failure = Some(Failure {
                         script: script.text,
                         how: format!("it exited 0, but {problem}"),
@@ -383,6 +346,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     return Ok(outcome);
                 }
                 Seen::Finished(output) => {
+                    if let Some(file) = missing_input(&subtask.description, &cwd, &output.output) {
+                        return Ok(missing(&file, &cwd));
+                    }
                     failure = Some(Failure {
                         script: script.text,
                         how: format!("exit code {}", output.exit_code),
@@ -441,13 +407,13 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         && !shared.budget_spent()
     {
         shared.ledger.update(&subtask.id, |s| s.fell_back = true);
-        progress(request, attempts, caller.tokens_so_far(), "falling back to interactive");
+        progress(request, attempt, caller.tokens_so_far(), "falling back to interactive");
         let mut fallback = request.clone();
         fallback.timeout = left;
-        let note = format!("{attempts} scripts for this failed; the last: {last}");
+        let note = format!("{attempt} scripts for this failed; the last: {last}");
         return run_interactive(shared, &fallback, Some(note)).await;
     }
-    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempts} scripts failed; the last: {last}")))
+    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempt} scripts failed; the last: {last}")))
 }
 
 /// What one script-writing call needs.
@@ -556,6 +522,11 @@ fn same_script(a: &str, b: &str) -> bool {
     lines(a) == lines(b)
 }
 
+/// The end of a subtask whose goal reads `file`, which is not in `cwd`.
+fn missing(file: &str, cwd: &str) -> RunOutcome {
+    RunOutcome::with_status(SubtaskStatus::Failed, format!("{file} does not exist (in {cwd})"))
+}
+
 fn timed_out(request: &RunRequest) -> RunOutcome {
     RunOutcome::with_status(SubtaskStatus::TimedOut, format!("timed out after {:.1}s", request.timeout.as_secs_f64()))
 }
@@ -563,10 +534,6 @@ fn timed_out(request: &RunRequest) -> RunOutcome {
 fn tail(text: &str, chars: usize) -> String {
     let count = text.chars().count();
     text.chars().skip(count.saturating_sub(chars)).collect()
-}
-
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]
@@ -583,41 +550,6 @@ mod tests {
         assert_eq!(script.text, "#!/bin/bash\necho hi\n");
         let script = extract_script("```python\nprint(2)\n```").unwrap();
         assert_eq!(script.text, "#!/usr/bin/env python3\nprint(2)\n");
-    }
-
-    #[test]
-    fn the_files_a_goal_names_are_words_with_an_extension() {
-        assert_eq!(
-            named_files("Write the total of the amount column of sales.csv to total.txt, with two decimals."),
-            ["sales.csv", "total.txt"]
-        );
-        assert_eq!(
-            named_files("Run ./report.sh; read logs/app.log (not 'x.y.z')."),
-            ["./report.sh", "logs/app.log", "x.y.z"]
-        );
-        assert_eq!(named_files("a.b c.d e.f g.h"), ["a.b", "c.d", "e.f"]);
-        for none in ["count to 3.", "about 2.5 km", "see https://x.org/a.html?q=1 or $HOME/.bashrc", "-o.txt", "Done."]
-        {
-            let found = named_files(none);
-            assert!(
-                found.iter().all(|f| !f.starts_with('-') && !f.contains('$') && !f.contains('?')),
-                "{none}: {found:?}"
-            );
-        }
-        assert!(named_files("count to 3.").is_empty());
-    }
-
-    #[test]
-    fn peeks_split_into_one_input_per_file() {
-        let inputs = split_peeks("==> a.csv <==\nx,y\n1,2\n==> logs/b.log <==\nINFO up\n");
-        assert_eq!(
-            inputs,
-            [
-                Input { from: "a.csv".into(), text: "x,y\n1,2\n".into() },
-                Input { from: "logs/b.log".into(), text: "INFO up\n".into() }
-            ]
-        );
-        assert!(split_peeks("").is_empty());
     }
 
     #[test]

@@ -1,0 +1,105 @@
+//! The script writer's worked examples: a cookbook of short scripts for common goals, of which the few that share
+//! the most telling words with a goal are shown before it.
+//!
+//! A small model copies the shape of what it has seen (Qwen2.5-Coder-0.5B wrote `du -sh` for "the total size in
+//! bytes" and `sort -r` by name for "the largest file" until it had seen a script for each), and every example shown
+//! costs its tokens on every first attempt. So the cookbook is long and the prompt is short: the examples are
+//! ranked by the words their goals share with this goal, each word weighted by how rare it is in the cookbook
+//! (`csv` and `largest` say more than `lines`), and the best few are sent, the best last, nearest the goal.
+
+use std::collections::{HashMap, HashSet};
+
+const SCRIPT_EXAMPLES: &str = include_str!("../prompts/script_examples.md");
+
+/// How many examples a first attempt is shown.
+pub const EXAMPLES_SHOWN: usize = 3;
+
+/// Words that say nothing about which script fits: they are in most goals of every kind.
+const STOP_WORDS: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "then", "its", "are", "was", "were", "from", "into", "each", "one",
+    "per", "all", "any", "not", "but", "only", "just", "write", "reply", "number", "file", "files",
+];
+
+/// One worked example of the script writer: a goal (with inputs, as the runner shows them) and its script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptExample {
+    /// The user message.
+    pub goal: &'static str,
+    /// The script, without its fence.
+    pub script: &'static str,
+}
+
+/// The whole cookbook (`prompts/script_examples.md`: examples between `===` lines, goal and script split by a
+/// `---` line), in its order.
+pub fn script_examples() -> Vec<ScriptExample> {
+    SCRIPT_EXAMPLES
+        .split("\n===\n")
+        .filter_map(|example| {
+            let (goal, script) = example.split_once("\n---\n")?;
+            Some(ScriptExample { goal: goal.trim(), script: script.trim() })
+        })
+        .collect()
+}
+
+/// The `count` examples of the cookbook that fit `goal` best, the best last. Deterministic: ties go to the earlier
+/// example, and a goal that shares no word with any example gets the first ones.
+pub fn pick_examples(goal: &str, count: usize) -> Vec<ScriptExample> {
+    let examples = script_examples();
+    let words: Vec<HashSet<String>> = examples.iter().map(|e| goal_words(e.goal)).collect();
+    let mut documents: HashMap<&str, usize> = HashMap::new();
+    for word in words.iter().flatten() {
+        *documents.entry(word.as_str()).or_default() += 1;
+    }
+    let total = examples.len() as f64;
+    let wanted = goal_words(goal);
+    let mut scored: Vec<(f64, usize)> = words
+        .iter()
+        .enumerate()
+        .map(|(index, words)| {
+            let score = words
+                .intersection(&wanted)
+                .map(|word| (total / documents.get(word.as_str()).copied().unwrap_or(1) as f64).ln())
+                .sum();
+            (score, index)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(count);
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, index)| examples[index]).collect()
+}
+
+/// The telling words of a goal: lower-cased runs of letters and digits of three or more, without its inputs and
+/// without [`STOP_WORDS`].
+fn goal_words(goal: &str) -> HashSet<String> {
+    let goal = goal.split("\nInputs").next().unwrap_or_default().to_lowercase();
+    goal.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| word.len() >= 3 && !STOP_WORDS.contains(word))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cookbook_parses_whole() {
+        let examples = script_examples();
+        assert!(examples.len() >= 20, "{}", examples.len());
+        for example in &examples {
+            assert!(example.goal.starts_with("Goal: ") && !example.script.is_empty(), "{example:?}");
+            assert!(!example.script.contains("```"), "{example:?}");
+        }
+    }
+
+    #[test]
+    fn the_examples_nearest_a_goal_come_last() {
+        let picked = pick_examples("Which file under data/ is the largest? Write its path to top.txt.", 4);
+        assert_eq!(picked.len(), 4);
+        assert!(picked[3].goal.contains("biggest") || picked[3].goal.contains("largest"), "{picked:#?}");
+        let csv = pick_examples("Convert prices.csv to prices.json: one object per row.", 4);
+        assert!(csv[3].script.contains("json.dump"), "{csv:#?}");
+        assert_eq!(pick_examples("zzz", 2), script_examples()[..2].to_vec(), "nothing shared: the first ones");
+    }
+}
