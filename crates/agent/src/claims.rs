@@ -51,6 +51,10 @@ static FINAL_IN: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)").ok()
 });
 
+/// Words before "to" that make what follows a source or a reference (`according to auth.log`).
+const NOT_A_DESTINATION: &[&str] =
+    &["according", "due", "next", "compared", "relative", "similar", "close", "prior", "belongs", "points", "refers"];
+
 /// The files and directories a goal says to make, so a claim of success can be checked against the disk.
 /// Paths after "to"/"into" count only when they look like paths (a `/` or an extension); names after "a file
 /// named" always do.
@@ -60,6 +64,13 @@ pub fn goal_destinations(goal: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for capture in re.captures_iter(goal) {
         let whole = capture.get(0).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        // "according to auth.log", "relative to src/": a "to" that names a source or a reference, not where the
+        // result goes.
+        let before = goal[..capture.get(0).map_or(0, |m| m.start())].trim_end();
+        let previous = before.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+        if NOT_A_DESTINATION.contains(&previous.to_ascii_lowercase().as_str()) {
+            continue;
+        }
         let Some(word) = capture.get(1).map(|m| m.as_str().trim_end_matches(['.', ',', ':', ';'])) else { continue };
         let named = whole.contains("named") || whole.contains("called");
         let pathy = looks_like_path
@@ -138,6 +149,11 @@ mod tests {
         );
         assert!(goal_destinations("Count the lines in notes.txt and print the number.").is_empty());
         assert!(goal_destinations("What is the first line in settings.ini? Answer briefly.").is_empty());
+        assert!(goal_destinations("According to auth.log, how many users logged in?").is_empty());
+        assert_eq!(
+            goal_destinations("Relative to src/, list the files and save them to out/list.txt."),
+            ["out/list.txt"]
+        );
     }
 
     #[test]

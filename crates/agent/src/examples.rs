@@ -3,7 +3,8 @@
 //!
 //! A small model copies the shape of what it has seen (Qwen2.5-Coder-0.5B wrote `du -sh` for "the total size in
 //! bytes" and `sort -r` by name for "the largest file" until it had seen a script for each), and every example shown
-//! costs its tokens on every first attempt. So the cookbook is long and the prompt is short: the examples are
+//! costs its tokens on every first attempt. Measured on the eval suite's data tasks, first scripts right: 2 of 28
+//! without examples, 10 with seven fixed ones, 20 of 29 with three picked from this cookbook (docs/evals.md). So the cookbook is long and the prompt is short: the examples are
 //! ranked by the words their goals share with this goal, each word weighted by how rare it is in the cookbook
 //! (`csv` and `largest` say more than `lines`), and the best few are sent, the best last, nearest the goal.
 

@@ -63,5 +63,5 @@ pub use config::{AgentConfig, ReplyFormat};
 pub use gate::{GatedPane, TypeError, endangered_workplace};
 pub use model::CallError;
 pub use prompt::{Input, PaneProfile};
-pub use runners::{AnswerRunner, InteractiveRunner, LlmRunner, ScriptRunner};
+pub use runners::{AnswerRunner, InteractiveRunner, LlmRunner, ScriptRunner, named_files};
 pub use stats::{RunLedger, SubtaskStats, Tokens};

@@ -231,18 +231,13 @@ pub async fn execute_route(
 fn only_runs_named_program(task: &str, command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     let program = match words.as_slice() {
-        [program] => *program,
+        [program] if program.starts_with("./") => *program,
         ["bash" | "sh", program] => *program,
         _ => return false,
     };
     let name = program.trim_start_matches("./");
-    let named = task.split_whitespace().any(|word| {
-        word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && !"./_-".contains(c))
-            .trim_end_matches('.')
-            .trim_start_matches("./")
-            == name
-    });
-    named && name.contains('.') && agent::goal_destinations(task).is_empty()
+    let named = agent::named_files(task).iter().any(|file| file.trim_start_matches("./") == name);
+    named && agent::goal_destinations(task).is_empty()
 }
 
 /// The plan that carries out `task` for a model's direct route: one script subtask whose first attempt is `command`
@@ -452,6 +447,7 @@ mod tests {
         assert!(!only_runs_named_program(task, "echo n | ./upgrade.sh"), "more than running it");
         assert!(!only_runs_named_program(task, "./other.sh"), "not the named program");
         assert!(!only_runs_named_program(task, "ls"), "not a named program");
+        assert!(!only_runs_named_program("Run ask.sh.", "ask.sh"), "not on PATH: it needs ./");
         let writes = "Run ./build.sh and write the last line it prints to result.txt.";
         assert!(!only_runs_named_program(writes, "./build.sh"), "the task has a file to write");
     }

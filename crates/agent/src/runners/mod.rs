@@ -8,6 +8,7 @@ mod script_fix;
 mod text;
 
 pub use interactive::InteractiveRunner;
+pub use peek::named_files;
 pub use script::ScriptRunner;
 pub use text::{AnswerRunner, LlmRunner};
 

@@ -29,8 +29,8 @@ fn is_code(name: &str) -> bool {
 }
 
 /// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
-/// extension, without the punctuation around it, at most [`PEEK_FILES`] of them.
-pub(crate) fn named_files(goal: &str) -> Vec<String> {
+/// extension, without the punctuation around it, at most three of them (the first).
+pub fn named_files(goal: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for word in goal.split_whitespace() {
         let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);

@@ -169,10 +169,46 @@ pub(crate) fn missing_input(goal: &str, cwd: &str, printed: &str) -> Option<Stri
         !destinations.contains(file)
             && !resolve(file, Path::new(cwd)).exists()
             && printed.lines().any(|line| {
-                line.contains(name) && (line.contains("No such file") || line.contains("FileNotFoundError"))
+                names(line, name) && (line.contains("No such file") || line.contains("FileNotFoundError"))
             })
+            // Elsewhere below: the script looked in the wrong place, which a repair can fix.
+            && !found_below(Path::new(cwd), name)
     };
     named_files(goal).into_iter().find(missing_here)
+}
+
+/// Whether `line` names `path` as a whole (`a.txt` in `'a.txt'` or `/w/a.txt`, not in `data.txt`).
+fn names(line: &str, path: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || "_-.".contains(c);
+    line.match_indices(path).any(|(at, _)| {
+        !line[..at].chars().next_back().is_some_and(part) && !line[at + path.len()..].chars().next().is_some_and(part)
+    })
+}
+
+/// The most directory entries looked at for a missing input elsewhere under the working directory.
+const SEARCH_LIMIT: usize = 2000;
+
+/// Whether a file named like `path`'s last part is anywhere under `root`, three levels down at most.
+fn found_below(root: &Path, path: &str) -> bool {
+    let Some(name) = Path::new(path).file_name() else { return false };
+    let mut queue = vec![(root.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((dir, depth)) = queue.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > SEARCH_LIMIT {
+                return false;
+            }
+            if entry.file_name() == name {
+                return true;
+            }
+            if depth < 3 && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                queue.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    false
 }
 
 /// Whether `goal` asks for a number anywhere ("write the number of lines … if it is missing, write MISSING").
@@ -317,6 +353,11 @@ mod tests {
         let cat = "cat: settings.ini: No such file or directory\n";
         assert_eq!(missing_input(goal, cwd, cat).as_deref(), Some("settings.ini"));
         assert_eq!(missing_input(goal, cwd, "KeyError: 'settings'\n"), None, "another error");
+        let other = "cat: mysettings.ini: No such file or directory\n";
+        assert_eq!(missing_input(goal, cwd, other), None, "another file");
+        std::fs::create_dir_all(dir.path().join("conf/old")).unwrap();
+        std::fs::write(dir.path().join("conf/old/settings.ini"), "a=1\n").unwrap();
+        assert_eq!(missing_input(goal, cwd, cat), None, "it is below: the repair may find it");
         std::fs::write(dir.path().join("settings.ini"), "a=1\n").unwrap();
         assert_eq!(missing_input(goal, cwd, cat), None, "it is there: the script got the path wrong");
         let fallback = "Count the lines of in.txt into n.txt; if in.txt does not exist, write MISSING.";

@@ -33,11 +33,12 @@ const MAX_SHELL_REPAIRS: u32 = 2;
 
 /// A script never pages: a pager waits for a person on the pane's terminal (`./show.sh` running `less`, `git log`,
 /// `systemctl status`) and the script with it, until its deadline. Programs that honour these variables print
-/// instead; `less` and `more` called by name, in the script or in a bash script it runs, are `cat` through the
-/// file `BASH_ENV` names (bash reads it before any script it runs, children included).
+/// instead; `less` and `more` called by name, in the script or in a bash script it runs, are `cat` (their options
+/// dropped) through the file `BASH_ENV` names (bash reads it before any script it runs, children included).
 const NO_PAGER_ENV: &str = "PAGER=cat GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER=cat";
 const NO_PAGER_FILE: &str = "no-pager.bash";
-const NO_PAGER: &str = "less() { cat -- \"$@\"; }\nmore() { cat -- \"$@\"; }\nexport -f less more\n";
+const NO_PAGER: &str = "less() { local a=(); for x; do [[ $x == [-+]* ]] || a+=(\"$x\"); done; cat -- \"${a[@]}\"; }\n\
+                        more() { less \"$@\"; }\nexport -f less more\n";
 
 /// The least sampling temperature of a repair, where the configuration sets one.
 const REPAIR_TEMPERATURE: f32 = 0.9;
@@ -200,7 +201,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     // Whether a script stopped at a prompt: the one failure the interactive runner is better at than another script.
     let mut stuck_at_prompt = false;
     let attempts = shared.config.script_attempts.max(1);
-    // Scripts run so far (the model's and the shell's repairs).
+    // Attempts so far: scripts written (run, or refused, or the same failed one again), replies without one, and
+    // the shell's repairs.
     let mut attempt = 0;
     {
         let _lock = pane.pane().lock().await;
@@ -214,7 +216,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         let mut shell_repairs = 0;
         while attempt < attempts + shell_repairs {
             attempt += 1;
-            let last = attempt == attempts + shell_repairs;
+            // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
+            // lenient last judgement keeps a model's last word, which cost a call).
+            let shell_repair = fixed.is_some();
+            let last = attempt == attempts + shell_repairs && !shell_repair;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
                 return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
@@ -222,7 +227,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             if Instant::now() >= deadline {
                 return Ok(timed_out(request));
             }
-            if shared.budget_spent() {
+            if !shell_repair && shared.budget_spent() {
                 return Ok(budget_outcome(attempt > 1, "another call was refused"));
             }
             // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
@@ -326,7 +331,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         return Ok(missing(&file, &cwd));
                     }
                     if shell_repairs < MAX_SHELL_REPAIRS
-                        && let Some(next) = script_fix::repair(&subtask.description, &script, &problem, &output.output)
+                        && !output.truncated
+                        && let Some(next) = script_fix::repair(&subtask.description, &problem, &output.output)
                     {
                         shell_repairs += 1;
                         fixed = Some(next);

@@ -20,13 +20,19 @@ use crate::runners::script::{Language, Script};
 
 /// `wc` with options and one file operand that ends its command (`wc -l notes.txt > n`, `$(wc -w a.txt)`): it
 /// prints the name after the count. Read on stdin, it prints the count alone.
+/// The file is a literal path or one double-quoted word (`"$f"`); an unquoted variable or a glob may be several
+/// files, which `<` refuses. Never across lines: `wc -l` at the end of one line is followed by `done` on the next.
 static WC_ONE_FILE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?m)\bwc((?:\s+-[a-zA-Z]+)+)\s+([^\s|<>;&()\-][^\s|<>;&()]*)([ \t]*(?:$|[|>;&)]))").ok()
+    Regex::new(
+        r#"(?m)\bwc((?:[ \t]+-[a-zA-Z]+)+)[ \t]+([A-Za-z0-9_./][A-Za-z0-9_./-]*|"[^"`*?\[]*")([ \t]*(?:$|[|>;&)]))"#,
+    )
+    .ok()
 });
 
-/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python <<EOF`), with its delimiter.
+/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`), with its delimiter. Not
+/// `python3 prog.py <<EOF`: that heredoc is the program's input, not code.
 static PYTHON_HEREDOC: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r#"^\s*python3?\b[^\n<]*<<-?\s*['"]?(\w+)['"]?\s*$"#).ok());
+    LazyLock::new(|| Regex::new(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#).ok());
 
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
 const IMPORTS: &[(&str, &str, &str)] = &[
@@ -71,69 +77,93 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     Script { language: script.language, text }
 }
 
-/// The next attempt made of `failed` without a model, where `problem` says what it lacked and `printed` (its
-/// output) holds the missing piece: a result printed instead of written goes to the one file the goal names; a
-/// list printed where the goal asks "how many" is counted. `None` when no such fix applies.
-pub(crate) fn repair(goal: &str, failed: &Script, problem: &Problem, printed: &str) -> Option<Script> {
-    if failed.language != Language::Bash || error_line(printed).is_some() {
+/// The most bytes of printed output the shell writes to a file for a script.
+const MAX_WRITTEN: usize = 16 * 1024;
+
+/// The next attempt made without a model from what the failed script printed (`printed`, all of it: not cut short by the
+/// pane's history), where `problem` says what it lacked: a result printed instead of written is written to the one
+/// file the goal names; a list printed where the goal asks "how many" is counted. The failed script is not run
+/// again (it may have moved or deleted files on the way). `None` when no such fix applies.
+pub(crate) fn repair(goal: &str, problem: &Problem, printed: &str) -> Option<Script> {
+    let result = printed.trim();
+    if result.is_empty() || result.len() > MAX_WRITTEN || error_line(printed).is_some() {
         return None;
     }
-    let body = body(&failed.text);
+    let number = |text: &str| is_number(text) || !crate::runners::result_check::asks_number(goal);
     let text = match problem {
         Problem::NotWritten { file } => {
-            let destinations = goal_destinations(goal);
-            if destinations.len() != 1 || printed.trim().is_empty() {
+            if goal_destinations(goal).len() != 1 || !number(result) {
                 return None;
             }
-            let parent = std::path::Path::new(file).parent().filter(|p| !p.as_os_str().is_empty());
-            let mkdir =
-                parent.map(|p| format!("mkdir -p {}\n", shell_quote(&p.display().to_string()))).unwrap_or_default();
-            format!("#!/bin/bash\n{mkdir}{{\n{body}\n}} > {}\n", shell_quote(file))
+            format!(
+                "#!/bin/bash\n# The shell's repair: what the last script printed, written to {file}.\nprintf '%s\\n' {} > \
+                 {}\n",
+                shell_quote(result),
+                shell_path(file)
+            )
         }
-        Problem::PrintedNotANumber { printed } => {
-            let lines: Vec<&str> = printed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        Problem::PrintedNotANumber { .. } => {
+            let lines: Vec<&str> = result.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
             let counts = goal.to_ascii_lowercase().contains("how many");
             if !counts || lines.len() < 2 || lines.iter().any(|l| is_number(l)) {
                 return None;
             }
-            format!("#!/bin/bash\n{{\n{body}\n}} | wc -l\n")
+            format!(
+                "#!/bin/bash\n# The shell's repair: the {} lines the last script printed, counted.\necho {}\n",
+                lines.len(),
+                lines.len()
+            )
         }
         _ => return None,
     };
     Some(Script { language: Language::Bash, text })
 }
 
-/// The script without its shebang line, trailing blank lines trimmed.
-fn body(text: &str) -> &str {
-    let text = if text.starts_with("#!") { text.split_once('\n').map_or("", |(_, rest)| rest) } else { text };
-    text.trim_end()
+/// A path quoted for bash, with a leading `~/` left to the shell to expand.
+fn shell_path(path: &str) -> String {
+    match path.strip_prefix("~/") {
+        Some(rest) => format!("~/{}", shell_quote(rest)),
+        None => shell_quote(path),
+    }
 }
 
-/// `mkdir` without options, which fails on a missing parent (`mkdir build/output`).
-static PLAIN_MKDIR: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\bmkdir[ \t]+([^-\s])").ok());
-
-/// `text` with `mkdir -p` for plain `mkdir`, and a first line that makes the directory of each file the goal names
+/// `text` with `mkdir -p` for a plain `mkdir` line (`mkdir build/output` fails on a missing parent; not where its
+/// status is used: `mkdir lock || exit`), and a first line that makes the directory of each file the goal names
 /// and the script writes (`> reports/2024/summary.txt` fails while `reports/2024` is missing).
 fn with_parents(goal: &str, text: &str) -> String {
-    let mut text = match PLAIN_MKDIR.as_ref() {
-        Some(re) => re.replace_all(text, "mkdir -p $1").into_owned(),
-        None => text.to_owned(),
-    };
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let plain = trimmed
+                .strip_prefix("mkdir ")
+                .filter(|rest| !rest.trim_start().starts_with('-') && !line.contains("||") && !line.contains("&&"));
+            match plain {
+                Some(rest) => format!("{}mkdir -p {}", &line[..line.len() - trimmed.len()], rest.trim_start()),
+                None => line.to_owned(),
+            }
+        })
+        .collect();
+    let joined = lines.join("\n");
     let parents: Vec<String> = goal_destinations(goal)
         .iter()
-        .filter(|file| text.contains(file.as_str()))
+        .filter(|file| joined.contains(file.as_str()))
         .filter_map(|file| std::path::Path::new(file).parent().map(|p| p.display().to_string()))
         .filter(|parent| {
-            let made = |name: &str| text.contains(&format!("mkdir -p {name}"));
-            !parent.is_empty() && !made(parent) && !made(&shell_quote(parent))
+            let made = |name: &str| joined.contains(&format!("mkdir -p {name}"));
+            !parent.is_empty() && !made(parent) && !made(&shell_path(parent))
         })
         .collect();
     if !parents.is_empty() {
-        let line = format!("mkdir -p {}\n", parents.iter().map(|p| shell_quote(p)).collect::<Vec<_>>().join(" "));
-        let at = if text.starts_with("#!") { text.find('\n').map_or(text.len(), |i| i + 1) } else { 0 };
-        text.insert_str(at, &line);
+        let line = format!("mkdir -p {}", parents.iter().map(|p| shell_path(p)).collect::<Vec<_>>().join(" "));
+        let at = usize::from(lines.first().is_some_and(|l| l.starts_with("#!")));
+        lines.insert(at, line);
     }
-    text
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 fn stdin_for_wc(text: &str) -> String {
@@ -149,7 +179,7 @@ fn heredoc_imports(text: &str) -> String {
     let mut at = 0;
     while at < lines.len() {
         out.push(lines[at].to_owned());
-        let Some(delimiter) = start.captures(lines[at]).map(|c| c[1].to_owned()) else {
+        let Some(delimiter) = start.captures(lines[at]).map(|c| c[2].to_owned()) else {
             at += 1;
             continue;
         };
@@ -217,9 +247,15 @@ mod tests {
             ("n=$(wc -w data/a.txt)", "n=$(wc -w < data/a.txt)"),
             ("wc -l notes.txt | awk '{print $1}'", "wc -l < notes.txt | awk '{print $1}'"),
             ("wc -l notes.txt", "wc -l < notes.txt"),
+            ("for f in *.log; do wc -l \"$f\"; done", "for f in *.log; do wc -l < \"$f\"; done"),
             ("wc -l < notes.txt > lines.txt", "wc -l < notes.txt > lines.txt"),
             ("wc -l a.txt b.txt", "wc -l a.txt b.txt"),
+            ("wc -l -- notes.txt", "wc -l -- notes.txt"),
+            ("wc -l *.txt | tail -n 1", "wc -l *.txt | tail -n 1"),
+            ("wc -l $files", "wc -l $files"),
             ("cat notes.txt | wc -l > lines.txt", "cat notes.txt | wc -l > lines.txt"),
+            ("for f in a b; do\n  cat \"$f\" | wc -l\ndone", "for f in a b; do\n  cat \"$f\" | wc -l\ndone"),
+            ("if true; then\n  cat a | wc -l\nfi", "if true; then\n  cat a | wc -l\nfi"),
         ] {
             assert_eq!(tidy(goal, &bash(before)).text, bash(after).text, "{before}");
         }
@@ -238,7 +274,12 @@ mod tests {
         assert_eq!(twice.text.matches("mkdir").count(), 1, "{}", twice.text);
         let made = bash("mkdir -p reports/2024\necho hello > reports/2024/summary.txt");
         assert_eq!(tidy(goal, &made), made);
+        let home = tidy("Write hi to ~/notes/today.txt.", &bash("echo hi > ~/notes/today.txt"));
+        assert_eq!(home.text, bash("mkdir -p ~/'notes'\necho hi > ~/notes/today.txt").text, "~ is the shell's");
         assert_eq!(tidy("Create build/output.", &bash("mkdir build/output")).text, bash("mkdir -p build/output").text);
+        for kept in ["mkdir lock || exit 1", "if mkdir lock && true; then :; fi", "echo mkdir x", "mkdir -m 700 x"] {
+            assert_eq!(tidy("Create x.", &bash(kept)), bash(kept), "its status is used, or no mkdir: {kept}");
+        }
         let top = bash("echo hi > notes.txt");
         assert_eq!(tidy("Write hi to notes.txt.", &top), top, "no directory to make");
     }
@@ -269,35 +310,41 @@ mod tests {
         );
         let fine = bash("python3 - <<'EOF'\nimport os, re\nprint(os.getcwd(), self.csv.x, score.real)\nEOF");
         assert_eq!(tidy(goal, &fine), fine, "imported, or not a module");
+        let input = bash("python3 prog.py <<EOF\ncsv.x\nEOF");
+        assert_eq!(tidy(goal, &input), input, "a program's input, not code");
     }
 
     #[test]
-    fn a_printed_result_goes_to_the_one_file_the_goal_names() {
+    fn a_printed_result_is_written_to_the_one_file_the_goal_names() {
         let goal = "Write the number of lines in in.txt to out/lines.txt. If in.txt does not exist, write MISSING.";
-        let failed = bash("if [ ! -f in.txt ]; then\n  echo MISSING\nfi");
         let problem = Problem::NotWritten { file: "out/lines.txt".into() };
+        let fixed = repair(goal, &problem, "MISSING\n").unwrap();
         assert_eq!(
-            repair(goal, &failed, &problem, "MISSING\n").unwrap().text,
-            "#!/bin/bash\nmkdir -p 'out'\n{\nif [ ! -f in.txt ]; then\n  echo MISSING\nfi\n} > 'out/lines.txt'\n"
+            fixed.text,
+            "#!/bin/bash\n# The shell's repair: what the last script printed, written to out/lines.txt.\nprintf \
+             '%s\\n' 'MISSING' > 'out/lines.txt'\n"
         );
-        assert_eq!(repair(goal, &failed, &problem, "\n"), None, "nothing printed, nothing to write");
-        assert_eq!(repair(goal, &failed, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
+        assert!(tidy(goal, &fixed).text.contains("mkdir -p 'out'\n"), "its directory is made before it runs");
+        assert_eq!(repair(goal, &problem, "\n"), None, "nothing printed, nothing to write");
+        assert_eq!(repair(goal, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
         let two = "Write the total to a.txt and the count to b.txt.";
-        assert_eq!(repair(two, &failed, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
+        assert_eq!(repair(two, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
+        let number = "Count the lines of a.txt and write the number to n.txt.";
+        assert_eq!(repair(number, &Problem::NotWritten { file: "n.txt".into() }, "counting\n"), None, "not a number");
     }
 
     #[test]
     fn a_list_printed_for_how_many_is_counted() {
         let goal = "How many orders have the status shipped? Reply with the number only.";
-        let failed = bash("grep shipped orders.txt | cut -d' ' -f1");
         let problem = Problem::PrintedNotANumber { printed: "o-1\no-2\no-3".into() };
+        let fixed = repair(goal, &problem, "o-1\n\no-2\no-3\n").unwrap();
         assert_eq!(
-            repair(goal, &failed, &problem, "o-1\no-2\no-3\n").unwrap().text,
-            "#!/bin/bash\n{\ngrep shipped orders.txt | cut -d' ' -f1\n} | wc -l\n"
+            fixed.text,
+            "#!/bin/bash\n# The shell's repair: the 3 lines the last script printed, counted.\necho 3\n"
         );
         let one = Problem::PrintedNotANumber { printed: "three".into() };
-        assert_eq!(repair(goal, &failed, &one, "three\n"), None, "one line is not a list");
+        assert_eq!(repair(goal, &one, "three\n"), None, "one line is not a list");
         let which = "Which orders shipped? Reply with the number only.";
-        assert_eq!(repair(which, &failed, &problem, "o-1\no-2\no-3\n"), None, "not a count");
+        assert_eq!(repair(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
     }
 }
