@@ -92,7 +92,9 @@ pub(crate) fn repair(goal: &str, problem: &Problem, printed: &str) -> Option<Scr
     let number = |text: &str| is_number(text) || !crate::runners::result_check::asks_number(goal);
     let text = match problem {
         Problem::NotWritten { file } => {
-            if goal_destinations(goal).len() != 1 || !number(result) {
+            // A name without an extension may be the directory the goal asks for ("a directory named build").
+            let a_file = std::path::Path::new(file).extension().is_some();
+            if goal_destinations(goal).len() != 1 || !a_file || !number(result) {
                 return None;
             }
             format!(
@@ -329,6 +331,8 @@ mod tests {
         assert_eq!(repair(goal, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
         let two = "Write the total to a.txt and the count to b.txt.";
         assert_eq!(repair(two, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
+        let directory = "Make a directory named build and list it.";
+        assert_eq!(repair(directory, &Problem::NotWritten { file: "build".into() }, "made\n"), None, "a directory");
         let number = "Count the lines of a.txt and write the number to n.txt.";
         assert_eq!(repair(number, &Problem::NotWritten { file: "n.txt".into() }, "counting\n"), None, "not a number");
     }
