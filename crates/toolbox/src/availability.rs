@@ -203,16 +203,32 @@ fn write_cache(file: &Path, cache: &BTreeMap<PathBuf, CacheEntry>) {
     }
 }
 
+/// How many times a tool is started when the system says its file is busy being written.
+const BUSY_TRIES: u32 = 5;
+
 async fn ask_version(path: &Path, args: &[String]) -> Option<String> {
-    let child = tokio::process::Command::new(path)
-        .args(args)
-        .env("LC_ALL", "C")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .ok()?;
+    let spawn = || {
+        tokio::process::Command::new(path)
+            .args(args)
+            .env("LC_ALL", "C")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+    };
+    // ETXTBSY: the file is open for writing somewhere (being installed or upgraded, or, in a process that starts
+    // programs from several threads, inherited by a child between its fork and its exec). It passes in moments.
+    let mut tries = 1;
+    let child = loop {
+        match spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < BUSY_TRIES => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20 * u64::from(tries))).await;
+            }
+            other => break other.ok()?,
+        }
+    };
     let output = tokio::time::timeout(VERSION_DEADLINE, child.wait_with_output()).await.ok()?.ok()?;
     let text = String::from_utf8_lossy(&output.stdout);
     let text = if text.trim().is_empty() { String::from_utf8_lossy(&output.stderr) } else { text };
