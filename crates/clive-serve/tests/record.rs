@@ -7,7 +7,7 @@ mod support;
 
 use clive_serve::{RecordOptions, Recording, ReplayOptions, read_cast, replay};
 use support::TIMEOUT;
-use tmux_habitat::{CaptureOptions, OutputEvent, Pane, PaneOutput, Server, SessionOptions};
+use tmux_habitat::{OutputEvent, Server, SessionOptions};
 
 #[tokio::test]
 async fn a_recording_is_the_panes_output_and_replays_byte_identically() {
@@ -19,7 +19,8 @@ async fn a_recording_is_the_panes_output_and_replays_byte_identically() {
     let path = dir.path().join("recordings/rec.cast");
 
     // The reference stream and the recording must cover the same span: both begin with the shell idle.
-    let mut truth = follow_from_the_prompt(&pane).await;
+    let mut truth = pane.subscribe().await.unwrap();
+    truth.wait_for_prompt("$ ", TIMEOUT).await.unwrap();
     let recording =
         Recording::start(&pane, &path, RecordOptions { title: Some("rec: a demo".into()), current_screen: false })
             .await
@@ -89,26 +90,6 @@ async fn a_stopped_recording_keeps_what_arrived_and_can_start_from_the_screen() 
     assert_eq!(first.time, 0.0);
     assert!(first.text.contains("before-recording"), "the first event draws the screen as it was");
     assert!(cast.output().contains("during-recording"));
-}
-
-/// Follows `pane` from its idle prompt on. `wait_ready` returns once the handshake line is printed, but the
-/// prompt after it (`\e[?2004h$ `) may come later: a stream subscribed before it holds ten bytes a
-/// recording started after it does not. The capture placed in the stream shows what came before; the stream
-/// itself signals the rest of the prompt.
-async fn follow_from_the_prompt(pane: &Pane) -> PaneOutput {
-    let mut output = pane.subscribe().await.unwrap();
-    let capture = output.capture(CaptureOptions::visible()).await.unwrap();
-    let row = capture.text.lines().nth(usize::from(capture.info.cursor_y)).unwrap_or_default();
-    // capture-pane drops trailing blanks: the cells before the cursor are padded back.
-    let before_cursor = format!("{row:width$}", width = usize::from(capture.info.cursor_x));
-    let mut shown: Vec<u8> = before_cursor.chars().take(usize::from(capture.info.cursor_x)).collect::<String>().into();
-    while !shown.ends_with(b"$ ") {
-        match tokio::time::timeout(TIMEOUT, output.recv()).await.expect("the shell never printed its prompt") {
-            Some(OutputEvent::Bytes(bytes)) => shown.extend_from_slice(&bytes),
-            other => panic!("waiting for the prompt: {other:?}"),
-        }
-    }
-    output
 }
 
 /// The asciinema tool: `$CLIVE_ASCIINEMA`, or the pinned one `scripts/asciinema/setup.sh` installs.

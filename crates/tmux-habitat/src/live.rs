@@ -125,6 +125,44 @@ impl PaneOutput {
     }
 }
 
+impl PaneOutput {
+    /// Reads this stream until the shell has drawn `prompt` just before the cursor (`"$ "`, the prompt of the
+    /// shell [`Server`](crate::Server) starts): from here on, what the stream yields is what the shell prints
+    /// after it went idle at its prompt. [`Pane::wait_ready`] returns once its handshake line is printed, and
+    /// the prompt after it may come later; two readers that compare what they saw (a recording and a reference,
+    /// a screen before and after) start here, at the same place. A capture placed in the stream shows what
+    /// came before; the stream, the rest. Fails with [`Error::Timeout`] when the prompt is not drawn in time.
+    pub async fn wait_for_prompt(&mut self, prompt: &str, timeout: std::time::Duration) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut shown = self.before_cursor().await?;
+        while !shown.ends_with(prompt.as_bytes()) {
+            match tokio::time::timeout_at(deadline, self.recv()).await {
+                Ok(Some(OutputEvent::Bytes(bytes))) => shown.extend_from_slice(&bytes),
+                // What was lost is on the screen: look again.
+                Ok(Some(OutputEvent::Lost)) => shown = self.before_cursor().await?,
+                Ok(None) | Err(_) => {
+                    return Err(Error::Timeout {
+                        pane: self.pane.id().to_string(),
+                        what: format!("the prompt `{}`", prompt.escape_debug()),
+                        waited: timeout,
+                        screen: self.pane.capture_text().await.unwrap_or_default(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cursor's row up to the cursor, from a capture placed in the stream.
+    async fn before_cursor(&mut self) -> Result<Vec<u8>> {
+        let capture = self.capture(CaptureOptions::visible()).await?;
+        let row = capture.text.lines().nth(usize::from(capture.info.cursor_y)).unwrap_or_default();
+        // capture-pane drops trailing blanks: the cells before the cursor are padded back.
+        let width = usize::from(capture.info.cursor_x);
+        Ok(format!("{row:width$}").chars().take(width).collect::<String>().into_bytes())
+    }
+}
+
 /// How many times [`PaneOutput::capture`] asks before giving up.
 const CAPTURE_TRIES: u32 = 8;
 

@@ -39,6 +39,25 @@ async fn subscribers_see_output_as_it_happens() {
 }
 
 #[tokio::test]
+async fn a_stream_waits_for_the_prompt_and_gives_up_on_a_program_that_draws_none() {
+    let server = control_server().await;
+    let session = server.new_session(SessionOptions::new("p")).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    let mut output = pane.subscribe().await.unwrap();
+    output.wait_for_prompt("$ ", T).await.unwrap();
+    // Idle at its prompt: the next bytes are the typed command's echo, not the rest of the prompt.
+    pane.send_line("printf 'after-%s\\n' prompt").await.unwrap();
+    let seen = read_until(&mut output, "after-prompt").await;
+    assert!(seen.starts_with(b"printf"), "{:?}", String::from_utf8_lossy(&seen));
+
+    pane.send_line("cat").await.unwrap();
+    read_until(&mut output, "cat").await;
+    let waited = output.wait_for_prompt("$ ", Duration::from_millis(300)).await;
+    assert!(matches!(waited, Err(Error::Timeout { .. })), "{waited:?}");
+}
+
+#[tokio::test]
 async fn a_live_screen_matches_a_capture() {
     let server = control_server().await;
     let session = server.new_session(SessionOptions::new("l").size(60, 12)).await.unwrap();

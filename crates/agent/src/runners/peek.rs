@@ -61,9 +61,6 @@ pub fn named_files(goal: &str) -> Vec<String> {
 pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
     let names = named_files(goal);
     let fixing = matches!(FIXING.as_ref(), Some(re) if re.is_match(goal));
-    if names.is_empty() {
-        return Vec::new();
-    }
     let reads: Vec<String> = names
         .iter()
         .filter_map(|name| {

@@ -194,6 +194,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     }
     let pane = shared.gated_pane(&subtask.pane).await?;
     let records = request.context.runner_dir()?;
+    let no_pager = records.join(NO_PAGER_FILE);
+    std::fs::write(&no_pager, NO_PAGER).map_err(|source| DagError::RunDirectory { path: no_pager.clone(), source })?;
     let caller = shared.caller(&subtask.id, Some(&request.context));
     let profile = shared.profile(&subtask.pane);
     let mut inputs = dependency_inputs(&request.context, false);
@@ -267,9 +269,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             let path = records.join(format!("script-{attempt}.{}", script.language.extension()));
             std::fs::write(&path, &script.text)
                 .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
-            let no_pager = records.join(NO_PAGER_FILE);
-            std::fs::write(&no_pager, NO_PAGER)
-                .map_err(|source| DagError::RunDirectory { path: no_pager.clone(), source })?;
             let command = format!(
                 "{}\n{NO_PAGER_ENV} BASH_ENV={} {} {}",
                 dag_sched::export_run_dirs(&request.context),

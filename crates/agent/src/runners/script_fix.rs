@@ -6,8 +6,8 @@
 //! and for certain, where a repair call to Qwen2.5-Coder-0.5B tends to return the same script or a worse one.
 //!
 //! [`tidy`] runs on every script before it is checked and run: it changes only what cannot be meant. [`repair`]
-//! runs after a result check failed: it turns the failed script into the next attempt, once, where the failure
-//! says what the script lacked.
+//! runs after a result check failed: it makes the next attempt out of what the failed script printed, where the
+//! failure says what it lacked.
 
 use std::sync::LazyLock;
 
@@ -15,7 +15,7 @@ use regex::{Captures, Regex};
 use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
-use crate::runners::result_check::{Problem, error_line, is_number, mentions_number};
+use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number};
 use crate::runners::script::{Language, Script};
 
 /// `wc` with options and one file operand that ends its command (`wc -l notes.txt > n`, `$(wc -w a.txt)`): it
@@ -35,7 +35,7 @@ static PYTHON_HEREDOC: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#).ok());
 
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
-const IMPORTS: &[(&str, &str, &str)] = &[
+const IMPORT_TABLE: &[(&str, &str, &str)] = &[
     ("csv", r"csv\.", "import csv"),
     ("json", r"json\.", "import json"),
     ("re", r"re\.", "import re"),
@@ -59,6 +59,14 @@ const IMPORTS: &[(&str, &str, &str)] = &[
     ("Path", r"Path\(", "from pathlib import Path"),
 ];
 
+/// [`IMPORT_TABLE`] with each use compiled once: a use is the name as its own (not `self.re.` or `score.`).
+static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
+    IMPORT_TABLE
+        .iter()
+        .filter_map(|(name, used, import)| Some((*name, Regex::new(&format!(r"(?:^|[^\w.]){used}")).ok()?, *import)))
+        .collect()
+});
+
 /// `script` with what cannot be meant fixed: a lone file operand of `wc` is read on stdin when the goal wants a
 /// number, so the count is not followed by the name; `mkdir` makes missing parents, and the directory of a file
 /// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks.
@@ -80,16 +88,16 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
 /// The most bytes of printed output the shell writes to a file for a script.
 const MAX_WRITTEN: usize = 16 * 1024;
 
-/// The next attempt made without a model from what the failed script printed (`printed`, all of it: not cut short by the
-/// pane's history), where `problem` says what it lacked: a result printed instead of written is written to the one
-/// file the goal names; a list printed where the goal asks "how many" is counted. The failed script is not run
-/// again (it may have moved or deleted files on the way). `None` when no such fix applies.
+/// The next attempt made without a model from what the failed script printed (`printed`, all of it: not cut short
+/// by the pane's history), where `problem` says what it lacked: a result printed instead of written is written to
+/// the one file the goal names; a list printed where the goal asks "how many" is counted. The failed script is not
+/// run again (it may have moved or deleted files on the way). `None` when no such fix applies.
 pub(crate) fn repair(goal: &str, problem: &Problem, printed: &str) -> Option<Script> {
     let result = printed.trim();
     if result.is_empty() || result.len() > MAX_WRITTEN || error_line(printed).is_some() {
         return None;
     }
-    let number = |text: &str| is_number(text) || !crate::runners::result_check::asks_number(goal);
+    let number = |text: &str| is_number(text) || !asks_number(goal);
     let text = match problem {
         Problem::NotWritten { file } => {
             // A name without an extension may be the directory the goal asks for ("a directory named build").
@@ -161,11 +169,7 @@ fn with_parents(goal: &str, text: &str) -> String {
         let at = usize::from(lines.first().is_some_and(|l| l.starts_with("#!")));
         lines.insert(at, line);
     }
-    let mut out = lines.join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
-    out
+    rejoin(&lines, text)
 }
 
 fn stdin_for_wc(text: &str) -> String {
@@ -193,11 +197,7 @@ fn heredoc_imports(text: &str) -> String {
         }
         at = end + 1;
     }
-    let mut joined = out.join("\n");
-    if text.ends_with('\n') {
-        joined.push('\n');
-    }
-    joined
+    rejoin(&out, text)
 }
 
 /// Python `code` with the imports it uses and lacks inserted after its first `skip` lines (a shebang).
@@ -210,7 +210,7 @@ fn with_imports(code: &str, skip: usize) -> String {
     };
     let missing: Vec<&str> = IMPORTS
         .iter()
-        .filter(|(name, used, _)| !imported(name) && uses(code, used))
+        .filter(|(name, used, _)| !imported(name) && used.is_match(code))
         .map(|(_, _, import)| *import)
         .collect();
     if missing.is_empty() {
@@ -221,16 +221,16 @@ fn with_imports(code: &str, skip: usize) -> String {
     let mut out: Vec<&str> = lines[..skip].to_vec();
     out.extend(&missing);
     out.extend(&lines[skip..]);
-    let mut joined = out.join("\n");
-    if code.ends_with('\n') {
-        joined.push('\n');
-    }
-    joined
+    rejoin(&out, code)
 }
 
-/// Whether `code` uses `pattern` as a name of its own (not `self.re.` or `score.`).
-fn uses(code: &str, pattern: &str) -> bool {
-    Regex::new(&format!(r"(?:^|[^\w.]){pattern}")).is_ok_and(|re| re.is_match(code))
+/// `lines` joined back into a text that ends in a line end where `like` did.
+fn rejoin<S: AsRef<str>>(lines: &[S], like: &str) -> String {
+    let mut text = lines.iter().map(AsRef::as_ref).collect::<Vec<&str>>().join("\n");
+    if like.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use lane_send::Dirs;
 use lane_send::frame::Recognition;
 use lane_send::{DeliverOptions, Outcome};
-use tmux_habitat::{Backoff, CaptureOptions, OutputEvent, Pane, Server, SessionOptions};
+use tmux_habitat::{Backoff, Server, SessionOptions};
 
 /// The fake agent binary: cargo builds examples before integration tests, into
 /// `target/<profile>/examples/`, next to the `deps/` dir the test runs from.
@@ -22,23 +22,6 @@ pub fn fake_agent() -> PathBuf {
         path.display()
     );
     path
-}
-
-/// Returns once `pane`'s shell has drawn its `$ ` prompt: the capture placed in its output stream shows what came
-/// before, the stream signals the rest.
-pub async fn at_prompt(pane: &Pane) {
-    let mut output = pane.subscribe().await.unwrap();
-    let capture = output.capture(CaptureOptions::visible()).await.unwrap();
-    let row = capture.text.lines().nth(usize::from(capture.info.cursor_y)).unwrap_or_default();
-    // capture-pane drops trailing blanks: the cells before the cursor are padded back.
-    let width = usize::from(capture.info.cursor_x);
-    let mut shown: Vec<u8> = format!("{row:width$}").chars().take(width).collect::<String>().into();
-    while !shown.ends_with(b"$ ") {
-        match tokio::time::timeout(Duration::from_secs(10), output.recv()).await.expect("the shell drew no prompt") {
-            Some(OutputEvent::Bytes(bytes)) => shown.extend_from_slice(&bytes),
-            other => panic!("waiting for the prompt: {other:?}"),
-        }
-    }
 }
 
 pub struct Lab {
@@ -95,7 +78,7 @@ impl Lab {
         let session = self.server.new_session(SessionOptions::new(name).size(100, 30)).await.unwrap();
         let pane = session.first_pane();
         pane.wait_ready(Duration::from_secs(10)).await.unwrap();
-        at_prompt(pane).await;
+        pane.subscribe().await.unwrap().wait_for_prompt("$ ", Duration::from_secs(10)).await.unwrap();
     }
 
     pub async fn send(&self, lane: &str, message: &str) -> Outcome {
