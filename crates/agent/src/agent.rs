@@ -38,6 +38,8 @@ pub(crate) struct Shared {
     pub profiles: HashMap<String, PaneProfile>,
     pub ledger: RunLedger,
     pub budget: Option<Arc<TokenBudget>>,
+    /// Panes where an attempt could not be staged, with why: their later attempts run unstaged at once.
+    pub unstageable: std::sync::Mutex<HashMap<String, String>>,
 }
 
 impl Shared {
@@ -66,6 +68,20 @@ impl Shared {
     pub(crate) fn caller(&self, id: &str, context: Option<&SubtaskContext>) -> Caller {
         let transcript = context.and_then(|c| c.runner_dir().ok()).map(|dir| dir.join("transcript.jsonl"));
         Caller::new(self.model.clone(), self.config.clone(), self.ledger.clone(), id, transcript)
+    }
+
+    /// Why attempts on pane `name` cannot be staged, once one found out.
+    pub(crate) fn unstageable(&self, name: &str) -> Option<String> {
+        self.unstageable.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(name).cloned()
+    }
+
+    /// Remembers that attempts on pane `name` cannot be staged.
+    pub(crate) fn remember_unstageable(&self, name: &str, reason: &str) {
+        tracing::info!(pane = name, reason, "attempts on this pane run unstaged");
+        self.unstageable
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(name.to_owned(), reason.to_owned());
     }
 
     /// Whether the run's budget refused a call already: every runner stops.
@@ -126,6 +142,7 @@ impl AgentBuilder {
                 profiles: self.profiles,
                 ledger: self.ledger,
                 budget: self.budget,
+                unstageable: std::sync::Mutex::default(),
             }),
         }
     }

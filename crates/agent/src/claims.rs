@@ -38,54 +38,11 @@ pub fn claimed_files(summary: &str, listed: &[String]) -> Vec<String> {
     files
 }
 
-/// A destination the goal names: a path after "to"/"into" (`write the count to lines.txt`, `copy a to b/c.json`),
-/// or the name of a file or directory to make (`a directory named build`).
-static DESTINATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:(?:to|into)\s+(?:the\s+file\s+|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?|(?:file|directory|folder|dir)\s+(?:named|called)\s+)[`'\x22]?([\w.+~/-]+)")
-        .ok()
-});
-
-/// A file the goal ends a sentence with after "in" (`…, one per line, in todos.txt.`): where the result goes.
-/// "in" before the end names an input (`the lines in notes.txt to lines.txt`), so only the end counts.
-static FINAL_IN: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)").ok()
-});
-
-/// Words before "to" that make what follows a source or a reference (`according to auth.log`).
-const NOT_A_DESTINATION: &[&str] =
-    &["according", "due", "next", "compared", "relative", "similar", "close", "prior", "belongs", "points", "refers"];
-
-/// The files and directories a goal says to make, so a claim of success can be checked against the disk.
-/// Paths after "to"/"into" count only when they look like paths (a `/` or an extension); names after "a file
-/// named" always do.
+/// The files and directories a goal says to make or change ([`crate::GoalSpec::destinations`]), so a claim of
+/// success can be checked against the disk. A path after "to" governed by a verb of comparison ("compare a.txt to
+/// b.txt") is read, not a destination.
 pub fn goal_destinations(goal: &str) -> Vec<String> {
-    let Some(re) = DESTINATION.as_ref() else { return Vec::new() };
-    let looks_like_path = PATH.as_ref();
-    let mut found: Vec<String> = Vec::new();
-    for capture in re.captures_iter(goal) {
-        let whole = capture.get(0).map_or("", |m| m.as_str()).to_ascii_lowercase();
-        // "according to auth.log", "relative to src/": a "to" that names a source or a reference, not where the
-        // result goes.
-        let before = goal[..capture.get(0).map_or(0, |m| m.start())].trim_end();
-        let previous = before.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
-        if NOT_A_DESTINATION.contains(&previous.to_ascii_lowercase().as_str()) {
-            continue;
-        }
-        let Some(word) = capture.get(1).map(|m| m.as_str().trim_end_matches(['.', ',', ':', ';'])) else { continue };
-        let named = whole.contains("named") || whole.contains("called");
-        let pathy = looks_like_path
-            .is_some_and(|p| p.is_match(&format!(" {word}")) && (word.contains('/') || word.contains('.')));
-        if !word.is_empty() && (named || pathy) && !word.contains("://") && !found.iter().any(|f| f == word) {
-            found.push(word.to_owned());
-        }
-    }
-    for capture in FINAL_IN.iter().flat_map(|re| re.captures_iter(goal)) {
-        let Some(word) = capture.get(1).map(|m| m.as_str()) else { continue };
-        if !found.iter().any(|f| f == word) {
-            found.push(word.to_owned());
-        }
-    }
-    found
+    crate::goal_spec::GoalSpec::parse(goal).destinations()
 }
 
 /// `file` resolved against `cwd` (`~` is the home directory).

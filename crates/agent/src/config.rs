@@ -51,6 +51,13 @@ pub struct AgentConfig {
     pub text_tokens: u32,
     /// Prices for the cost estimate.
     pub prices: PriceTable,
+    /// Whether script attempts run staged on an overlay of the working directory (default yes; where it cannot
+    /// be done they run unstaged, with the goal's inputs protected by copies: docs/agent.md).
+    pub stage: bool,
+    /// Whether a result that passed the shell's checks gets the final look before it counts as done: the model
+    /// sees the goal, the change set and the first lines of the result and answers yes or no (default yes; a no
+    /// is a failed attempt; without the look, a result the shell could not check stays unchecked).
+    pub final_look: bool,
 }
 
 impl Default for AgentConfig {
@@ -71,6 +78,8 @@ impl Default for AgentConfig {
             script_tokens: 2000,
             text_tokens: 1500,
             prices: PriceTable::default(),
+            stage: true,
+            final_look: true,
         }
     }
 }

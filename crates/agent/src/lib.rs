@@ -44,14 +44,17 @@
 mod action;
 mod agent;
 mod answer;
+pub mod changes;
 mod claims;
 mod config;
 mod examples;
 mod gate;
+mod goal_spec;
 mod model;
 pub mod observe;
 pub mod prompt;
 mod runners;
+pub mod stage;
 mod stats;
 pub mod text;
 
@@ -61,6 +64,7 @@ pub use answer::{AnswerSource, FINAL_ANSWER_ID, FinalAnswer, bool_goal, leading_
 pub use claims::{claimed_files, goal_destinations};
 pub use config::{AgentConfig, ReplyFormat};
 pub use gate::{GatedPane, TypeError, endangered_workplace};
+pub use goal_spec::{GoalSpec, all_named_files};
 pub use model::CallError;
 pub use prompt::{Input, PaneProfile};
 pub use runners::{AnswerRunner, InteractiveRunner, LlmRunner, ScriptRunner, named_files};

@@ -28,6 +28,9 @@ pub const SUMMARY_SYSTEM: &str = include_str!("../prompts/summary_system.md");
 const SUMMARY_TASK: &str = include_str!("../prompts/summary_task.md");
 /// The system prompt of answering a program's yes/no question during a script.
 pub const CONFIRM_SYSTEM: &str = include_str!("../prompts/confirm_system.md");
+/// The system prompt of the final look at a finished result.
+pub const FINAL_LOOK_SYSTEM: &str = include_str!("../prompts/final_look_system.md");
+const FINAL_LOOK_TASK: &str = include_str!("../prompts/final_look_task.md");
 const CONFIRM_TASK: &str = include_str!("../prompts/confirm_task.md");
 /// The system prompt of the yes/no judgement (`clive --bool`).
 pub const JUDGE_SYSTEM: &str = include_str!("../prompts/judge_system.md");
@@ -331,6 +334,29 @@ pub fn judge_request(question: &str, result: &str) -> Prompt {
 pub fn confirm_request(task: &str, screen: &str) -> Prompt {
     let user = render(CONFIRM_TASK, &[("task", task), ("question", &fence("screen", "", &tail_lines(screen, 6)))]);
     Prompt::single(CONFIRM_SYSTEM, user)
+}
+
+/// What the final look at a result is shown: the task, the change set (one line per change), the first lines of
+/// what it printed, and the first lines of up to three files it made or changed (name, text).
+pub fn final_look_request(task: &str, changes: &[String], printed: &str, files: &[(String, String)]) -> Prompt {
+    let changes = if changes.is_empty() { "none".to_owned() } else { changes.join("; ") };
+    let head = |text: &str, lines: usize| -> String { text.lines().take(lines).collect::<Vec<_>>().join("\n") };
+    let printed = head(printed, 15);
+    let printed = if printed.trim().is_empty() { "(nothing)".to_owned() } else { bound(&printed, 1200) };
+    let files: Vec<String> = files
+        .iter()
+        .map(|(name, text)| fence("file", &format!("name=\"{name}\""), &bound(&head(text, 10), 800)))
+        .collect();
+    let user = render_owned(
+        FINAL_LOOK_TASK,
+        &[
+            ("task", task.to_owned()),
+            ("changes", changes),
+            ("output", fence("output", "", &printed)),
+            ("files", files.join("\n")),
+        ],
+    );
+    Prompt::single(FINAL_LOOK_SYSTEM, user)
 }
 
 /// The last `count` non-empty lines of `text`, at most [`INPUT_CHARS`].

@@ -69,6 +69,22 @@ pub struct SubtaskStats {
     pub fell_back: bool,
     /// The last command typed.
     pub last_command: Option<String>,
+    /// What the subtask changed in its working directory (applied; a failed attempt's changes are not here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<crate::changes::Change>,
+    /// Whether its attempts ran staged (on an overlay of the working directory); `None` when none ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staged: Option<bool>,
+    /// Whether its result was checked against what the goal asks for: `Some(true)` checked and right,
+    /// `Some(false)` could not be checked; `None` before it ended or when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// What was checked, in words (`wrote lines.txt`, `a number`), or why nothing could be.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
+    /// Where the journal of the applied changes is (for `clive undo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<std::path::PathBuf>,
 }
 
 /// Every subtask's [`SubtaskStats`] of a run, shared by the runners (cheap to clone).

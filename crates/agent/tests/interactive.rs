@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use agent::{AgentConfig, FINAL_ANSWER_ID};
 use dag_sched::SubtaskStatus;
-use support::{World, done, keys, run};
+use support::{World, done, keys, look_yes, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_sees_the_output_of_a_command_that_ended_at_once() {
     let world = World::new().await;
     let token = format!("tok{:016x}", rand::random::<u64>());
-    world.replies(&[&run(&format!("echo {token}")), &done(&format!("printed {token}"))]);
+    world.replies(&[&run(&format!("echo {token}")), &done(&format!("printed {token}")), &look_yes()]);
     let agent = world.agent();
     let summary = world.run(&agent, &World::interactive("print a token")).await;
     let result = summary.result("task").unwrap();
@@ -28,8 +28,11 @@ async fn the_model_sees_the_output_of_a_command_that_ended_at_once() {
         prompts[1]
     );
     let stats = agent.ledger().get("task").unwrap();
-    assert_eq!((stats.turns, stats.model_calls, stats.tokens.input, stats.tokens.output), (2, 2, 200, 20));
+    // Two turns and the final look, which saw what was printed.
+    assert_eq!((stats.turns, stats.model_calls, stats.tokens.input, stats.tokens.output), (2, 3, 300, 30));
     assert!(stats.claimed_success && stats.false_completion.is_none());
+    assert_eq!(stats.verified, Some(true));
+    assert!(world.looks()[0].contains(&format!("printed {token}")), "{}", world.looks()[0]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

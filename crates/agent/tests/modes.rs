@@ -8,7 +8,7 @@ mod support;
 use agent::{AgentConfig, FINAL_ANSWER_ID};
 use dag_sched::{Mode, SubtaskStatus};
 use llm::TokenBudget;
-use support::{World, done, run};
+use support::{World, done, look_yes, run};
 
 fn script_plan(goal: &str) -> String {
     serde_json::json!({"version": 1, "subtasks": [{"id": "s", "pane": "shell", "mode": "script", "description": goal}]})
@@ -21,6 +21,7 @@ async fn a_failing_script_is_repaired_with_its_error_text() {
     world.replies(&[
         "```bash\nset -euo pipefail\ncat missing-input.txt\n```",
         "Fixed:\n```bash\nset -euo pipefail\necho fixed > result.txt\ncat result.txt\n```",
+        &look_yes(),
     ]);
     let agent = world.agent();
     let summary = world.run(&agent, &script_plan("write result.txt")).await;
@@ -43,7 +44,9 @@ async fn a_failing_script_is_repaired_with_its_error_text() {
     assert!(records.join("script-1.sh").exists() && records.join("script-2.sh").exists());
     assert!(result.files.is_empty(), "{:?}", result.files);
     let stats = agent.ledger().get("s").unwrap();
-    assert_eq!((stats.mode, stats.turns, stats.model_calls), (Some(Mode::Script), 2, 2));
+    // Two scripts and the final look at the result.
+    assert_eq!((stats.mode, stats.turns, stats.model_calls), (Some(Mode::Script), 2, 3));
+    assert_eq!(stats.verified, Some(true), "{stats:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,7 +113,9 @@ async fn script_and_interactive_subtasks_on_one_pane_share_its_shell() {
     world.replies(&[
         &run("export SHARED_STATE=kept; mkdir -p made && cd made"),
         &done("prepared"),
+        &look_yes(),
         "```bash\nset -euo pipefail\necho \"$SHARED_STATE $(basename \"$PWD\")\"\n```",
+        &look_yes(),
     ]);
     let plan = r#"{"version":1,"subtasks":[
         {"id":"prepare","pane":"shell","mode":"interactive","description":"prepare the shell"},
@@ -129,6 +134,7 @@ async fn llm_subtasks_write_their_text_from_the_dependencies_and_answers_need_no
     world.replies(&[
         &run("printf 'alpha\\nbeta\\n' > words.txt; wc -l < words.txt"),
         &done("2 words in words.txt; wrote words.txt"),
+        &look_yes(),
         "```markdown\nTwo words: alpha, beta.\n```",
         "Paris",
     ]);

@@ -9,7 +9,7 @@ mod support;
 
 use agent::AgentConfig;
 use dag_sched::SubtaskStatus;
-use support::World;
+use support::{World, look_yes};
 
 fn plan(description: &str, command: Option<&str>) -> String {
     let mut subtask = serde_json::json!({"id": "s", "pane": "shell", "mode": "script", "description": description});
@@ -23,7 +23,7 @@ fn plan(description: &str, command: Option<&str>) -> String {
 async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
     let world = World::new().await;
     // The first script prints nothing, so the shell has nothing to write for it: the model repairs it.
-    world.replies(&["```bash\ntrue\n```", "```bash\necho 12 > count.txt\n```"]);
+    world.replies(&["```bash\ntrue\n```", "```bash\necho 12 > count.txt\n```", &look_yes()]);
     // Greedy, as clive runs a local model; the repair is sampled (greedy repairs repeat the failed script).
     let agent = world.agent_with(AgentConfig { temperature: Some(0.0), ..AgentConfig::default() }, None);
     let summary = world.run(&agent, &plan("Count the lines of a.txt and write the number to count.txt.", None)).await;
@@ -32,8 +32,13 @@ async fn a_script_that_exits_0_without_writing_the_named_file_is_repaired() {
     let prompts = world.prompts();
     assert_eq!(prompts.len(), 2, "{prompts:?}");
     assert!(prompts[1].contains("count.txt was not written") && prompts[1].contains("`> count.txt`"), "{}", prompts[1]);
-    let temperatures: Vec<f64> =
-        world.model.requests().iter().map(|r| r.body["temperature"].as_f64().unwrap()).collect();
+    let temperatures: Vec<f64> = world
+        .model
+        .requests()
+        .iter()
+        .filter(|r| !support::is_look(r))
+        .map(|r| r.body["temperature"].as_f64().unwrap())
+        .collect();
     assert_eq!(temperatures.len(), 2);
     assert!(temperatures[0] == 0.0 && (temperatures[1] - 0.9).abs() < 1e-6, "{temperatures:?}");
 }
@@ -59,13 +64,13 @@ async fn a_given_command_is_the_first_attempt_and_its_question_is_answered() {
     let script = "read -rp 'Delete the cache? [y/N] ' a; printf '%s\\n' \"$a\" > answer.txt";
     std::fs::write(world.work.path().join("ask.sh"), script).unwrap();
     // One call: the yes/no answer (constrained by a schema). The command itself costs no call.
-    world.replies(&[r#"{"answer":"no"}"#]);
+    world.replies(&[r#"{"answer":"no"}"#, &look_yes()]);
     let agent = world.agent();
     let summary = world.run(&agent, &plan("Run ask.sh and answer no to its question.", Some("bash ask.sh"))).await;
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
     assert_eq!(world.read("answer.txt"), "n\n");
-    let requests = world.model.requests();
-    assert_eq!(requests.len(), 1);
+    let requests: Vec<_> = world.model.requests().into_iter().filter(|r| !support::is_look(r)).collect();
+    assert_eq!((requests.len(), world.looks().len()), (1, 1));
     assert_eq!(
         requests[0].body["response_format"]["json_schema"]["schema"]["properties"]["answer"]["enum"],
         serde_json::json!(["yes", "no"])
@@ -100,7 +105,9 @@ async fn a_repair_that_returns_the_failed_script_is_not_run_again() {
     // No temperature configured: none is sent, not even for a repair (some models accept no other than their own).
     assert!(world.model.requests().iter().all(|r| r.body.get("temperature").is_none()));
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
-    assert_eq!(world.read("runs.txt"), "ran\n", "the same failing script ran once");
+    // A failed attempt leaves nothing behind: what it wrote was staged, then thrown away.
+    assert!(!world.work.path().join("runs.txt").exists(), "the failed attempt's write was discarded");
+    assert_eq!(world.read("done.txt"), "ok\n");
     let prompts = world.prompts();
     assert_eq!(prompts.len(), 3);
     assert!(prompts[2].contains("did not run again; write a different one. It failed: exit code 3"), "{}", prompts[2]);

@@ -185,6 +185,7 @@ impl Sandbox {
         let version = run(&bwrap, &["--version"]).await.ok().and_then(|out| parse_version(&out));
         let probe = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--cap-drop", "ALL"];
         let mut args: Vec<&str> = probe.to_vec();
+        args.extend(user_namespace());
         if !policy.network {
             args.push("--unshare-net");
         }
@@ -222,6 +223,7 @@ impl Sandbox {
         args.extend(["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]);
         // Without this, bwrap started by root keeps every capability, and `mount -o remount,rw /` undoes it all.
         args.extend(["--cap-drop", "ALL"]);
+        args.extend(user_namespace().iter().copied());
         if !self.policy.network {
             args.push("--unshare-net");
         }
@@ -318,6 +320,18 @@ impl Sandbox {
             writable.join(", "),
             if self.policy.network { "on" } else { "off" }
         )
+    }
+}
+
+/// The sandbox's own user namespace: a staged attempt inside makes the nested user and mount namespaces its
+/// overlay needs (crates/agent/src/stage.rs), and a namespace may map its parent's uid 0 only with CAP_SETFCAP,
+/// which the sandbox drops; so root is uid 1000 inside (files it makes are still root's outside), and any other
+/// user keeps its own uid.
+fn user_namespace() -> &'static [&'static str] {
+    if rustix::process::geteuid().is_root() {
+        &["--unshare-user", "--uid", "1000", "--gid", "1000"]
+    } else {
+        &["--unshare-user"]
     }
 }
 
@@ -428,6 +442,7 @@ mod tests {
         let ssh = home.join(".ssh");
         for expected in [
             "--cap-drop ALL".to_owned(),
+            "--unshare-user".to_owned(),
             "--unshare-net".to_owned(),
             "--ro-bind / /".to_owned(),
             "--tmpfs /tmp".to_owned(),

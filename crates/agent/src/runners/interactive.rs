@@ -22,6 +22,8 @@ use crate::observe::{
 use crate::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
+use crate::runners::final_look;
+use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, last_line, new_part, one_line};
 
@@ -95,6 +97,7 @@ pub(crate) async fn run_interactive(
         bounced: false,
         log: String::new(),
         schema: action_schema(),
+        staging: None,
     };
     state.run().await
 }
@@ -132,6 +135,8 @@ struct Loop<'a> {
     /// Commands and their outputs, for the subtask's output file.
     log: String,
     schema: serde_json::Value,
+    /// What the subtask changes, watched from its first turn (and the attempt it watches).
+    staging: Option<(Staging<'a>, Attempt)>,
 }
 
 impl Loop<'_> {
@@ -145,6 +150,14 @@ impl Loop<'_> {
             if turn == 1 {
                 self.cwd = pane_directory(self.pane.pane()).await.unwrap_or_else(|| "unknown".into());
                 self.first = self.first_message();
+                let subtask = &self.request.subtask;
+                if let Ok(records) = self.request.context.runner_dir() {
+                    let spec = crate::GoalSpec::parse(&subtask.description);
+                    let mut staging = Staging::watching(self.shared, &subtask.pane, &spec, &self.cwd, &records);
+                    let attempt = staging.begin(1);
+                    self.shared.ledger.update(&subtask.id, |s| s.staged = Some(false));
+                    self.staging = Some((staging, attempt));
+                }
             }
             progress(self.request, turn, self.caller.tokens_so_far(), "waiting for the model");
             let prompt = Prompt {
@@ -594,7 +607,73 @@ impl Loop<'_> {
             outcome.output = std::mem::take(&mut self.log);
             return Turn::End(outcome);
         }
-        self.shared.ledger.update(&id, |s| s.false_completion = None);
+        // What it changed: a change the goal does not allow fails it (what can be is taken back); the final look
+        // may send it back once more.
+        let mut checks: Vec<String> = destinations
+            .iter()
+            .filter(|d| resolve(d, &cwd).metadata().is_ok_and(|m| !m.is_file() || m.len() > 0))
+            .map(|d| format!("{d} was written"))
+            .collect();
+        if let Some((mut staging, attempt)) = self.staging.take() {
+            match staging.settle(&attempt, 0, "") {
+                Settled::Refused(how) => {
+                    self.shared.ledger.update(&id, |s| s.false_completion = Some(how.clone()));
+                    let mut outcome = RunOutcome::with_status(
+                        SubtaskStatus::Failed,
+                        format!("the model said done, but {how} (claim: {})", one_line(&summary, 200)),
+                    );
+                    outcome.output = std::mem::take(&mut self.log);
+                    return Turn::End(outcome);
+                }
+                Settled::Unavailable => {}
+                Settled::Applied(applied) => {
+                    let changed = applied.as_ref().map(|a| a.changes().to_vec()).unwrap_or_default();
+                    let look = if self.shared.config.final_look {
+                        let printed = format!("{summary}\n{}", self.last_output);
+                        let goal = self.request.subtask.description.clone();
+                        tokio::select! {
+                            look = final_look::look(&self.caller, &goal, &cwd, &changed, &printed) => look,
+                            () = self.request.cancel.cancelled() => None,
+                            () = tokio::time::sleep_until(self.deadline) => None,
+                        }
+                    } else {
+                        None
+                    };
+                    match look {
+                        Some(look) if !look.yes => {
+                            let problem =
+                                format!("a look at the result says it is wrong: {}", one_line(&look.reason, 200));
+                            if !self.bounced {
+                                // Still watching from the start: the attempt goes on.
+                                self.staging = Some((staging, attempt));
+                                self.bounced = true;
+                                self.step(format!("done \"{}\"", one_line(&summary, 60)), "not accepted".into());
+                                self.observation =
+                                    Observation::NotDone { reason: format!("{problem}. Fix it, then say done.") };
+                                return Turn::Next;
+                            }
+                            staging.take_back(applied);
+                            self.shared.ledger.update(&id, |s| s.false_completion = Some(problem.clone()));
+                            let mut outcome = RunOutcome::with_status(
+                                SubtaskStatus::Failed,
+                                format!("the model said done, but {problem} (claim: {})", one_line(&summary, 200)),
+                            );
+                            outcome.output = std::mem::take(&mut self.log);
+                            return Turn::End(outcome);
+                        }
+                        Some(look) => checks.push(format!("the final look: {}", one_line(&look.reason, 200))),
+                        None => {}
+                    }
+                    let kept = staging.keep(applied);
+                    self.shared.ledger.update(&id, |s| s.changes.extend(kept.changes));
+                }
+            }
+        }
+        self.shared.ledger.update(&id, |s| {
+            s.false_completion = None;
+            s.verified = Some(!checks.is_empty());
+            s.checks = checks.clone();
+        });
         // Small models copy the prompt's example instead of an answer: then the last output is the answer.
         let summary = if is_placeholder(&summary) && !self.last_output.trim().is_empty() {
             bound(self.last_output.trim(), 1000)
@@ -608,8 +687,14 @@ impl Loop<'_> {
         Turn::End(outcome)
     }
 
-    /// The outcome with the log as its output (and the summary at its end).
+    /// The outcome with the log as its output (and the summary at its end). A subtask that did not succeed
+    /// leaves what it can take back behind it: files it created go, inputs it changed are restored.
     fn finish(&mut self, mut outcome: RunOutcome) -> RunOutcome {
+        if outcome.status != SubtaskStatus::Succeeded
+            && let Some((mut staging, attempt)) = self.staging.take()
+        {
+            staging.abandon(&attempt);
+        }
         if outcome.output.is_empty() {
             let mut output = std::mem::take(&mut self.log);
             if let Some(summary) = &outcome.summary {

@@ -1,10 +1,12 @@
 //! The runners, one per mode, and what they share.
 
+mod final_look;
 mod interactive;
 mod peek;
 mod result_check;
 mod script;
 mod script_fix;
+mod staging;
 mod text;
 
 pub use interactive::InteractiveRunner;

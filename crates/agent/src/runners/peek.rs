@@ -31,26 +31,8 @@ fn is_code(name: &str) -> bool {
 /// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
 /// extension, without the punctuation around it, at most three of them (the first).
 pub fn named_files(goal: &str) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for word in goal.split_whitespace() {
-        let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);
-        let word = word.trim_start_matches(around).trim_end_matches(|c: char| around(c) || c == '.');
-        let Some((stem, extension)) = word.rsplit_once('.') else { continue };
-        let plain = |c: char| c.is_ascii_alphanumeric() || "._-/".contains(c);
-        if stem.trim_start_matches("./").is_empty()
-            || extension.is_empty()
-            || !extension.chars().all(|c| c.is_ascii_alphanumeric())
-            || !word.chars().all(plain)
-            || word.starts_with('-')
-            || names.iter().any(|n| n == word)
-        {
-            continue;
-        }
-        names.push(word.to_owned());
-        if names.len() == PEEK_FILES {
-            break;
-        }
-    }
+    let mut names = crate::goal_spec::all_named_files(goal);
+    names.truncate(PEEK_FILES);
     names
 }
 

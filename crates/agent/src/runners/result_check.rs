@@ -107,46 +107,89 @@ impl fmt::Display for Problem {
     }
 }
 
-/// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`; `None`
-/// when nothing the goal says rules it out. `last`: this was the last attempt; `before`: the files as they were
-/// before it (a file this attempt did not touch was not written by it).
-pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<Problem> {
+/// What the check of a result found: what is wrong, or what it checked (nothing: the result is unchecked).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Checked {
+    /// What is wrong, if anything.
+    pub problem: Option<Problem>,
+    /// What was checked and held, in words (`lines.txt was written`, `lines.txt holds one number`).
+    pub checks: Vec<String>,
+}
+
+/// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`, and what
+/// held. `required`: the files the goal asks to be written (existing guessed destinations left out,
+/// [`crate::GoalSpec::required_writes`]); `last`: this was the last attempt (an empty or non-numeric result then
+/// stands, unchecked, since it may be right; a missing file or a printed error never does); `before`: the files as
+/// they were before it (a file this attempt did not touch was not written by it).
+pub(crate) fn check_result(
+    goal: &str,
+    required: &[String],
+    cwd: &str,
+    printed: &str,
+    last: bool,
+    before: &Before,
+) -> Checked {
     let wants_number = asks_number(goal);
-    let destinations = goal_destinations(goal);
-    for file in &destinations {
+    let mut checks = Vec::new();
+    let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new() };
+    for file in required {
         let path = resolve(file, Path::new(cwd));
         let written = std::fs::metadata(&path).ok().filter(|meta| !before.unchanged(file, meta));
         let Some(meta) = written else {
-            return Some(Problem::NotWritten { file: file.clone() });
+            return fail(Problem::NotWritten { file: file.clone() });
         };
-        if last || !meta.is_file() || meta.len() > READ_LIMIT {
+        if !meta.is_file() {
+            checks.push(format!("{file} was made"));
+            continue;
+        }
+        if meta.len() > READ_LIMIT {
+            checks.push(format!("{file} was written"));
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let text = text.trim();
         if text.is_empty() {
-            return Some(Problem::Empty { file: file.clone() });
+            if last {
+                continue;
+            }
+            return fail(Problem::Empty { file: file.clone() });
         }
         if wants_number && !is_number(text) {
-            return Some(Problem::NotJustANumber { file: file.clone(), text: text.to_owned() });
+            if last {
+                continue;
+            }
+            return fail(Problem::NotJustANumber { file: file.clone(), text: text.to_owned() });
         }
+        checks.push(if wants_number { format!("{file} holds one number") } else { format!("{file} was written") });
     }
     // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
-    // last command succeeded, the work did not.
-    if !last && let Some(line) = error_line(printed) {
-        return Some(Problem::PrintedError { line: line.to_owned() });
+    // last command succeeded, the work did not. Never a success, not even on the last attempt.
+    if let Some(line) = error_line(printed) {
+        return fail(Problem::PrintedError { line: line.to_owned() });
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
-    if destinations.is_empty() && !last && goal.contains('?') {
+    if required.is_empty() && goal.contains('?') {
         let printed = printed.trim();
         if printed.is_empty() {
-            return Some(Problem::PrintedNothing);
-        }
-        if wants_number && !is_number(printed) && goal.to_ascii_lowercase().contains("number only") {
-            return Some(Problem::PrintedNotANumber { printed: printed.to_owned() });
+            if !last {
+                return fail(Problem::PrintedNothing);
+            }
+        } else if wants_number && !is_number(printed) {
+            if !last && goal.to_ascii_lowercase().contains("number only") {
+                return fail(Problem::PrintedNotANumber { printed: printed.to_owned() });
+            }
+        } else if wants_number {
+            checks.push("the answer is one number".into());
         }
     }
-    None
+    Checked { problem: None, checks }
+}
+
+/// [`check_result`] with the goal's own destinations, for the tests written before [`crate::GoalSpec`].
+#[cfg(test)]
+pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<Problem> {
+    let required = crate::GoalSpec::parse(goal).required_writes(Path::new(cwd));
+    check_result(goal, &required, cwd, printed, last, before).problem
 }
 
 /// Whether the result `goal` asks for is one number (and nothing else in any case: a conditional goal may want a
@@ -337,7 +380,7 @@ mod tests {
             check(question, &[], printed, false).unwrap(),
             "it printed an error: `ls: cannot access '.log': No such file or directory`"
         );
-        assert_eq!(check(question, &[], printed, true), None, "the last attempt stands");
+        assert!(check(question, &[], printed, true).is_some(), "not even on the last attempt");
         assert_eq!(check(question, &[], "2\n", false), None);
         assert_eq!(check(question, &[], "no such file here: 0\n", false), None, "prose is not a program's error");
     }

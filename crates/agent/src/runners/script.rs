@@ -18,10 +18,12 @@ use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
+use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
-use crate::runners::result_check::{Before, Problem, missing_input, result_problem};
+use crate::runners::result_check::{Before, Problem, check_result, missing_input};
 use crate::runners::script_fix;
+use crate::runners::staging::Settled;
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
@@ -210,14 +212,23 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
         inputs.extend(peek_named_files(&pane, &subtask.description).await);
+        // What the goal reads, makes and changes, as it stood before any attempt: an existing file it only guesses
+        // is a destination is never required (nor overwritten).
+        let spec = crate::GoalSpec::parse(&subtask.description);
+        let required = spec.required_writes(std::path::Path::new(&cwd));
+        let mut staging = crate::runners::staging::Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
         let writer =
             Writer { shared, request, caller: &caller, profile: &profile, cwd: &cwd, inputs: &inputs, deadline };
         // A failed script the shell fixed without a call (`script_fix::repair`): the next attempt, on top of the
         // model's `attempts`, at most `MAX_SHELL_REPAIRS` of them.
         let mut fixed: Option<Script> = None;
+        // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
+        let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
-        while attempt < attempts + shell_repairs {
-            attempt += 1;
+        while attempt < attempts + shell_repairs || again.is_some() {
+            if again.is_none() {
+                attempt += 1;
+            }
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
             let shell_repair = fixed.is_some();
@@ -234,7 +245,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
             // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
             let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
-            let script = match (fixed.take(), given) {
+            let script = match (again.take().or_else(|| fixed.take()), given) {
                 (Some(script), _) => script,
                 (None, Some(command)) => Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") },
                 (None, None) => match writer.write(failure.as_ref(), attempt).await {
@@ -269,18 +280,22 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             let path = records.join(format!("script-{attempt}.{}", script.language.extension()));
             std::fs::write(&path, &script.text)
                 .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+            let run = format!("{} {}", script.language.interpreter(), shell_quote(&path.display().to_string()));
+            let staged = staging.begin(attempt);
+            let is_staged = staged.is_staged();
+            shared.ledger.update(&subtask.id, |s| s.staged = Some(is_staged));
             let command = format!(
-                "{}\n{NO_PAGER_ENV} BASH_ENV={} {} {}",
+                "{}\n{NO_PAGER_ENV} BASH_ENV={} {}",
                 dag_sched::export_run_dirs(&request.context),
                 shell_quote(&no_pager.display().to_string()),
-                script.language.interpreter(),
-                shell_quote(&path.display().to_string())
+                staged.wrap(&records, &run),
             );
             progress(request, attempt, caller.tokens_so_far(), format!("running script {attempt}"));
             shared.ledger.update(&subtask.id, |s| {
                 s.last_command = Some(format!("{} {}", script.language.interpreter(), path.display()))
             });
-            let before = if attempt > 1 { Before::take(&subtask.description, &cwd) } else { Before::default() };
+            let before =
+                if attempt > 1 && !is_staged { Before::take(&subtask.description, &cwd) } else { Before::default() };
             let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
             let running = match pane.start(&command).await {
                 Ok(running) => running,
@@ -316,12 +331,33 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
             }
             shared.ledger.update(&subtask.id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
-            match seen {
-                Seen::Finished(output)
-                    if output.exit_code == 0
-                        && let Some(problem) =
-                            result_problem(&subtask.description, &cwd, &output.output, last, &before) =>
-                {
+            // What the attempt changed: applied to the working directory only when the goal allows every change
+            // and the script exited 0; taken back if the result check then fails.
+            let settled = match &seen {
+                Seen::Finished(output) => staging.settle(&staged, output.exit_code, &output.output),
+                _ => staging.abandon(&staged),
+            };
+            let (mut seen, applied) = match settled {
+                Settled::Unavailable => {
+                    again = Some(script);
+                    continue;
+                }
+                Settled::Refused(how) => {
+                    let output = match &seen {
+                        Seen::Finished(output) => bound(&output.output, ERROR_TAIL_CHARS * 2),
+                        _ => String::new(),
+                    };
+                    failure = Some(Failure { script: script.text, how, output });
+                    continue;
+                }
+                Settled::Applied(applied) => (seen, applied),
+            };
+            if let Seen::Finished(output) = &mut seen
+                && output.exit_code == 0
+            {
+                let checked = check_result(&subtask.description, &required, &cwd, &output.output, last, &before);
+                if let Some(problem) = checked.problem {
+                    staging.take_back(applied);
                     // Exit 0 is not the goal: a result the goal rules out is a failed attempt. Where the shell can
                     // fix it (the result was printed, not written), that is the next attempt, with no call.
                     if matches!(problem, Problem::PrintedError { .. })
@@ -331,7 +367,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     }
                     if shell_repairs < MAX_SHELL_REPAIRS
                         && !output.truncated
-                        && let Some(next) = script_fix::repair(&subtask.description, &problem, &output.output)
+                        && let Some(next) =
+                            script_fix::repair(&subtask.description, &spec, &required, &problem, &output.output)
                     {
                         shell_repairs += 1;
                         fixed = Some(next);
@@ -341,15 +378,50 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         how: format!("it exited 0, but {problem}"),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
                     });
+                    continue;
                 }
-                Seen::Finished(output) if output.exit_code == 0 => {
-                    drop(running);
-                    let mut outcome = RunOutcome::from_exit_code(0, output.output);
-                    if output.truncated {
-                        outcome.reason = Some("the start of the output scrolled out of the pane's history".into());
+                // The final look: the right shape may hold the wrong thing. A no is a failed attempt.
+                let mut checks = checked.checks;
+                if shared.config.final_look {
+                    let changed = applied.as_ref().map(|a| a.changes().to_vec()).unwrap_or_default();
+                    let look = tokio::select! {
+                        look = final_look::look(&caller, &subtask.description, std::path::Path::new(&cwd), &changed, &output.output) => look,
+                        () = request.cancel.cancelled() => None,
+                        () = tokio::time::sleep_until(deadline) => None,
+                    };
+                    match look {
+                        Some(look) if !look.yes => {
+                            staging.take_back(applied);
+                            failure = Some(Failure {
+                                script: script.text,
+                                how: format!(
+                                    "it exited 0, but a look at the result says it is wrong: {}",
+                                    one_line(&look.reason, 200)
+                                ),
+                                output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                            });
+                            continue;
+                        }
+                        Some(look) => checks.push(format!("the final look: {}", one_line(&look.reason, 200))),
+                        None => {}
                     }
-                    return Ok(outcome);
                 }
+                let changes = staging.keep(applied);
+                drop(running);
+                shared.ledger.update(&subtask.id, |s| {
+                    s.verified = Some(!checks.is_empty());
+                    s.checks = checks.clone();
+                    s.changes.extend(changes.changes);
+                    s.journal = changes.journal.or(s.journal.take());
+                });
+                let mut outcome = RunOutcome::from_exit_code(0, std::mem::take(&mut output.output));
+                if output.truncated {
+                    outcome.reason = Some("the start of the output scrolled out of the pane's history".into());
+                }
+                return Ok(outcome);
+            }
+            staging.take_back(applied);
+            match seen {
                 Seen::Finished(output) => {
                     if let Some(file) = missing_input(&subtask.description, &cwd, &output.output) {
                         return Ok(missing(&file, &cwd));

@@ -15,6 +15,7 @@ use regex::{Captures, Regex};
 use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
+use crate::goal_spec::GoalSpec;
 use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number};
 use crate::runners::script::{Language, Script};
 
@@ -92,7 +93,17 @@ const MAX_WRITTEN: usize = 16 * 1024;
 /// by the pane's history), where `problem` says what it lacked: a result printed instead of written is written to
 /// the one file the goal names; a list printed where the goal asks "how many" is counted. The failed script is not
 /// run again (it may have moved or deleted files on the way). `None` when no such fix applies.
-pub(crate) fn repair(goal: &str, problem: &Problem, printed: &str) -> Option<Script> {
+///
+/// A printed result is written only to the one file the goal asks to be made (`spec.writes`, or a guessed
+/// destination that did not exist when the subtask started): never to a file the goal reads or asks to be changed
+/// in place, which a plain write would replace.
+pub(crate) fn repair(
+    goal: &str,
+    spec: &GoalSpec,
+    required: &[String],
+    problem: &Problem,
+    printed: &str,
+) -> Option<Script> {
     let result = printed.trim();
     if result.is_empty() || result.len() > MAX_WRITTEN || error_line(printed).is_some() {
         return None;
@@ -102,7 +113,8 @@ pub(crate) fn repair(goal: &str, problem: &Problem, printed: &str) -> Option<Scr
         Problem::NotWritten { file } => {
             // A name without an extension may be the directory the goal asks for ("a directory named build").
             let a_file = std::path::Path::new(file).extension().is_some();
-            if goal_destinations(goal).len() != 1 || !a_file || !number(result) {
+            let made = spec.writes.iter().chain(&spec.guessed).any(|f| f == file);
+            if required.len() != 1 || !made || !a_file || !number(result) {
                 return None;
             }
             format!(
@@ -316,39 +328,61 @@ mod tests {
         assert_eq!(tidy(goal, &input), input, "a program's input, not code");
     }
 
+    /// [`repair`] for `goal` in an empty directory.
+    fn fix(goal: &str, problem: &Problem, printed: &str) -> Option<Script> {
+        let spec = GoalSpec::parse(goal);
+        let required = spec.required_writes(std::path::Path::new("/nonexistent-clive-test-dir"));
+        repair(goal, &spec, &required, problem, printed)
+    }
+
+    #[test]
+    fn a_printed_result_never_replaces_a_file_the_goal_reads_or_changes() {
+        // `diff a.txt b.txt || true` printed the differences; "to b.txt" is what is compared with, not a destination.
+        let compare = "Compare a.txt to b.txt and show the differences";
+        assert_eq!(fix(compare, &Problem::NotWritten { file: "b.txt".into() }, "< x\n---\n> y\n"), None);
+        let append = "Append the date to log.txt";
+        assert_eq!(
+            fix(append, &Problem::NotWritten { file: "log.txt".into() }, "2026-12-02\n"),
+            None,
+            "replaced, not appended"
+        );
+        let fixing = "Fix run.sh so that it prints 3";
+        assert_eq!(fix(fixing, &Problem::NotWritten { file: "run.sh".into() }, "3\n"), None);
+    }
+
     #[test]
     fn a_printed_result_is_written_to_the_one_file_the_goal_names() {
         let goal = "Write the number of lines in in.txt to out/lines.txt. If in.txt does not exist, write MISSING.";
         let problem = Problem::NotWritten { file: "out/lines.txt".into() };
-        let fixed = repair(goal, &problem, "MISSING\n").unwrap();
+        let fixed = fix(goal, &problem, "MISSING\n").unwrap();
         assert_eq!(
             fixed.text,
             "#!/bin/bash\n# The shell's repair: what the last script printed, written to out/lines.txt.\nprintf \
              '%s\\n' 'MISSING' > 'out/lines.txt'\n"
         );
         assert!(tidy(goal, &fixed).text.contains("mkdir -p 'out'\n"), "its directory is made before it runs");
-        assert_eq!(repair(goal, &problem, "\n"), None, "nothing printed, nothing to write");
-        assert_eq!(repair(goal, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
+        assert_eq!(fix(goal, &problem, "\n"), None, "nothing printed, nothing to write");
+        assert_eq!(fix(goal, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
         let two = "Write the total to a.txt and the count to b.txt.";
-        assert_eq!(repair(two, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
+        assert_eq!(fix(two, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
         let directory = "Make a directory named build and list it.";
-        assert_eq!(repair(directory, &Problem::NotWritten { file: "build".into() }, "made\n"), None, "a directory");
+        assert_eq!(fix(directory, &Problem::NotWritten { file: "build".into() }, "made\n"), None, "a directory");
         let number = "Count the lines of a.txt and write the number to n.txt.";
-        assert_eq!(repair(number, &Problem::NotWritten { file: "n.txt".into() }, "counting\n"), None, "not a number");
+        assert_eq!(fix(number, &Problem::NotWritten { file: "n.txt".into() }, "counting\n"), None, "not a number");
     }
 
     #[test]
     fn a_list_printed_for_how_many_is_counted() {
         let goal = "How many orders have the status shipped? Reply with the number only.";
         let problem = Problem::PrintedNotANumber { printed: "o-1\no-2\no-3".into() };
-        let fixed = repair(goal, &problem, "o-1\n\no-2\no-3\n").unwrap();
+        let fixed = fix(goal, &problem, "o-1\n\no-2\no-3\n").unwrap();
         assert_eq!(
             fixed.text,
             "#!/bin/bash\n# The shell's repair: the 3 lines the last script printed, counted.\necho 3\n"
         );
         let one = Problem::PrintedNotANumber { printed: "three".into() };
-        assert_eq!(repair(goal, &one, "three\n"), None, "one line is not a list");
+        assert_eq!(fix(goal, &one, "three\n"), None, "one line is not a list");
         let which = "Which orders shipped? Reply with the number only.";
-        assert_eq!(repair(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
+        assert_eq!(fix(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
     }
 }

@@ -84,9 +84,14 @@ impl World {
             .to_string()
     }
 
-    /// The user message of every request the model got.
+    /// The user message of every request the model got, the final looks left out.
     pub fn prompts(&self) -> Vec<String> {
-        self.model.requests().iter().map(user_message).collect()
+        self.model.requests().iter().filter(|r| !is_look(r)).map(user_message).collect()
+    }
+
+    /// The user message of every final look at a result.
+    pub fn looks(&self) -> Vec<String> {
+        self.model.requests().iter().filter(|r| is_look(r)).map(user_message).collect()
     }
 
     /// The pane's scrollback and screen (what was ever typed or printed there).
@@ -111,6 +116,21 @@ impl World {
 pub fn user_message(request: &RecordedRequest) -> String {
     let messages = request.body["messages"].as_array().unwrap();
     messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_owned()
+}
+
+/// Whether a request is the final look at a result.
+pub fn is_look(request: &RecordedRequest) -> bool {
+    request.text().contains("You check whether a finished task did what it asked")
+}
+
+/// The final look's reply: the result is right (`yes`) or not.
+pub fn look(yes: bool, reason: &str) -> String {
+    serde_json::json!({"answer": if yes { "yes" } else { "no" }, "reason": reason}).to_string()
+}
+
+/// The final look's yes.
+pub fn look_yes() -> String {
+    look(true, "it does what the task asks")
 }
 
 /// An action as the model would write it.

@@ -1,0 +1,593 @@
+//! What a goal says about files: which it only reads, which it asks to be made, which it asks to be changed.
+//!
+//! One parser, used everywhere a runner or the shell decides about a file: the result check (what must have been
+//! written), the shell's repairs (where a printed result may go), and the staged change set (what may be applied to
+//! the user's directory). A file the goal only reads is never changed, whatever a script did or a repair proposes:
+//! `clive "Compare a.txt to b.txt"` once wrote the diff *into b.txt*, because "to b.txt" was read as a destination.
+//!
+//! The rules are about English, not about any task: a path after "to"/"into" is a destination only when the verb
+//! that governs it makes or moves something (write, save, copy, convert, append …); after a verb of comparison
+//! (compare, match, differ, the same as) it is read. Verbs that change a file in place (fix, edit, append to, add a
+//! line to, replace … in, sort … in place, delete) name files to change. Everything else a goal names is read.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// What a goal asks for, about the files it names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoalSpec {
+    /// Files and directories the goal asks to be made (or replaced as a whole): `write … to X`, `copy A to X`,
+    /// `turn A into X`, `a file named X`.
+    pub writes: Vec<String>,
+    /// Files the goal asks to be changed in place, moved or deleted: `fix X`, `append … to X`, `add a line to X`,
+    /// `replace … in X`, `rename X to …`, `delete X`.
+    pub changes: Vec<String>,
+    /// Files the goal names and only reads: they are never changed.
+    pub reads: Vec<String>,
+    /// Destinations found only by a guess (a path after "to" with no verb that writes, or ending the sentence after
+    /// "in"): written when they do not exist yet; an existing one is kept, since the goal never clearly asks to
+    /// overwrite it.
+    pub guessed: Vec<String>,
+    /// Whether the goal asks for anything on disk to change at all: a verb that makes, changes, moves or deletes,
+    /// or one that runs a program (which may write what it likes). A goal that does not (a question, a
+    /// comparison, "show", "count … and print") changes nothing: whatever its script leaves behind is discarded.
+    pub mutates: bool,
+}
+
+/// The verbs (and verb phrases) that govern a path after "to"/"into" and say how it is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Governor {
+    /// Makes the path: write, save, copy, convert, export …
+    Write,
+    /// Changes the path in place: append, add, prepend, insert.
+    Change,
+    /// Moves its object to the path: rename, move (the object is changed, the path written).
+    Move,
+    /// Compares with the path: compare, match, differ, the same as, identical to.
+    Compare,
+}
+
+/// Words and phrases that govern a following "to"/"into", with what they make of its path.
+static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
+    let table: &[(&str, Governor)] = &[
+        (
+            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report)\b",
+            Governor::Write,
+        ),
+        (r"(?i)\b(?:append|appends|appended|add|adds|added|prepend|insert|inserts)\b", Governor::Change),
+        (r"(?i)\b(?:rename|renames|renamed|move|moves|moved|mv)\b", Governor::Move),
+        (
+            r"(?i)\b(?:compare|compares|compared|comparing|diff|differ|differs|differing|match|matches|matching|(?:the\s+)?same\s+as|identical|equal|equals|equivalent|versus|vs|against|relative|according|due|next|similar|close|prior|belongs|points|refers|corresponds?)\b",
+            Governor::Compare,
+        ),
+    ];
+    table.iter().map(|(pattern, governor)| (compile(pattern), *governor)).collect()
+});
+
+/// A path after "to"/"into": `to lines.txt`, `into a new file named out.csv`, `to the file reports/x.txt`.
+static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?[`'\x22]?([\w.+~/-]+)",
+    )
+});
+
+/// A file or directory to make by name: `a file named x`, `a directory called build`.
+static NAMED: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\b(?:file|directory|folder|dir)\s+(?:named|called)\s+[`'\x22]?([\w.+~/-]+)"));
+
+/// A file the goal ends a sentence with after "in" (`…, one per line, in todos.txt.`): where the result goes.
+/// "in" before the end names an input (`the lines in notes.txt to lines.txt`), so only the end counts.
+static FINAL_IN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)")
+});
+
+/// Verbs that change the file they govern in place (or remove it): `fix run.sh`, `edit the config app.ini`,
+/// `replace foo with bar in x.txt`, `delete old.log`, `sort names.txt in place`.
+static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|sort\s+\S+\s+in\s+place)\b",
+    )
+});
+
+/// Verbs that make a goal change something on disk (any of the above, or running a program).
+static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+    )
+});
+
+/// "in place" right after a file's name.
+static IN_PLACE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^[`'\x22]?\s+in[\s-]+place\b"));
+
+/// A sentence boundary: a goal's rules apply within one sentence.
+static SENTENCE: LazyLock<Regex> = LazyLock::new(|| compile(r"[.!?;](?:\s|$)|\n"));
+
+/// Builds a constant pattern; a wrong one fails the tests of this module, never a check at run time.
+#[allow(clippy::expect_used)] // constant patterns: `every_pattern_compiles` proves each one
+fn compile(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("a constant pattern of goal_spec compiles")
+}
+
+impl GoalSpec {
+    /// Reads `goal`.
+    pub fn parse(goal: &str) -> GoalSpec {
+        // Verbs are looked for where no file is named: `mv.txt` holds no `mv`, `fix.log` no `fix`.
+        let masked = mask_files(goal);
+        let mut spec = GoalSpec { mutates: MUTATING.is_match(&masked), ..GoalSpec::default() };
+        for (start, end) in sentences(goal) {
+            spec.read_sentence(&goal[start..end], &masked[start..end]);
+        }
+        for file in all_named_files(goal) {
+            if !spec.writes.contains(&file) && !spec.changes.contains(&file) && !spec.guessed.contains(&file) {
+                push(&mut spec.reads, &file);
+            }
+        }
+        spec
+    }
+
+    /// The files and directories the goal asks to be made or changed, in the order it names them (guesses last).
+    pub fn destinations(&self) -> Vec<String> {
+        let mut all: Vec<String> = Vec::new();
+        for file in self.writes.iter().chain(&self.changes).chain(&self.guessed) {
+            push(&mut all, file);
+        }
+        all
+    }
+
+    /// The destinations that must be written for the goal to be reached: what it asks to be made, and the guessed
+    /// ones that do not exist in `cwd` yet (an existing one is not overwritten on a guess).
+    pub fn required_writes(&self, cwd: &Path) -> Vec<String> {
+        let mut all: Vec<String> = self.writes.clone();
+        for file in &self.guessed {
+            if !crate::claims::resolve(file, cwd).exists() {
+                push(&mut all, file);
+            }
+        }
+        all
+    }
+
+    /// Whether the goal lets `file` (as named, or a path relative to the working directory) change when it existed
+    /// before: it is one the goal asks to be written or changed, or the goal changes things and never names it as
+    /// an input. A guessed destination that existed is kept.
+    pub fn may_change_existing(&self, file: &str) -> bool {
+        let same = |named: &String| same_file(named, file);
+        if self.writes.iter().any(same) || self.changes.iter().any(same) {
+            return true;
+        }
+        if self.reads.iter().any(same) || self.guessed.iter().any(same) {
+            return false;
+        }
+        self.mutates
+    }
+
+    /// Whether `file` is one the goal only reads.
+    pub fn only_reads(&self, file: &str) -> bool {
+        self.reads.iter().any(|named| same_file(named, file))
+            && !self.writes.iter().chain(&self.changes).any(|named| same_file(named, file))
+    }
+
+    /// Reads one sentence; `masked` is the same text with its file names blanked out (same offsets).
+    fn read_sentence(&mut self, sentence: &str, masked: &str) {
+        // Paths after "to"/"into", each with the verb that governs it.
+        let mut segment_start = 0;
+        // Where the first path this sentence writes is named: a file named before it is the input of what is
+        // written there (`remove the duplicates from a.txt and write the rest to b.txt` changes no a.txt).
+        let mut first_write: Option<usize> = None;
+        for capture in TO_PATH.captures_iter(sentence) {
+            let (Some(whole), Some(word)) = (capture.get(0), capture.get(1)) else { continue };
+            let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
+            let lower = whole.as_str().to_ascii_lowercase();
+            let named = lower.contains("named") || lower.contains("called");
+            let before = &sentence[segment_start..whole.start()];
+            let masked_before = &masked[segment_start..whole.start()];
+            segment_start = whole.end();
+            if word.is_empty() || word.contains("://") || !(named || looks_like_path(word)) {
+                continue;
+            }
+            let governor = nearest_governor(masked_before).or_else(|| nearest_governor(&masked[..whole.start()]));
+            if matches!(governor, Some(Governor::Write) | None) {
+                first_write.get_or_insert(whole.start());
+            }
+            match governor {
+                Some(Governor::Write) => push(&mut self.writes, word),
+                Some(Governor::Change) => push(&mut self.changes, word),
+                Some(Governor::Move) => {
+                    push(&mut self.writes, word);
+                    // What is moved is changed (it goes away): the named file just before "to".
+                    if let Some(source) = all_named_files(before).last() {
+                        push(&mut self.changes, source);
+                    }
+                }
+                Some(Governor::Compare) => {}
+                None if named => push(&mut self.writes, word),
+                None => push(&mut self.guessed, word),
+            }
+        }
+        for capture in NAMED.captures_iter(sentence) {
+            if let Some(word) = capture.get(1) {
+                let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
+                if !word.is_empty() && !self.changes.iter().any(|f| f == word) {
+                    push(&mut self.writes, word);
+                }
+            }
+        }
+        if let Some(capture) = FINAL_IN.captures(sentence)
+            && let (Some(whole), Some(word)) = (capture.get(0), capture.get(1))
+        {
+            let before = &masked[..whole.start()];
+            let word = word.as_str();
+            let reading = nearest_governor(before) == Some(Governor::Compare) || changed_in(before);
+            if !reading && !self.writes.iter().chain(&self.changes).any(|f| f == word) {
+                push(&mut self.guessed, word);
+            }
+        }
+        // Files changed in place: a change verb shortly before the file's name.
+        for file in all_named_files(sentence) {
+            let Some(at) = find_word(sentence, &file) else { continue };
+            // `sort names.txt in place`, `edit x.conf in place`: changed, whatever else the sentence writes.
+            if IN_PLACE.is_match(&masked[at + file.len()..]) {
+                push(&mut self.changes, &file);
+                self.guessed.retain(|f| f != &file);
+                continue;
+            }
+            if self.writes.contains(&file) || first_write.is_some_and(|write| at < write) {
+                continue;
+            }
+            let window = window_before(masked, at, 6);
+            if CHANGE_VERB.is_match(window) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
+                push(&mut self.changes, &file);
+                self.guessed.retain(|f| f != &file);
+            }
+        }
+    }
+}
+
+/// Whether `before` (the text ahead of "in X") asks for a change in X: `replace foo with bar in`, `fix the typo in`.
+fn changed_in(before: &str) -> bool {
+    let window = window_before(before, before.len(), 8);
+    CHANGE_VERB.is_match(window) && ends_with_in(before)
+}
+
+fn ends_with_in(before: &str) -> bool {
+    let trimmed = before.trim_end().to_ascii_lowercase();
+    trimmed.ends_with(" in") || trimmed.ends_with(" of") || trimmed.ends_with(" from") || trimmed == "in"
+}
+
+/// The last `words` words of `text` before byte `at`.
+fn window_before(text: &str, at: usize, words: usize) -> &str {
+    let head = &text[..at];
+    let mut count = 0;
+    for (index, c) in head.char_indices().rev() {
+        if c.is_whitespace() {
+            count += 1;
+            if count > words {
+                return &head[index..];
+            }
+        }
+    }
+    head
+}
+
+/// The governor nearest the end of `text`.
+fn nearest_governor(text: &str) -> Option<Governor> {
+    GOVERNORS
+        .iter()
+        .filter_map(|(re, governor)| re.find_iter(text).last().map(|m| (m.start(), *governor)))
+        .max_by_key(|(at, _)| *at)
+        .map(|(_, governor)| governor)
+}
+
+/// The byte ranges of the sentences of `goal`.
+fn sentences(goal: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for boundary in SENTENCE.find_iter(goal) {
+        // A dot inside a name (`a.txt`) is no boundary: SENTENCE needs white space or the end after it.
+        out.push((start, boundary.end()));
+        start = boundary.end();
+    }
+    if start < goal.len() {
+        out.push((start, goal.len()));
+    }
+    out
+}
+
+/// Quoted text (`'done'`, `"a to b"`): content the goal hands over, never its verbs.
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| compile(r#"(?:^|\s)(?:'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`)"#));
+
+/// `goal` with every file name and quoted text it holds blanked out (`_`, byte for byte, so offsets stay).
+fn mask_files(goal: &str) -> String {
+    let mut masked = goal.to_owned();
+    for file in all_named_files(goal) {
+        let blank = "_".repeat(file.len());
+        masked = masked.replace(&file, &blank);
+    }
+    let mut bytes = masked.into_bytes();
+    for capture in QUOTED.captures_iter(goal) {
+        for inner in [capture.get(1), capture.get(2), capture.get(3)].into_iter().flatten() {
+            for byte in &mut bytes[inner.start()..inner.end()] {
+                // Multi-byte characters inside quotes are blanked byte by byte: still valid UTF-8.
+                *byte = b'_';
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| goal.to_owned())
+}
+
+/// Whether `word` looks like a path: an extension with a letter, or a `/`.
+fn looks_like_path(word: &str) -> bool {
+    if word.contains('/') {
+        return word.chars().any(|c| c.is_ascii_alphanumeric());
+    }
+    word.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && !extension.is_empty()
+            && extension.len() <= 8
+            && extension.chars().all(|c| c.is_ascii_alphanumeric())
+            && extension.chars().any(|c| c.is_ascii_alphabetic())
+    })
+}
+
+/// Byte offset of `word` in `text` as a whole word (not inside a longer name).
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let part = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
+    text.match_indices(word).map(|(at, _)| at).find(|&at| {
+        !text[..at].chars().next_back().is_some_and(part)
+            && !text[at + word.len()..].chars().next().is_some_and(|c| part(c) && c != '.')
+    })
+}
+
+/// Whether two names are the same file (`./a.txt` and `a.txt`).
+pub(crate) fn same_file(a: &str, b: &str) -> bool {
+    let clean = |s: &str| s.trim_start_matches("./").trim_end_matches('/').to_owned();
+    clean(a) == clean(b)
+}
+
+fn push(list: &mut Vec<String>, file: &str) {
+    if !list.iter().any(|f| same_file(f, file)) {
+        list.push(file.to_owned());
+    }
+}
+
+/// Every name in `goal` that looks like a file (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// extension, without the punctuation around it.
+pub fn all_named_files(goal: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for word in goal.split_whitespace() {
+        let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);
+        let word = word.trim_start_matches(around).trim_end_matches(|c: char| around(c) || c == '.');
+        let Some((stem, extension)) = word.rsplit_once('.') else { continue };
+        let plain = |c: char| c.is_ascii_alphanumeric() || "._-/~".contains(c);
+        if stem.trim_start_matches("./").is_empty()
+            || stem.ends_with('/')
+            || extension.is_empty()
+            || !extension.chars().all(|c| c.is_ascii_alphanumeric())
+            || !extension.chars().any(|c| c.is_ascii_alphabetic())
+            || !word.chars().all(plain)
+            || word.starts_with('-')
+            || names.iter().any(|n| n == word)
+        {
+            continue;
+        }
+        names.push(word.to_owned());
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert!(!GOVERNORS.is_empty());
+        for re in [&*TO_PATH, &*NAMED, &*FINAL_IN, &*CHANGE_VERB, &*MUTATING, &*SENTENCE, &*QUOTED, &*IN_PLACE] {
+            assert!(!re.as_str().is_empty());
+        }
+    }
+
+    fn spec(goal: &str) -> GoalSpec {
+        GoalSpec::parse(goal)
+    }
+
+    #[test]
+    fn comparisons_only_read() {
+        for goal in [
+            "Compare a.txt to b.txt and show the differences",
+            "Compare a.txt with b.txt",
+            "Is a.txt the same as b.txt?",
+            "Does a.txt match b.txt?",
+            "Check whether a.txt is identical to b.txt.",
+            "a.txt differs from the copy in b.txt; show how.",
+            "Show how a.txt differs from b.txt",
+            "diff a.txt against b.txt",
+            "Tell me if a.txt is equal to b.txt",
+            "What changed between a.txt and b.txt?",
+            "Which lines of a.txt are missing in b.txt?",
+            "Are a.txt and b.txt different?",
+            "How does a.txt compare to b.txt?",
+        ] {
+            let spec = spec(goal);
+            assert!(spec.writes.is_empty() && spec.changes.is_empty(), "{goal}: {spec:?}");
+            assert_eq!(spec.reads, ["a.txt", "b.txt"], "{goal}");
+            assert!(!spec.may_change_existing("b.txt") && !spec.may_change_existing("a.txt"), "{goal}");
+        }
+    }
+
+    #[test]
+    fn writing_verbs_make_their_destination() {
+        let s = spec("Compare a.txt to b.txt and write the differences to diff.txt.");
+        assert_eq!(
+            (s.writes.as_slice(), s.reads.as_slice()),
+            (&["diff.txt".to_owned()][..], &["a.txt".to_owned(), "b.txt".to_owned()][..])
+        );
+        let s = spec("Copy config.json to backup/config.json.");
+        assert_eq!(s.writes, ["backup/config.json"]);
+        assert_eq!(s.reads, ["config.json"]);
+        let s = spec("Turn data.csv into data.json");
+        assert_eq!(s.writes, ["data.json"]);
+        assert_eq!(s.reads, ["data.csv"]);
+        let s = spec("Count the lines in notes.txt and write just the number to lines.txt.");
+        assert_eq!(s.writes, ["lines.txt"]);
+        assert_eq!(s.reads, ["notes.txt"]);
+        let s = spec("Write the differences between a.txt and b.txt to d.txt");
+        assert_eq!(s.writes, ["d.txt"]);
+        assert!(s.mutates);
+        let s = spec("Remove the duplicate lines from names.txt and write the rest to unique.txt.");
+        assert_eq!((&s.writes, &s.reads), (&vec!["unique.txt".to_owned()], &vec!["names.txt".to_owned()]));
+        let s = spec("Create a directory named build.");
+        assert_eq!(s.writes, ["build"]);
+    }
+
+    #[test]
+    fn changes_in_place_are_changes() {
+        let s = spec("Append a.txt to b.txt");
+        assert_eq!((&s.changes, &s.reads), (&vec!["b.txt".to_owned()], &vec!["a.txt".to_owned()]));
+        let s = spec("Add a line to notes.md saying 'done'.");
+        assert_eq!(s.changes, ["notes.md"]);
+        let s = spec("Fix run.sh so that it prints hello.");
+        assert_eq!(s.changes, ["run.sh"]);
+        assert!(s.may_change_existing("run.sh"));
+        let s = spec("Replace every tab with a space in data.tsv.");
+        assert_eq!(s.changes, ["data.tsv"]);
+        assert!(s.guessed.is_empty(), "{s:?}");
+        let s = spec("Rename old.txt to new.txt");
+        assert_eq!((&s.writes, &s.changes), (&vec!["new.txt".to_owned()], &vec!["old.txt".to_owned()]));
+        let s = spec("Sort notes.txt in place and write its line count to count.txt.");
+        assert_eq!((&s.changes, &s.writes), (&vec!["notes.txt".to_owned()], &vec!["count.txt".to_owned()]));
+        let s = spec("Delete tmp.log");
+        assert_eq!(s.changes, ["tmp.log"]);
+    }
+
+    #[test]
+    fn a_guessed_destination_never_overwrites() {
+        let s = spec("List the files under src/ with TODO, one path per line, in todos.txt.");
+        assert_eq!(s.destinations(), ["todos.txt"]);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(s.required_writes(dir.path()), ["todos.txt"]);
+        std::fs::write(dir.path().join("todos.txt"), "x").unwrap();
+        assert!(s.required_writes(dir.path()).is_empty());
+        assert!(!s.may_change_existing("todos.txt"));
+    }
+
+    #[test]
+    fn reading_goals_change_nothing_they_do_not_name() {
+        let s = spec("How many lines does notes.txt have?");
+        assert!(!s.mutates);
+        assert!(!s.may_change_existing("other.txt"));
+        let s = spec("In photos/, rename every .jpeg file to .jpg.");
+        assert!(s.mutates);
+        assert!(s.may_change_existing("photos/a.jpeg"));
+        assert!(!spec("According to auth.log, how many users logged in?").mutates);
+    }
+
+    #[test]
+    fn the_old_destination_cases_hold() {
+        let d = |g: &str| spec(g).destinations();
+        assert_eq!(d("Write the word hello into a file named greeting.txt."), ["greeting.txt"]);
+        assert!(d("Convert data.csv to JSON and send it to alice").is_empty());
+        assert!(d("Rename every .txt file to .md").is_empty());
+        assert!(d("How many .log files are here? Answer with the number.").is_empty());
+        assert!(d("Post it to https://example.com/x.json").is_empty());
+        assert_eq!(
+            d("Write the line 'hi' (without the quotes) to the file reports/2024/summary.txt."),
+            ["reports/2024/summary.txt"]
+        );
+        assert!(d("Count the lines in notes.txt and print the number.").is_empty());
+        assert!(d("What is the first line in settings.ini? Answer briefly.").is_empty());
+        assert!(d("According to auth.log, how many users logged in?").is_empty());
+        assert_eq!(d("Relative to src/, list the files and save them to out/list.txt."), ["out/list.txt"]);
+    }
+
+    fn file_name() -> impl Strategy<Value = String> {
+        ("[a-z][a-z0-9_]{0,7}", prop::sample::select(vec!["txt", "csv", "log", "json", "md", "conf"]))
+            .prop_map(|(stem, ext)| format!("{stem}.{ext}"))
+    }
+
+    proptest! {
+        #[test]
+        fn a_comparison_never_names_a_destination(
+            x in file_name(),
+            y in file_name(),
+            phrasing in prop::sample::select(vec![
+                "Compare {x} to {y}",
+                "Compare {x} to {y} and show the differences.",
+                "compare {x} with {y}",
+                "Is {x} the same as {y}?",
+                "is {x} identical to {y}",
+                "Does {x} match {y}?",
+                "{x} differs from the copy in {y}.",
+                "Check if {x} differs from {y}",
+                "Show what differs between {x} and {y}.",
+                "Is {x} equal to {y}?",
+                "Diff {x} against {y}.",
+                "Tell me how {x} compares to {y}.",
+                "Are {x} and {y} the same?",
+                "Print the lines of {x} that are not in {y}.",
+            ]),
+        ) {
+            prop_assume!(x != y);
+            let goal = phrasing.replace("{x}", &x).replace("{y}", &y);
+            let spec = GoalSpec::parse(&goal);
+            prop_assert!(spec.writes.is_empty() && spec.changes.is_empty(), "{goal}: {spec:?}");
+            prop_assert!(!spec.may_change_existing(&x) && !spec.may_change_existing(&y), "{goal}: {spec:?}");
+        }
+
+        #[test]
+        fn what_is_copied_from_is_read_and_what_is_copied_to_is_written(
+            x in file_name(),
+            y in file_name(),
+            phrasing in prop::sample::select(vec![
+                ("Copy {x} to {y}.", "w"),
+                ("copy {x} into {y}", "w"),
+                ("Turn {x} into {y}.", "w"),
+                ("Convert {x} to {y}", "w"),
+                ("Save the first 3 lines of {x} to {y}.", "w"),
+                ("Write the number of lines in {x} to {y}.", "w"),
+                ("Append {x} to {y}.", "c"),
+                ("Add the lines of {x} to {y}", "c"),
+                ("Append the contents of {x} to the end of {y}.", "c"),
+            ]),
+        ) {
+            prop_assume!(x != y);
+            let (template, kind) = phrasing;
+            let goal = template.replace("{x}", &x).replace("{y}", &y);
+            let spec = GoalSpec::parse(&goal);
+            if kind == "w" {
+                prop_assert_eq!(&spec.writes, &vec![y.clone()], "{}: {:?}", goal, spec);
+            } else {
+                prop_assert_eq!(&spec.changes, &vec![y.clone()], "{}: {:?}", goal, spec);
+            }
+            prop_assert!(spec.only_reads(&x), "{}: {:?}", goal, spec);
+            prop_assert!(!spec.may_change_existing(&x));
+            prop_assert!(spec.may_change_existing(&y));
+        }
+
+        #[test]
+        fn a_line_added_to_a_file_changes_it(
+            y in file_name(),
+            word in "[a-z]{1,8}".prop_filter("not a verb the parser reads", |w| {
+                !GOVERNORS.iter().any(|(re, _)| re.is_match(w)) && !CHANGE_VERB.is_match(w) && w != "to"
+            }),
+        ) {
+            for template in ["Add a line to {y} saying {w}.", "add the line '{w} to x' to {y}", "Append {w} to {y}"] {
+                let goal = template.replace("{y}", &y).replace("{w}", &word);
+                let spec = GoalSpec::parse(&goal);
+                prop_assert_eq!(&spec.changes, &vec![y.clone()], "{}: {:?}", goal, spec);
+            }
+        }
+
+        #[test]
+        fn fixing_a_file_changes_it(x in file_name()) {
+            for template in ["Fix {x}.", "fix the bug in {x}", "Fix the script {x} so it runs.", "Edit {x} and correct the typo"] {
+                let goal = template.replace("{x}", &x);
+                let spec = GoalSpec::parse(&goal);
+                prop_assert_eq!(&spec.changes, &vec![x.clone()], "{}: {:?}", goal, spec);
+                prop_assert!(spec.may_change_existing(&x));
+            }
+        }
+    }
+}
