@@ -48,6 +48,7 @@ mod claims;
 mod config;
 mod examples;
 mod gate;
+mod goal_shape;
 mod model;
 pub mod observe;
 pub mod prompt;
