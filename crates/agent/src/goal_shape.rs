@@ -200,6 +200,7 @@ static MASKED_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "one per line", "each on its own line", "on separate lines", "a line each", "newline-separated".
 static ONE_PER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -221,6 +222,7 @@ static NOT_ONE_PER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "without the header", "skip the header row", "excluding the header", "header excluded", "data rows only".
 static NO_HEADER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -243,6 +245,7 @@ static INPUT_WITHOUT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "in lower case", "lowercased", "lowercase them", "converted to lowercase" (not "the lowercase words").
 static LOWER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -254,6 +257,7 @@ static LOWER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "in upper case", "in capitals", "all caps", "uppercased".
 static UPPER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -266,6 +270,7 @@ static UPPER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "sorted", "in alphabetical order", "in descending order", "ranked by", "largest first".
 static SORTED: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -296,6 +301,7 @@ static NOT_SORTED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "descending", "reverse", "largest first", "from highest to lowest", "Z to A".
 static DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -306,6 +312,7 @@ static DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "ascending", "smallest first", "from lowest to highest", "A to Z".
 static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -337,6 +344,7 @@ static SUPERLATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "unique", "distinct", "no duplicates", "without duplicates", "remove duplicates", "each only once".
 static UNIQUE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -357,6 +365,7 @@ static NOT_UNIQUE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "as JSON", "in JSON", "valid JSON", "write a JSON …": the result is JSON.
 static JSON_ANY: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -367,16 +376,20 @@ static JSON_ANY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "a JSON array", "a JSON list", "a list as JSON".
 static JSON_ARRAY: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\bjson\s+(?:array|list)s?\b|\b(?:array|list)\s+(?:in|as)\s+json\b"));
 
+/// "a JSON object", "a JSON dictionary", "with keys …".
 static JSON_OBJECT: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\bjson\s+(?:object|dict(?:ionary)?|map|mapping)\b|\bwith\s+(?:the\s+)?keys\b"));
 
+/// Where a list of keys starts: "keys name and age", "the fields: a, b".
 static JSON_KEYS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(r"(?i)\b(?:keys?|fields?|properties|property|attributes?|members?)\s*(?:named\s+|called\s+|:\s*)?")
 });
 
+/// "full paths", "relative paths", "the path of …", "file paths", "path names".
 static PATHS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -386,6 +399,7 @@ static PATHS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "full paths", "absolute paths".
 static ABSOLUTE_PATHS: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\b(?:full|absolute|complete)\s+(?:file\s+)?paths?\b|\bpath\s*names?\s+in\s+full\b"));
 
@@ -393,6 +407,7 @@ static ABSOLUTE_PATHS: LazyLock<Regex> =
 static EXISTING: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\b(?:that|which)\s+(?:still\s+)?exists?\b|\bexisting\b"));
 
+/// "relative paths", "relative to …".
 static RELATIVE_PATHS: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\brelative\s+(?:file\s+)?paths?\b|\brelative\s+to\b"));
 
@@ -411,6 +426,7 @@ static PATHS_MAY_NOT_EXIST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "just the number", "the number only", "nothing but the count", "a single number": one number, plainly.
 static STRONG_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -422,6 +438,7 @@ static STRONG_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "how many", "the number of", "count the", "the total", "the average": a number unless the goal wants more.
 static WEAK_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -454,6 +471,7 @@ static NUMBER_IN_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "numbers only", "only the numbers", "one number per line": every line a number.
 static NUMBERS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -463,6 +481,7 @@ static NUMBERS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A condition that may change what is written ("if …", "otherwise").
 static CONDITIONAL: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\b(?:if|unless|otherwise|else|in\s+case|whether)\b"));
 
@@ -474,6 +493,7 @@ static ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "top 5", "the first 10", "the 3 largest", "the five most common": at most that many items.
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -600,6 +620,8 @@ fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// One number, when the goal asks for it plainly, or weakly ("how many") and nothing says it wants more or a list
+/// (`listy`); a conditional goal only with the words it allows instead.
 fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     let strong = STRONG_NUMBER.is_match(text);
     let weak = WEAK_NUMBER.find_iter(text).count();
@@ -618,6 +640,7 @@ fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     (!otherwise.is_empty()).then_some(Shape::Number { otherwise })
 }
 
+/// JSON where the goal says so or writes a `.json` file, with its kind and the keys it names.
 fn json_shape(goal: &str, text: &str) -> Option<Shape> {
     let to_json_file = goal_destinations(goal).first().is_some_and(|d| d.to_ascii_lowercase().ends_with(".json"));
     let said = JSON_ANY.find(text);
@@ -734,6 +757,7 @@ fn key_list(rest: &str) -> Vec<String> {
     keys
 }
 
+/// Existing paths where the goal lists paths, unless they may not exist (deleted, missing, URLs, read from a list).
 fn paths_shape(goal: &str, text: &str) -> Option<Shape> {
     if !PATHS.is_match(text) {
         return None;
@@ -761,6 +785,7 @@ fn paths_shape(goal: &str, text: &str) -> Option<Shape> {
     Some(Shape::ExistingPaths { form })
 }
 
+/// An order, with how keys compare, which way, and by what, unless the goal says no order is needed.
 fn sorted_shape(goal: &str, text: &str) -> Option<Shape> {
     let found = SORTED.find(text)?;
     if NOT_SORTED.is_match(text) {
@@ -840,6 +865,7 @@ fn ordinal_index(word: &str) -> Option<usize> {
     word.trim_end_matches(char::is_alphabetic).parse::<usize>().ok().filter(|&n| n > 0).map(|n| n - 1)
 }
 
+/// A count of result items; not of columns, characters or days, nor per group.
 fn count_shape(text: &str) -> Option<Shape> {
     let mut counts = COUNT.captures_iter(text).filter_map(|c| {
         let (number, after) = match (c.name("a"), c.name("b")) {
@@ -1430,6 +1456,12 @@ fn numeric_key(key: &str) -> Option<f64> {
     (!lead.is_empty()).then(|| cleaned(&lead)).flatten()
 }
 
+/// `10.0.0.2` as `[10, 0, 0, 2]`: a key of two dots or more between whole numbers.
+fn dotted_key(key: &str) -> Option<Vec<u64>> {
+    let parts: Option<Vec<u64>> = key.trim().split('.').map(|p| p.parse().ok()).collect();
+    parts.filter(|p| p.len() > 2)
+}
+
 fn alnum_fold(key: &str) -> String {
     key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
@@ -1460,7 +1492,15 @@ fn in_order(keys: &[String], order: Order, direction: Direction) -> bool {
             || sorted_by(&|a, b| a.to_lowercase().cmp(&b.to_lowercase()))
             || sorted_by(&|a, b| alnum_fold(a).cmp(&alnum_fold(b)))
     };
+    // Dotted numbers (addresses, versions) compare part by part: `10.0.0.9` before `10.0.0.10`.
+    let dotted: Option<Vec<Vec<u64>>> = keys.iter().map(|k| dotted_key(k)).collect();
+    let dotted_ok = || {
+        dotted.as_ref().is_some_and(|parts| {
+            directions.iter().any(|&up| parts.windows(2).all(|w| if up { w[0] <= w[1] } else { w[0] >= w[1] }))
+        })
+    };
     match order {
+        Order::Numeric | Order::Any if numbers.is_none() && dotted.is_some() => dotted_ok(),
         // A key with no number cannot be judged as a number: the order is not held against the result.
         Order::Numeric => numbers.is_none() || numeric_ok(),
         Order::Alphabetical => text_ok(),
@@ -1494,7 +1534,9 @@ fn check_sorted(text: &str, sort: &Sort, context: &ShapeContext) -> Result<(), S
     };
     let up = sort.direction != Direction::Descending;
     let out_of_order = keys.windows(2).position(|w| {
-        let ordering = if numeric {
+        let ordering = if let (Some(a), Some(b)) = (dotted_key(&w[0]), dotted_key(&w[1])) {
+            a.cmp(&b)
+        } else if numeric {
             numeric_key(&w[0]).partial_cmp(&numeric_key(&w[1])).unwrap_or(std::cmp::Ordering::Equal)
         } else {
             w[0].to_lowercase().cmp(&w[1].to_lowercase())
@@ -1520,6 +1562,13 @@ fn check_sorted(text: &str, sort: &Sort, context: &ShapeContext) -> Result<(), S
     }
     if sort.direction == Direction::Descending {
         flags.push('r');
+    }
+    let dotted = keys.iter().all(|k| dotted_key(k).is_some());
+    if dotted {
+        flags = flags.replace('n', "V");
+        if !flags.contains('V') {
+            flags.insert(0, 'V');
+        }
     }
     let command = if flags.is_empty() { "sort".to_owned() } else { format!("sort -{flags}") };
     Err(format!(
@@ -1964,6 +2013,57 @@ mod tests {
             Err("it holds 3 items; the goal asks for 2: keep only the first 2 (`head -n 2`)".to_owned())
         );
         assert!(check(&Shape::Count(2), "[1, 2, 3]", &context).is_err());
+    }
+
+    #[test]
+    fn dotted_numbers_sort_part_by_part() {
+        let shape = sorted(Order::Numeric, Direction::Ascending, None);
+        assert_eq!(plain(&shape, "10.0.0.2\n10.0.0.10\n192.168.1.1\n"), Ok(()));
+        assert_eq!(
+            plain(&shape, "10.0.0.10\n10.0.0.2\n"),
+            Err("line 1 `10.0.0.10` comes before line 2 `10.0.0.2`, which is out of order: sort the result smallest \
+                 first (`sort -V`)"
+                .to_owned())
+        );
+    }
+
+    #[test]
+    fn goals_as_people_write_them() {
+        let value = |name: &str| Some(SortKey::Named(name.to_owned()));
+        for (goal, expected) in [
+            ("Count the .log files in logs/ and write the count to n.txt.", vec![number()]),
+            (
+                "Write the email addresses in contacts.csv, lowercased and deduplicated, to emails.txt.",
+                vec![Shape::LowerCase, Shape::Unique],
+            ),
+            (
+                "Find the 5 largest files under data/ and write their paths to big.txt, largest first.",
+                vec![
+                    Shape::ExistingPaths { form: PathForm::Any },
+                    sorted(Order::Any, Direction::Descending, value("value")),
+                    Shape::Count(5),
+                ],
+            ),
+            (
+                "Extract the unique IP addresses from access.log, sorted numerically, one per line, into ips.txt.",
+                vec![Shape::OnePerLine, sorted(Order::Numeric, Direction::Ascending, None), Shape::Unique],
+            ),
+            (
+                "Write the top 3 most frequent words in text.txt with their counts to top.txt, most frequent first.",
+                vec![sorted(Order::Any, Direction::Descending, value("count")), Shape::Count(3)],
+            ),
+            (
+                "Sort the rows of scores.csv by score in descending order and write them to sorted.csv.",
+                vec![sorted(Order::Any, Direction::Descending, value("score"))],
+            ),
+            ("Write the words of poem.txt that appear more than once to repeated.txt.", vec![]),
+            ("Write the users older than 30 from users.csv to old.csv, keeping the header.", vec![]),
+            ("Print the lines of error.log that contain ERROR, in the order they appear.", vec![]),
+            ("If backup.tar exists, write YES to found.txt, otherwise write NO.", vec![]),
+            ("Rename every .jpeg file in photos/ to .jpg.", vec![]),
+        ] {
+            assert_eq!(shapes(goal), expected, "{goal}");
+        }
     }
 
     #[test]
