@@ -245,7 +245,8 @@ static INPUT_WITHOUT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "in lower case", "lowercased", "lowercase them", "converted to lowercase" (not "the lowercase words").
+/// "in lower case", "lowercased", "lowercase them", "converted to lowercase", "the lowercase names" (not "lowercase
+/// letters": a goal may count or find those).
 static LOWER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -253,7 +254,9 @@ static LOWER: LazyLock<Regex> = LazyLock::new(|| {
           \s+(?:all\s+)?(?:lower[-\s]?case|small\s+letters|lower\s+letters)\b
         | \blower[-\s]?cased\b
         | \blower[-\s]?case\s+(?:it|them|each|every|all|the|those|these)\b
-        | \blower[-\s]?case\s*(?:$|[.,;:!)])",
+        | \blower[-\s]?case\s*(?:$|[.,;:!)])
+        | \b(?:the|a|an|as|all|their|its)\s+lower[-\s]?case\s+(?:names?|words?|emails?|addresses|versions?|text|lines?|strings?|keys?|values?|list|tags?|titles?|ids?
+             |usernames?|copies|copy|form|hostnames?|domains?|labels?)\b",
     )
 });
 
@@ -266,7 +269,9 @@ static UPPER: LazyLock<Regex> = LazyLock::new(|| {
         | \bupper[-\s]?cased\b
         | \ball[-\s]caps\b
         | \bupper[-\s]?case\s+(?:it|them|each|every|all|the|those|these)\b
-        | \bupper[-\s]?case\s*(?:$|[.,;:!)])",
+        | \bupper[-\s]?case\s*(?:$|[.,;:!)])
+        | \b(?:the|a|an|as|all|their|its)\s+upper[-\s]?case\s+(?:names?|words?|emails?|addresses|versions?|text|lines?|strings?|keys?|values?|list|tags?|titles?|ids?
+             |usernames?|copies|copy|form|hostnames?|domains?|labels?)\b",
     )
 });
 
@@ -453,12 +458,17 @@ static WEAK_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 static MANY_NUMBERS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
-        \b(?:for|of|in|per|from)\s+(?:each|every)\b | \bper\s+[\w-]+ | \beach\s+[\w-]+'s\b | \bgrouped\b | \bby\b
+        \bby\b
         | \band\s+(?:also\s+)?(?:its|their|the|his|her)\s+(?:names?|paths?|files?|words?|counts?|numbers?|totals?|lines?
              |sizes?|values?|averages?|sums?|percentages?|list)\b
         | \b(?:along|together)\s+with\b | \bwith\s+(?:its|their)\b | \bplus\b | \bfollowed\s+by\b | \bcommas?\b
         | \b(?:numbers|counts|totals)\b | \band\s+how\s+(?:many|much)\b",
     )
+});
+
+/// "for each file", "per status", "each user's", "grouped": one number per group, not one number.
+static PER_GROUP: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)\b(?:for|of|in|per|from)\s+(?:each|every)\b|\bper\s+[\w-]+|\beach\s+[\w-]+'s\b|\bgrouped\b")
 });
 
 /// "lines whose number of fields is 3", "where the count of x exceeds 2": a number in a condition, not the result.
@@ -625,7 +635,9 @@ fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
 fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     let strong = STRONG_NUMBER.is_match(text);
     let weak = WEAK_NUMBER.find_iter(text).count();
-    let asked = strong || (weak > 0 && !listy && !MANY_NUMBERS.is_match(text) && !NUMBER_IN_CONDITION.is_match(text));
+    let asked = (strong || (weak > 0 && !MANY_NUMBERS.is_match(text) && !NUMBER_IN_CONDITION.is_match(text)))
+        && !listy
+        && !PER_GROUP.is_match(text);
     if !asked {
         return None;
     }
@@ -1610,7 +1622,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 37] = [
+        let patterns: [&LazyLock<Regex>; 38] = [
             &MASKED_WORDS,
             &ONE_PER_LINE,
             &NOT_ONE_PER_LINE,
@@ -1639,6 +1651,7 @@ mod tests {
             &STRONG_NUMBER,
             &WEAK_NUMBER,
             &MANY_NUMBERS,
+            &PER_GROUP,
             &NUMBER_IN_CONDITION,
             &NUMBERS,
             &CONDITIONAL,
@@ -1727,6 +1740,7 @@ mod tests {
             "Copy number.txt to b.txt.",
             "Count the lines in in.txt into n.txt, even if some are blank.",
             "How many lines and how many words does a.txt have?",
+            "For each file in logs/, write just the number of lines to counts.txt, one per line.",
         ] {
             assert!(!shapes(goal).iter().any(|s| matches!(s, Shape::Number { .. })), "{goal}");
         }
@@ -1886,6 +1900,7 @@ mod tests {
             "Write the names, lowercased, to b.txt.",
             "Lowercase the names of a.txt and write them to b.txt.",
             "Convert the names in a.txt to lowercase and write them to b.txt.",
+            "Write the lowercase names of a.txt to b.txt.",
         ] {
             assert!(shapes(goal).contains(&Shape::LowerCase), "{goal}");
         }
@@ -1894,8 +1909,9 @@ mod tests {
         let both = shapes("Write each name with the first letter in upper case and the rest in lower case to b.txt.");
         assert!(!both.contains(&Shape::LowerCase) && !both.contains(&Shape::UpperCase));
         assert!(
-            !shapes("Count the lowercase words in a.txt and write the count to n.txt.").contains(&Shape::LowerCase)
+            !shapes("Count the lowercase letters in a.txt and write the count to n.txt.").contains(&Shape::LowerCase)
         );
+        assert!(!shapes("Write the lines of a.txt with uppercase letters to b.txt.").contains(&Shape::UpperCase));
         assert_eq!(plain(&Shape::LowerCase, "alice\nbob 2\n"), Ok(()));
         assert_eq!(
             plain(&Shape::LowerCase, "alice\nBob\n"),
