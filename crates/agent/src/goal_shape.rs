@@ -2140,6 +2140,21 @@ mod tests {
                 ("in alphabetical order", Shape::Sorted(Sort { order: Order::Alphabetical, direction: Direction::Ascending, by: None })),
                 ("sorted alphabetically", Shape::Sorted(Sort { order: Order::Alphabetical, direction: Direction::Ascending, by: None })),
                 ("sorted in descending order", Shape::Sorted(Sort { order: Order::Any, direction: Direction::Descending, by: None })),
+                ("sorted from A to Z", Shape::Sorted(Sort { order: Order::Alphabetical, direction: Direction::Ascending, by: None })),
+                ("in ascending order", Shape::Sorted(Sort { order: Order::Any, direction: Direction::Ascending, by: None })),
+                ("a line each", Shape::OnePerLine),
+                ("newline-separated", Shape::OnePerLine),
+                ("one entry per line", Shape::OnePerLine),
+                ("header excluded", Shape::NoHeader),
+                ("omitting the header", Shape::NoHeader),
+                ("deduplicated", Shape::Unique),
+                ("each only once", Shape::Unique),
+                ("in capitals", Shape::UpperCase),
+                ("converted to lowercase", Shape::LowerCase),
+                ("as a JSON array", Shape::Json { kind: JsonKind::Array, keys: Vec::new() }),
+                ("as JSON with keys id and total", Shape::Json { kind: JsonKind::Object, keys: vec!["id".to_owned(), "total".to_owned()] }),
+                ("numbers only", Shape::Numbers),
+                ("just the number", Shape::Number { otherwise: Vec::new() }),
             ]),
             before in any::<bool>(),
         ) {
@@ -2223,6 +2238,28 @@ mod tests {
             prop_assert!(check(&Shape::NoHeader, &with_header, &context).is_err());
             let column = format!("{}\n{}", fields[0], rows.iter().map(u32::to_string).collect::<Vec<_>>().join("\n"));
             prop_assert!(check(&Shape::NoHeader, &column, &context).is_err());
+        }
+
+        #[test]
+        fn any_goal_and_any_result_are_taken_without_a_panic(
+            goal in "(?s).{0,120}",
+            words in prop::collection::vec(prop::sample::select(vec![
+                "sorted by", "'age'", "“x”", "keys", "top 3", "relative to", "é’", "without the header", "\"",
+                "json with fields", "lowercase", "if", "write", "NONE", "the number of", "paths", ", ",
+            ]), 0..8),
+            text in "(?s).{0,80}",
+        ) {
+            let goal = format!("{goal} {}", words.join(" "));
+            let shapes = shapes(&goal);
+            let headers = ["a,b".to_owned(), "é\tx".to_owned()];
+            let context = context(Path::new("/nonexistent"), &headers);
+            for shape in &shapes {
+                let _ = check(shape, &text, &context);
+            }
+            let sort = |by| sorted(Order::Any, Direction::Either, Some(by));
+            for shape in [sort(SortKey::Named("b".to_owned())), sort(SortKey::Column(3)), Shape::NoHeader, Shape::Count(2)] {
+                let _ = check(&shape, &text, &context);
+            }
         }
 
         #[test]
