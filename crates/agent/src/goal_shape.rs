@@ -1353,11 +1353,14 @@ fn check_count(text: &str, n: usize, context: &ShapeContext) -> Result<(), Strin
         Ok(Value::Array(values)) => values.len(),
         Ok(Value::Object(object)) => object.len(),
         _ => {
-            let lines: Vec<&str> = numbered_lines(text)
+            let mut lines: Vec<&str> = numbered_lines(text)
                 .map(|(_, l)| l)
                 // The input's header left in is the NoHeader check's to report, not a surplus item.
                 .filter(|l| !headers.iter().any(|h| is_header_line(l, h)))
                 .collect();
+            if own_header(&lines) {
+                lines.remove(0);
+            }
             match lines.as_slice() {
                 [one] if n > 1 && one.contains(',') => one.split(',').filter(|p| !p.trim().is_empty()).count(),
                 _ => lines.len(),
@@ -1368,6 +1371,18 @@ fn check_count(text: &str, n: usize, context: &ShapeContext) -> Result<(), Strin
         return Err(format!("it holds {count} items; the goal asks for {n}: keep only the first {n} (`head -n {n}`)"));
     }
     Ok(())
+}
+
+/// Whether the first of `lines` is a header the result gives itself (`word,count` above `the,12`): no digit in it,
+/// a digit in every other line, and as many fields in each.
+fn own_header(lines: &[&str]) -> bool {
+    let [first, rest @ ..] = lines else { return false };
+    let separator = Separator::of_lines(lines);
+    let width = separator.split(first).len();
+    !rest.is_empty()
+        && width >= 2
+        && !first.chars().any(|c| c.is_ascii_digit())
+        && rest.iter().all(|l| l.chars().any(|c| c.is_ascii_digit()) && separator.split(l).len() == width)
 }
 
 fn is_name_key(key: &SortKey) -> bool {
@@ -1524,10 +1539,12 @@ fn in_order(keys: &[String], order: Order, direction: Direction) -> bool {
 
 fn check_sorted(text: &str, sort: &Sort, context: &ShapeContext) -> Result<(), String> {
     let mut items = items(text);
-    // An output header line (the input's) is not an item to order.
+    // A header line (the input's, or one the result starts with) is not an item to order.
     let headers = headers(context);
-    if let Some((_, Value::String(first))) = items.first()
-        && headers.iter().any(|h| is_header_line(first, h))
+    let lines: Vec<&str> = items.iter().filter_map(|(_, v)| v.as_str()).collect();
+    if lines.len() == items.len()
+        && let Some(first) = lines.first()
+        && (headers.iter().any(|h| is_header_line(first, h)) || own_header(&lines))
     {
         items.remove(0);
     }
@@ -1985,6 +2002,9 @@ mod tests {
         assert!(check(&by_age, "bob,9\ncarol,12\nalice,30\n", &context).is_ok());
         let any = sorted(Order::Any, Direction::Ascending, None);
         assert!(plain(&any, "10\n9\n").unwrap_err().contains("(`sort -n`)"), "numbers sorted as text");
+        let by_count = sorted(Order::Any, Direction::Either, Some(SortKey::Named("count".to_owned())));
+        assert_eq!(plain(&by_count, "word,count\nthe,12\na,7\n"), Ok(()), "its own header");
+        assert_eq!(plain(&any, "name,age\nalice,30\nbob,9\n"), Ok(()), "its own header, then rows in order");
         assert_eq!(check(&by_age, "bob\nalice\n", &context), Ok(()), "the key is not in the result");
         let by_count = sorted(Order::Any, Direction::Descending, Some(SortKey::Named("count".to_owned())));
         assert_eq!(plain(&by_count, "   12 apple\n    3 pear\n"), Ok(()));
@@ -2029,6 +2049,8 @@ mod tests {
             Err("it holds 3 items; the goal asks for 2: keep only the first 2 (`head -n 2`)".to_owned())
         );
         assert!(check(&Shape::Count(2), "[1, 2, 3]", &context).is_err());
+        assert_eq!(check(&Shape::Count(2), "word,count\nthe,12\na,7\n", &context), Ok(()), "its own header");
+        assert!(check(&Shape::Count(2), "word\nthe\na\n", &context).is_err(), "a word is no header");
     }
 
     #[test]
