@@ -671,62 +671,10 @@ fn json_shape(goal: &str, text: &str) -> Option<Shape> {
 }
 
 /// Words that end a list of keys ("with keys name and age to people.json").
-const NOT_KEYS: &[&str] = &[
-    "to",
-    "in",
-    "into",
-    "for",
-    "with",
-    "from",
-    "where",
-    "which",
-    "that",
-    "the",
-    "each",
-    "of",
-    "as",
-    "and",
-    "or",
-    "write",
-    "save",
-    "then",
-    "on",
-    "per",
-    "whose",
-    "containing",
-    "holding",
-    "set",
-    "mapping",
-    "giving",
-    "is",
-    "are",
-    "should",
-    "must",
-    "plus",
-    "both",
-    "all",
-    "its",
-    "their",
-    "only",
-    "values",
-    "value",
-    "one",
-    "two",
-    "three",
-    "it",
-    "them",
-    "file",
-    "json",
-    "object",
-    "array",
-    "list",
-    "given",
-    "like",
-    "such",
-    "following",
-    "below",
-    "above",
-];
+const NOT_KEYS: &str = "to in into for with from where which that the each of as and \
+    or write save then on per whose containing holding set mapping giving is are should must plus both \
+    all its their only values value one two three it them file json object array list given like such \
+    following below above";
 
 /// The keys listed at the start of `rest`: quoted or bare names separated by commas and "and".
 fn key_list(rest: &str) -> Vec<String> {
@@ -743,7 +691,7 @@ fn key_list(rest: &str) -> Vec<String> {
             Some(c) if c.is_alphabetic() || c == '_' => {
                 let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len());
                 let word = &rest[..end];
-                if NOT_KEYS.contains(&word.to_ascii_lowercase().as_str()) {
+                if NOT_KEYS.split_whitespace().any(|stop| stop.eq_ignore_ascii_case(word)) {
                     break;
                 }
                 (word.to_owned(), &rest[end..])
@@ -1055,7 +1003,14 @@ fn check_json(text: &str, kind: JsonKind, keys: &[String]) -> Result<(), String>
         },
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                let Value::Object(object) = item else { continue };
+                let Value::Object(object) = item else {
+                    return Err(format!(
+                        "item {} of the JSON array is a {}, not an object: write objects with the keys {}",
+                        i + 1,
+                        json_type(item),
+                        keys.join(", ")
+                    ));
+                };
                 if let Some(key) = missing(object) {
                     return Err(format!(
                         "item {} of the JSON array has no key `{key}` (it has: {}): give every object the keys {}",
@@ -1830,6 +1785,7 @@ mod tests {
         let array = Shape::Json { kind: JsonKind::Array, keys: vec!["name".to_owned()] };
         assert_eq!(plain(&array, "[{\"name\": \"a\"}, {\"name\": \"b\"}]"), Ok(()));
         assert!(plain(&array, "[{\"name\": \"a\"}, {\"nom\": \"b\"}]").unwrap_err().starts_with("item 2"));
+        assert!(plain(&array, "[\"a\", \"b\"]").unwrap_err().contains("not an object"));
         assert!(plain(&array, "{\"name\": \"a\"}\n{\"name\": \"b\"}").unwrap_err().contains("one JSON value per line"));
     }
 
