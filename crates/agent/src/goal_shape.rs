@@ -890,6 +890,31 @@ pub(crate) fn check(shape: &Shape, text: &str, context: &ShapeContext) -> Result
     }
 }
 
+#[allow(dead_code)] // the script runner wires this in (issue 24)
+/// Every reason `text` lacks one of `shapes`, in their order: all of them go into one repair prompt.
+pub(crate) fn problems(shapes: &[Shape], text: &str, context: &ShapeContext) -> Vec<String> {
+    shapes.iter().filter_map(|shape| check(shape, text, context).err()).collect()
+}
+
+/// The most bytes read from an input to find its header line.
+const HEADER_LIMIT: usize = 8192;
+
+#[allow(dead_code)] // the script runner wires this in (issue 24)
+/// The header line of `path` when it is a CSV or TSV file (by its extension) with a first line: what
+/// [`ShapeContext::input_headers`] holds. Reads a bounded prefix, so a large input costs nothing.
+pub(crate) fn input_header(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    if !["csv", "tsv"].contains(&extension.as_str()) {
+        return None;
+    }
+    let mut prefix = Vec::new();
+    std::fs::File::open(path).ok()?.take(HEADER_LIMIT as u64).read_to_end(&mut prefix).ok()?;
+    let text = String::from_utf8_lossy(&prefix);
+    let line = text.lines().next()?.trim_start_matches('\u{feff}').trim_end();
+    (!line.trim().is_empty()).then(|| line.to_owned())
+}
+
 /// One number, as a person writes it: `12`, `-3`, `+4`, `1,024`, `3875.50`, `.5`, `1e6`.
 static NUMBER: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"^[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$"));
@@ -2058,6 +2083,23 @@ mod tests {
         ] {
             assert_eq!(shapes(goal), expected, "{goal}");
         }
+    }
+
+    #[test]
+    fn all_problems_are_told_and_headers_are_read_from_csv_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("users.csv"), "\u{feff}name,age\r\nalice,30\r\n").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "name,age\n").unwrap();
+        assert_eq!(input_header(&dir.path().join("users.csv")).as_deref(), Some("name,age"));
+        assert_eq!(input_header(&dir.path().join("notes.txt")), None, "not a table");
+        assert_eq!(input_header(&dir.path().join("gone.csv")), None);
+        let headers = vec![input_header(&dir.path().join("users.csv")).unwrap()];
+        let context = context(dir.path(), &headers);
+        let goal = "Write the names in users.csv, without the header, sorted, to names.txt.";
+        let found = problems(&shapes(goal), "name\nbob\nalice\n", &context);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("header") && found[1].contains("out of order"), "{found:?}");
+        assert_eq!(problems(&shapes(goal), "alice\nbob\n", &context), Vec::<String>::new());
     }
 
     #[test]
