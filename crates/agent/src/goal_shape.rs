@@ -130,7 +130,6 @@ pub(crate) enum SortKey {
 }
 
 /// What a check needs to know besides the result.
-#[allow(dead_code)] // the script runner builds it (issue 24)
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ShapeContext<'a> {
     /// The working directory relative paths resolve against.
@@ -525,7 +524,6 @@ static NOT_ITEMS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-#[allow(dead_code)] // the script runner wires this in (issue 24)
 /// The shapes `goal` clearly states for its result, in a fixed order (see the module's doc for what is left out).
 pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     if goal_destinations(goal).len() > 1 {
@@ -866,7 +864,6 @@ fn word_number(word: &str) -> Option<usize> {
 // ---------------------------------------------------------------------------------------------------------------
 // Checking a result
 
-#[allow(dead_code)] // the script runner wires this in (issue 24)
 /// Whether `text` has `shape`; `Err` says what is wrong and how to fix it, briefly, for a small model's repair.
 /// Surrounding white space and a trailing newline are tolerated; an empty result passes every shape (whether
 /// emptiness is right is the caller's judgement).
@@ -890,7 +887,6 @@ pub(crate) fn check(shape: &Shape, text: &str, context: &ShapeContext) -> Result
     }
 }
 
-#[allow(dead_code)] // the script runner wires this in (issue 24)
 /// Every reason `text` lacks one of `shapes`, in their order: all of them go into one repair prompt.
 pub(crate) fn problems(shapes: &[Shape], text: &str, context: &ShapeContext) -> Vec<String> {
     shapes.iter().filter_map(|shape| check(shape, text, context).err()).collect()
@@ -899,7 +895,6 @@ pub(crate) fn problems(shapes: &[Shape], text: &str, context: &ShapeContext) -> 
 /// The most bytes read from an input to find its header line.
 const HEADER_LIMIT: usize = 8192;
 
-#[allow(dead_code)] // the script runner wires this in (issue 24)
 /// The header line of `path` when it is a CSV or TSV file (by its extension) with a first line: what
 /// [`ShapeContext::input_headers`] holds. Reads a bounded prefix, so a large input costs nothing.
 pub(crate) fn input_header(path: &Path) -> Option<String> {

@@ -193,13 +193,34 @@ async fn a_result_nothing_could_check_is_unverified() {
 async fn a_goal_that_changes_nothing_gets_no_scratch_files() {
     let world = World::new().await;
     write(&world, "n.txt", "1\n2\n3\n");
-    world.replies(&[
-        "```bash\nwc -l < n.txt > /dev/stderr; wc -l < n.txt > scratch.txt; cat scratch.txt\n```",
-        &look_yes(),
-    ]);
+    world.replies(&["```bash\nwc -l < n.txt > scratch.txt; cat scratch.txt\n```", &look_yes()]);
     let agent = world.agent();
     let summary = world.run(&agent, &plan("How many lines does n.txt have?")).await;
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
     assert!(!world.work.path().join("scratch.txt").exists());
     assert!(agent.ledger().get("s").unwrap().changes.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_of_the_wrong_shape_is_repaired_and_the_right_one_is_checked() {
+    let world = World::new().await;
+    write(&world, "users.csv", "name,age\nann,31\nbob,42\n");
+    world.replies(&[
+        "```bash\ncut -d, -f1 users.csv > names.txt\n```",
+        "```bash\ntail -n +2 users.csv | cut -d, -f1 > names.txt\n```",
+        &look_yes(),
+    ]);
+    let agent = world.agent();
+    let goal = "Write the names in users.csv, without the header, one per line, to names.txt.";
+    let summary = world.run(&agent, &plan(goal)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    assert_eq!(world.read("names.txt"), "ann\nbob\n");
+    let prompts = world.prompts();
+    assert!(
+        prompts[1].contains("names.txt is not as the goal asks") && prompts[1].contains("header"),
+        "{}",
+        prompts[1]
+    );
+    let stats = agent.ledger().get("s").unwrap();
+    assert!(stats.checks.iter().any(|c| c.starts_with("names.txt:")), "{:?}", stats.checks);
 }

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::claims::{goal_destinations, resolve};
+use crate::goal_shape;
 use crate::runners::peek::named_files;
 
 /// Goals whose result is one number: "write the number to", "how many … write", "reply with the number only".
@@ -28,11 +29,8 @@ static PROGRAM_ERROR: LazyLock<Option<Regex>> = LazyLock::new(|| {
         .ok()
 });
 
-/// One number, as a person writes it: `12`, `-3`, `1,024`, `3875.50`.
-static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$").ok());
-
 /// The most bytes of a destination read to judge it.
-const READ_LIMIT: u64 = 4096;
+const READ_LIMIT: u64 = 256 * 1024;
 
 /// The files a goal names as they were before an attempt: a repair that prints instead of writing must not pass
 /// (or fail) on what an earlier attempt left there.
@@ -77,6 +75,13 @@ pub(crate) enum Problem {
         /// What it holds, trimmed.
         text: String,
     },
+    /// A result does not have the shape the goal states (one item per line, without the header, sorted, …).
+    Shape {
+        /// The destination, or `None` for what the script printed.
+        file: Option<String>,
+        /// What is wrong, with how to fix it.
+        problems: Vec<String>,
+    },
     /// The output holds a program's error line although the script exited 0.
     PrintedError {
         /// The error line.
@@ -99,6 +104,12 @@ impl fmt::Display for Problem {
             Problem::Empty { file } => write!(f, "{file} is empty"),
             Problem::NotJustANumber { file, text } => f.write_str(&not_just_a_number(file, text)),
             Problem::PrintedError { line } => write!(f, "it printed an error: `{}`", excerpt(line)),
+            Problem::Shape { file: Some(file), problems } => {
+                write!(f, "{file} is not as the goal asks: {}", problems.join("; "))
+            }
+            Problem::Shape { file: None, problems } => {
+                write!(f, "what it printed is not as the goal asks: {}", problems.join("; "))
+            }
             Problem::PrintedNothing => f.write_str("it printed nothing: print the answer"),
             Problem::PrintedNotANumber { printed } => {
                 write!(f, "it printed `{}`, not just the number", excerpt(printed))
@@ -132,6 +143,24 @@ pub(crate) fn check_result(
     let wants_number = asks_number(goal);
     let mut checks = Vec::new();
     let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new() };
+    // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
+    // script printed): a wrong shape is wrong on any attempt.
+    let shapes = if required.len() <= 1 { goal_shape::shapes(goal) } else { Vec::new() };
+    let headers: Vec<String> = crate::GoalSpec::parse(goal)
+        .reads
+        .iter()
+        .filter_map(|file| goal_shape::input_header(&resolve(file, Path::new(cwd))))
+        .collect();
+    let context = goal_shape::ShapeContext { cwd: Path::new(cwd), input_headers: &headers };
+    let shaped = |text: &str, checks: &mut Vec<String>, file: Option<&String>| -> Option<Problem> {
+        let problems = goal_shape::problems(&shapes, text, &context);
+        if problems.is_empty() {
+            checks.extend(shapes.iter().map(|shape| format!("{}: {shape}", file.map_or("the output", |f| f.as_str()))));
+            None
+        } else {
+            Some(Problem::Shape { file: file.cloned(), problems })
+        }
+    };
     for file in required {
         let path = resolve(file, Path::new(cwd));
         let written = std::fs::metadata(&path).ok().filter(|meta| !before.unchanged(file, meta));
@@ -160,6 +189,9 @@ pub(crate) fn check_result(
             }
             return fail(Problem::NotJustANumber { file: file.clone(), text: text.to_owned() });
         }
+        if let Some(problem) = shaped(text, &mut checks, Some(file)) {
+            return fail(problem);
+        }
         checks.push(if wants_number { format!("{file} holds one number") } else { format!("{file} was written") });
     }
     // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
@@ -181,6 +213,14 @@ pub(crate) fn check_result(
         } else if wants_number {
             checks.push("the answer is one number".into());
         }
+    }
+    let printed = printed.trim();
+    if required.is_empty()
+        && !printed.is_empty()
+        && !shapes.is_empty()
+        && let Some(problem) = shaped(printed, &mut checks, None)
+    {
+        return fail(problem);
     }
     Checked { problem: None, checks }
 }
@@ -290,9 +330,7 @@ fn matches(re: &LazyLock<Option<Regex>>, text: &str) -> bool {
     re.as_ref().is_some_and(|re| re.is_match(text))
 }
 
-pub(crate) fn is_number(text: &str) -> bool {
-    matches(&NUMBER, text)
-}
+pub(crate) use crate::goal_shape::is_number;
 
 fn excerpt(text: &str) -> String {
     let line: String = text.lines().next().unwrap_or_default().chars().take(60).collect();
@@ -382,7 +420,11 @@ mod tests {
         );
         assert!(check(question, &[], printed, true).is_some(), "not even on the last attempt");
         assert_eq!(check(question, &[], "2\n", false), None);
-        assert_eq!(check(question, &[], "no such file here: 0\n", false), None, "prose is not a program's error");
+        let prose = check(question, &[], "no such file here: 0\n", false).unwrap();
+        assert!(
+            prose.starts_with("what it printed is not as the goal asks"),
+            "not an error line, nor the number: {prose}"
+        );
     }
 
     #[test]
