@@ -454,10 +454,8 @@ impl Journal {
         self.entries.iter().map(|e| e.change.clone()).collect()
     }
 
-    /// Restores every file to its pre-image and removes what was created, in reverse order; refuses, naming the
-    /// file and changing nothing, when any file has changed since it was applied. The journal is emptied (and its
-    /// file removed) once undone.
-    pub fn undo(&mut self) -> Result<(), UndoError> {
+    /// Whether every change can be undone: refuses, naming the file, when one has changed since it was applied.
+    pub fn check(&self) -> Result<(), UndoError> {
         for entry in &self.entries {
             let target = self.cwd.join(&entry.change.path);
             let now = Stamp::of(&target);
@@ -470,6 +468,14 @@ impl Journal {
                 return Err(UndoError::ChangedSince { path: target, kind: entry.change.kind });
             }
         }
+        Ok(())
+    }
+
+    /// Restores every file to its pre-image and removes what was created, in reverse order; refuses, naming the
+    /// file and changing nothing, when any file has changed since it was applied. The journal is emptied (and its
+    /// file removed) once undone.
+    pub fn undo(&mut self) -> Result<(), UndoError> {
+        self.check()?;
         for entry in self.entries.iter().rev() {
             let target = self.cwd.join(&entry.change.path);
             match (entry.change.kind, &entry.pre) {

@@ -58,6 +58,9 @@ pub struct AgentConfig {
     /// sees the goal, the change set and the first lines of the result and answers yes or no (default yes; a no
     /// is a failed attempt; without the look, a result the shell could not check stays unchecked).
     pub final_look: bool,
+    /// Directories whose changes are never a subtask's (the caller's own state, such as clive's run records and
+    /// recordings): left out of change sets when they lie inside the working directory.
+    pub private_dirs: Vec<std::path::PathBuf>,
 }
 
 impl Default for AgentConfig {
@@ -80,6 +83,7 @@ impl Default for AgentConfig {
             prices: PriceTable::default(),
             stage: true,
             final_look: true,
+            private_dirs: Vec::new(),
         }
     }
 }

@@ -21,11 +21,12 @@ Examples:
   clive serve                     watch every session live in a browser (read-only; prints the URL)
   clive serve --allow-approvals   …and answer agents' approval dialogs from the page
   clive replay 3fa2               play a session's recording in this terminal (--speed 4, --instant)
+  clive undo 3fa2                 restore every file a task changed to what it was before
   clive \"clive@devbox check disk usage\"   hand a task to the clive on devbox over ssh (docs/remote.md)
   clive agents                    the agents clive@<host> reaches, and whether each answers
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan`, `tools`, `agents`, `serve` or `replay` is the management command (also when quoted alone:
+`plan`, `tools`, `agents`, `serve`, `replay` or `undo` is the management command (also when quoted alone:
 `clive \"sessions\"`); anything else is a task.
 
 Environment:
@@ -186,6 +187,14 @@ pub enum Command {
         #[arg(long, default_value = "2s", value_parser = parse_duration)]
         idle_limit: Duration,
     },
+    /// Restore every file a task changed to what it was before.
+    ///
+    /// The pre-images are in the task's run directory; undo refuses, naming the file and restoring nothing, when a
+    /// file has changed since the task changed it.
+    Undo {
+        /// Session id, name (`clive-ID`) or a unique id prefix (`clive --json` reports it as `session`).
+        id: String,
+    },
 }
 
 /// `clive serve`'s options.
@@ -288,6 +297,7 @@ mod tests {
         assert!(matches!(parse(&["logs", "ab12"]).command, Some(Command::Logs { .. })));
         assert!(matches!(parse(&["serve"]).command, Some(Command::Serve(_))));
         assert!(matches!(parse(&["replay", "ab12", "--instant"]).command, Some(Command::Replay { instant: true, .. })));
+        assert!(matches!(parse(&["undo", "ab12"]).command, Some(Command::Undo { .. })));
         assert!(matches!(parse(&["tools", "--json"]).command, Some(Command::Tools)));
         let cli = parse(&["--tools", "standard,jq", "--no-sandbox", "--no-network", "tools"]);
         assert_eq!(cli.global.tools.as_deref(), Some("standard,jq"));

@@ -180,6 +180,9 @@ impl Engine {
                 gate: options.gate,
                 // Local models are sampled greedily: their runs repeat.
                 temperature: local.then_some(0.0),
+                // clive's own state (run records, recordings, logs) changes while a task runs: not the task's
+                // change, even when the task works in a directory that holds it.
+                private_dirs: vec![settings.state_dir.clone()],
                 ..AgentConfig::default()
             };
             let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);

@@ -92,6 +92,21 @@ pub enum CliError {
         /// Where recordings are kept.
         dir: PathBuf,
     },
+    /// No run directory with applied changes matches the id given.
+    #[error(
+        "no changes of `{id}` to undo in {}: the task changed nothing, its changes were undone already, or `clive gc`          removed its run directory",
+        dir.display()
+    )]
+    NothingToUndo {
+        /// The id or name given.
+        id: String,
+        /// Where run directories are kept.
+        dir: PathBuf,
+    },
+    /// The changes could not be undone (a file changed since, or a file could not be written); nothing was restored
+    /// when a file had changed.
+    #[error(transparent)]
+    Undo(#[from] agent::changes::UndoError),
     /// A value given in the environment or on the command line is malformed.
     #[error("invalid {what} {value:?}: {reason}")]
     Invalid {
@@ -162,9 +177,11 @@ impl CliError {
             CliError::BudgetSpent(_) => exit_code::BUDGET_SPENT,
             CliError::TimedOut { .. } => exit_code::TIMED_OUT,
             CliError::Interrupted { .. } => exit_code::INTERRUPTED,
-            CliError::NoSuchSession { .. } | CliError::AmbiguousSession { .. } | CliError::NoRecording { .. } => {
-                exit_code::NOT_FOUND
-            }
+            CliError::NoSuchSession { .. }
+            | CliError::AmbiguousSession { .. }
+            | CliError::NoRecording { .. }
+            | CliError::NothingToUndo { .. } => exit_code::NOT_FOUND,
+            CliError::Undo(_) => exit_code::TASK_FAILED,
             CliError::Tools(toolbox::Error::Sandbox(_) | toolbox::Error::Pane { .. } | toolbox::Error::Io { .. }) => {
                 exit_code::INTERNAL
             }

@@ -13,6 +13,10 @@ pub const TASK_FAILED: i32 = 1;
 pub const NO_ANSWER: i32 = 3;
 /// The token budget (`--max-tokens`) ran out before the task was done.
 pub const BUDGET_SPENT: i32 = 4;
+/// The task's work in panes ran to its end, but its result could not be checked (no check the shell knows of
+/// applied, and the final look gave no answer): stdout has the result, `--json` says `verified: false`, and
+/// stderr says so. Treat it as "done, unchecked": never as a checked success.
+pub const UNCHECKED: i32 = 6;
 /// Bad usage, an invalid plan file, a task that needs a model while no provider is configured, or a plan the
 /// planner could not make valid.
 pub const USAGE: i32 = 2;
@@ -40,6 +44,7 @@ Exit codes:
   3        --bool: no yes/no answer (the task failed, or its result says neither)
   4        the token budget (--max-tokens) ran out before the task was done
   5        the task is too vague: clive printed a question (stdout) and ran nothing
+  6        the task ran to its end but its result could not be checked (--json: verified false)
   69       the model provider failed (unreachable, bad key); nothing was run
   77       refused by the safety gate; nothing was typed (override: --allow-destructive)
   124      the command or a subtask timed out (--timeout); its session is kept

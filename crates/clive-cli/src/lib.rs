@@ -40,6 +40,7 @@ pub mod session_record;
 pub mod settings;
 pub mod task_run;
 pub mod tools;
+pub mod undo_cmd;
 
 pub use cli::{Cli, Command, PlanCommand, ServeArgs};
 pub use error::CliError;
@@ -215,6 +216,15 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             }
             let speed = if *instant { None } else { Some(*speed) };
             serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
+        }
+        Some(Command::Undo { id }) => {
+            let report = undo_cmd::undo(settings, id)?;
+            if json {
+                outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else {
+                out!("{}", undo_cmd::render(&report));
+            }
+            Ok(exit_code::SUCCESS)
         }
         Some(Command::Tools) => {
             let view = tools::tools(&cli.global, settings).await?;

@@ -117,6 +117,15 @@ pub struct SubtaskReport {
     pub fell_back: bool,
     /// Files it wrote.
     pub files: Vec<PathBuf>,
+    /// Whether its result was checked (`true`), could not be (`false`), or is not pane work (`null`: an answer,
+    /// a text, a direct command).
+    pub verified: Option<bool>,
+    /// What was checked, in words.
+    pub checks: Vec<String>,
+    /// Whether its attempts ran staged on an overlay of the working directory.
+    pub staged: Option<bool>,
+    /// What it changed in the working directory (`path` relative to it).
+    pub changes: Vec<agent::changes::Change>,
 }
 
 /// The token budget in the report.
@@ -153,10 +162,16 @@ pub struct ModelReport {
     pub answer_source: AnswerSource,
     /// `--bool`: yes (true), no (false), or no answer (null).
     pub verdict: Option<bool>,
-    /// Whether clive reports the task done (status `succeeded`, exit 0 or a `--bool` verdict): what a caller
-    /// believes, and what an eval's check can prove wrong. A model's own claims that clive did not believe are in
-    /// each subtask's `claimed_success` and `false_completion`.
+    /// Whether clive reports the task done (status `succeeded` with its result checked, exit 0 or a `--bool`
+    /// verdict): what a caller believes, and what an eval's check can prove wrong. A model's own claims that clive
+    /// did not believe are in each subtask's `claimed_success` and `false_completion`.
     pub claimed_success: bool,
+    /// Whether the result of every subtask that worked in a pane was checked (its files, their shape, the final
+    /// look). A succeeded task that is not verified exits 6 (unchecked).
+    pub verified: bool,
+    /// Every change the subtasks made in the working directory, in plan order (`clive undo <session>` takes them
+    /// back).
+    pub changes: Vec<agent::changes::Change>,
     /// The modes that ran, in plan order, each once.
     pub modes: Vec<Mode>,
     /// Interactive turns and script attempts of all subtasks.
@@ -221,9 +236,14 @@ pub async fn run_model_plan(
     let succeeded = summary.all_succeeded();
     let verdict = if options.yes_no && succeeded { agent.judge_yes_no(task, &answer.text).await } else { None };
     let status = status_of(&summary, budget.is_exhausted());
-    let exit_code = exit_code_of(status, options.yes_no, verdict);
-    let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
     let ledger = agent.ledger();
+    // Pane work must be checked: every script or interactive subtask's result.
+    let verified = summary.results.iter().zip(plan.subtasks()).all(|(result, subtask)| {
+        let stats = ledger.get(&result.id).unwrap_or_default();
+        !matches!(stats.mode.unwrap_or(subtask.mode), Mode::Script | Mode::Interactive) || stats.verified == Some(true)
+    });
+    let exit_code = exit_code_of(status, options.yes_no, verdict, verified);
+    let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
     let subtasks: Vec<SubtaskReport> = summary
         .results
         .iter()
@@ -255,6 +275,15 @@ pub async fn run_model_plan(
                 false_completion: stats.false_completion.clone(),
                 fell_back: stats.fell_back,
                 files: result.files.clone(),
+                verified: match stats.mode.unwrap_or(subtask.mode) {
+                    Mode::Script | Mode::Interactive if result.status == SubtaskStatus::Succeeded => {
+                        Some(stats.verified == Some(true))
+                    }
+                    _ => None,
+                },
+                checks: stats.checks.clone(),
+                staged: stats.staged,
+                changes: stats.changes.clone(),
             }
         })
         .collect();
@@ -283,7 +312,9 @@ pub async fn run_model_plan(
         answer: answer.text,
         answer_source: answer.source,
         verdict,
-        claimed_success: status == TaskStatus::Succeeded,
+        claimed_success: status == TaskStatus::Succeeded && (verified || options.yes_no),
+        verified,
+        changes: subtasks.iter().flat_map(|s| s.changes.iter().cloned()).collect(),
         modes,
         turns: subtasks.iter().map(|s| s.turns).sum(),
         totals: Totals::from_stats(&totals, wall_ms),
@@ -319,9 +350,10 @@ fn status_of(summary: &RunSummary, budget_spent: bool) -> TaskStatus {
 }
 
 /// The exit code of a model task (see [`crate::exit_code`]).
-pub fn exit_code_of(status: TaskStatus, yes_no: bool, verdict: Option<bool>) -> i32 {
+pub fn exit_code_of(status: TaskStatus, yes_no: bool, verdict: Option<bool>, verified: bool) -> i32 {
     match (status, yes_no, verdict) {
-        (TaskStatus::Succeeded, false, _) => exit_code::SUCCESS,
+        (TaskStatus::Succeeded, false, _) if verified => exit_code::SUCCESS,
+        (TaskStatus::Succeeded, false, _) => exit_code::UNCHECKED,
         (TaskStatus::Succeeded, true, Some(true)) => exit_code::SUCCESS,
         (TaskStatus::Succeeded, true, Some(false)) => exit_code::TASK_FAILED,
         (TaskStatus::Succeeded | TaskStatus::Failed, true, _) => exit_code::NO_ANSWER,
@@ -360,15 +392,17 @@ mod tests {
 
     #[test]
     fn exit_codes_keep_yes_and_no_apart_from_failures() {
-        assert_eq!(exit_code_of(TaskStatus::Succeeded, false, None), 0);
-        assert_eq!(exit_code_of(TaskStatus::Failed, false, None), 1);
-        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(true)), 0);
-        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(false)), 1);
-        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, None), 3);
-        assert_eq!(exit_code_of(TaskStatus::Failed, true, None), 3);
-        assert_eq!(exit_code_of(TaskStatus::BudgetSpent, true, None), 4);
-        assert_eq!(exit_code_of(TaskStatus::TimedOut, false, None), 124);
-        assert_eq!(exit_code_of(TaskStatus::Cancelled, true, None), 130);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, false, None, true), 0);
+        assert_eq!(exit_code_of(TaskStatus::Failed, false, None, true), 1);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(true), true), 0);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, Some(false), true), 1);
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, true, None, true), 3);
+        assert_eq!(exit_code_of(TaskStatus::Failed, true, None, true), 3);
+        assert_eq!(exit_code_of(TaskStatus::BudgetSpent, true, None, true), 4);
+        assert_eq!(exit_code_of(TaskStatus::TimedOut, false, None, true), 124);
+        assert_eq!(exit_code_of(TaskStatus::Cancelled, true, None, true), 130);
+        // Done, but nothing could check the result: not a plain success.
+        assert_eq!(exit_code_of(TaskStatus::Succeeded, false, None, false), 6);
     }
 
     #[test]

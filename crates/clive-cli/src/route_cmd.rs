@@ -188,7 +188,7 @@ pub async fn execute_route(
                     None => None,
                 },
             };
-            let code = model_task::exit_code_of(model_task::TaskStatus::Succeeded, true, verdict);
+            let code = model_task::exit_code_of(model_task::TaskStatus::Succeeded, true, verdict, true);
             if json {
                 let mut object = reply_object(task, routed, "answer", &answer.text);
                 object["verdict"] = json!(verdict);
@@ -290,6 +290,15 @@ fn print_model_report(report: &ModelReport, output: Output) {
     if output.json {
         outln!("{}", serde_json::to_string(report).unwrap_or_default());
     } else if report.status == model_task::TaskStatus::Succeeded {
+        if !report.verified && !output.yes_no {
+            let unchecked: Vec<&str> =
+                report.subtasks.iter().filter(|s| s.verified == Some(false)).map(|s| s.id.as_str()).collect();
+            eprintln!(
+                "clive: unchecked: the result of {} could not be checked (no check applied and the final look gave no \
+                 answer); exit code 6",
+                unchecked.join(", ")
+            );
+        }
         match (output.yes_no, report.verdict) {
             (true, Some(yes)) => outln!("{}", if yes { "YES" } else { "NO" }),
             (true, None) => eprintln!("clive: the result says neither yes nor no: {}", report.answer.trim()),

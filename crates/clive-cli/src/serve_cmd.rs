@@ -13,7 +13,7 @@ use serde::Serialize;
 use tmux_habitat::{Server, SocketSpec};
 
 use crate::error::CliError;
-use crate::session_record::{self, SESSION_PREFIX, SessionState};
+use crate::session_record::{self, SessionState};
 use crate::settings::Settings;
 
 /// How often a running `clive serve` archives expired sessions (as every `clive` start does).
@@ -197,7 +197,6 @@ pub struct ReplayReport {
 /// Finds the recording `id` names: a session name (`clive-ab12cd`), an id (`ab12cd`) or a unique prefix.
 pub fn find_recording(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
     let dir = settings.recordings_dir();
-    let wanted = id.strip_prefix(SESSION_PREFIX).unwrap_or(id);
     let mut stems: Vec<String> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()
@@ -208,18 +207,9 @@ pub fn find_recording(settings: &Settings, id: &str) -> Result<PathBuf, CliError
         })
         .collect();
     stems.sort();
-    let short = |stem: &str| stem.strip_prefix(SESSION_PREFIX).unwrap_or(stem).to_owned();
-    if let Some(exact) = stems.iter().find(|s| short(s) == wanted || s.as_str() == id) {
-        return Ok(dir.join(format!("{exact}.cast")));
-    }
-    let matches: Vec<&String> = stems.iter().filter(|s| !wanted.is_empty() && short(s).starts_with(wanted)).collect();
-    match matches.as_slice() {
-        [one] => Ok(dir.join(format!("{one}.cast"))),
-        [] => Err(CliError::NoRecording { id: id.to_owned(), dir }),
-        many => Err(CliError::AmbiguousSession {
-            id: id.to_owned(),
-            matches: many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
-        }),
+    match crate::session_record::match_id(&stems, id)? {
+        Some(stem) => Ok(dir.join(format!("{stem}.cast"))),
+        None => Err(CliError::NoRecording { id: id.to_owned(), dir }),
     }
 }
 

@@ -186,18 +186,27 @@ fn pid_alive(pid: u32) -> bool {
 
 /// Finds the one session `id` names: a full name (`clive-ab12cd`), an id (`ab12cd`) or a unique id prefix.
 pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a SessionRecord, CliError> {
+    let names: Vec<String> = records.iter().map(|r| r.session.clone()).collect();
+    let missing = || CliError::NoSuchSession { id: id.to_owned() };
+    let name = match_id(&names, id)?.ok_or_else(missing)?;
+    records.iter().find(|r| &r.session == name).ok_or_else(missing)
+}
+
+/// The one of `names` (session names, `clive-<id>`, or bare ids) that `id` names: a name, an id or a unique prefix
+/// of an id; `None` when none does.
+pub fn match_id<'a>(names: &'a [String], id: &str) -> Result<Option<&'a String>, CliError> {
     let wanted = id.strip_prefix(SESSION_PREFIX).unwrap_or(id);
-    if let Some(exact) = records.iter().find(|r| r.id == wanted) {
-        return Ok(exact);
+    let short = |name: &str| name.strip_prefix(SESSION_PREFIX).unwrap_or(name).to_owned();
+    if let Some(exact) = names.iter().find(|n| short(n) == wanted || n.as_str() == id) {
+        return Ok(Some(exact));
     }
-    let matches: Vec<&SessionRecord> =
-        records.iter().filter(|r| !wanted.is_empty() && r.id.starts_with(wanted)).collect();
+    let matches: Vec<&String> = names.iter().filter(|n| !wanted.is_empty() && short(n).starts_with(wanted)).collect();
     match matches.as_slice() {
-        [one] => Ok(one),
-        [] => Err(CliError::NoSuchSession { id: id.to_owned() }),
+        [one] => Ok(Some(one)),
+        [] => Ok(None),
         many => Err(CliError::AmbiguousSession {
             id: id.to_owned(),
-            matches: many.iter().map(|r| r.session.as_str()).collect::<Vec<_>>().join(", "),
+            matches: many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
         }),
     }
 }

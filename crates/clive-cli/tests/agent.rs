@@ -6,7 +6,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{FakeModel, World, done, run, stable, text};
+use support::{FakeModel, World, done, look_yes, run, stable, text};
 
 /// `list-panes` of every pane's foreground command.
 fn current_commands() -> tmux_habitat::Command {
@@ -23,7 +23,7 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("notes.txt"), "a\nb\nc\n").unwrap();
     let model = FakeModel::start();
-    model.drive().replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines")]);
+    model.drive().replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines"), &look_yes()]);
     let out = world.run_with_model(&model, work.path(), &["count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "notes.txt has 3 lines\n");
@@ -43,7 +43,7 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
 fn a_local_model_is_not_given_the_shell_tool_cards_a_hosted_one_is() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
-    let turns = [r#"{"kind":"drive","text":""}"#.to_owned(), run("true"), done("ran true")];
+    let turns = [r#"{"kind":"drive","text":""}"#.to_owned(), run("true"), done("ran true"), look_yes()];
     // The support's provider, an OpenAI-compatible server, counts as a local model.
     let local = FakeModel::start();
     local.replies(&turns.iter().map(String::as_str).collect::<Vec<_>>());
@@ -75,7 +75,7 @@ fn json_reports_route_plan_costs_and_claims() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
-    model.drive().replies(&[&run("echo 42 > answer.txt"), &done("wrote 42 to answer.txt")]);
+    model.drive().replies(&[&run("echo 42 > answer.txt"), &done("wrote 42 to answer.txt"), &look_yes()]);
     let out = world.run_with_model(&model, work.path(), &["--json", "write the answer to answer.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = report(&out);
@@ -176,7 +176,7 @@ fn plan_run_runs_model_modes_next_to_commands() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
-    model.replies(&[&run("echo 7 > seven.txt"), &done("wrote seven.txt"), "Seven was written."]);
+    model.replies(&[&run("echo 7 > seven.txt"), &done("wrote seven.txt"), &look_yes(), "Seven was written."]);
     let plan = work.path().join("plan.json");
     std::fs::write(
         &plan,
@@ -193,7 +193,8 @@ fn plan_run_runs_model_modes_next_to_commands() {
     let modes: Vec<&str> = subtasks.iter().map(|s| s["mode"].as_str().unwrap()).collect();
     assert_eq!(modes, ["interactive", "direct", "llm"]);
     assert_eq!(subtasks[1]["output_excerpt"], "7\n");
-    assert_eq!(subtasks[0]["model_calls"], 2);
+    // Two turns and the final look.
+    assert_eq!(subtasks[0]["model_calls"], 3);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::process::{Child, Output};
 use std::time::Duration;
 
 use remote::testing::Sshd;
-use support::{FakeModel, World, done, run, text};
+use support::{FakeModel, World, done, look_yes, run, text};
 
 /// The provider key of the test: it must travel to the inner in the ssh session and nowhere else.
 fn secret() -> String {
@@ -181,7 +181,11 @@ fn a_task_reaches_the_inner_a_question_is_answered_and_the_result_and_a_file_com
     let Some(remote) = Remote::start(true) else { return };
     // The inner: the task is too vague (a question), then it drives a shell pane and writes a file.
     remote.inner_model.replies(&[r#"{"kind":"ask","text":"Which greeting should the report hold?"}"#]);
-    remote.inner_model.drive().replies(&[&run("echo hello > report.txt"), &done("wrote hello to report.txt")]);
+    remote.inner_model.drive().replies(&[
+        &run("echo hello > report.txt"),
+        &done("wrote hello to report.txt"),
+        &look_yes(),
+    ]);
     // The outer: one call, the answer to the question.
     remote.outer_model.replies(&["hello"]);
     let (out, leaks) = remote.run_watching(&["--json", "clive@devbox write the report"]);
@@ -199,7 +203,8 @@ fn a_task_reaches_the_inner_a_question_is_answered_and_the_result_and_a_file_com
     assert!(outer[0].body.to_string().contains("Which greeting should the report hold?"));
     // The inner worked with the task and the answer.
     let inner = remote.inner_model.server.requests();
-    assert_eq!(inner.len(), 4, "{inner:?}");
+    // Two classifications, two turns and the final look at the report.
+    assert_eq!(inner.len(), 5, "{inner:?}");
     assert!(inner[1].body.to_string().contains("write the report") && inner[1].body.to_string().contains("hello"));
     // The key reached the inner (its calls carried it) and appeared on no command line and in no remote file.
     assert_eq!(inner[0].header("authorization"), Some(format!("Bearer {}", remote.key).as_str()));
@@ -329,8 +334,10 @@ fn a_chain_of_two_agents_passes_the_first_result_to_the_second() {
     let second = yaml.lines().skip(1).collect::<Vec<_>>().join("\n").replacen("  devbox:", "  gpu:", 1);
     std::fs::write(&remote.config, format!("{yaml}{second}\n")).unwrap();
     // The first agent writes a file; the second is told the result and finds the file on its own host.
-    remote.inner_model.drive().replies(&[&run("echo frame > video.mp4"), &done("wrote video.mp4")]);
-    remote.inner_model.replies(&[r#"{"kind":"command","text":"cat ~/.cache/clive/incoming/*/video.mp4"}"#]);
+    remote.inner_model.drive().replies(&[&run("echo frame > video.mp4"), &done("wrote video.mp4"), &look_yes()]);
+    remote
+        .inner_model
+        .replies(&[r#"{"kind":"command","text":"cat ~/.cache/clive/incoming/*/video.mp4"}"#, &look_yes()]);
     let out = remote.command(&["--json", "clive@gpu render the video then clive@devbox upload it"]).output().unwrap();
     let asked: Vec<String> = remote
         .inner_model
@@ -349,7 +356,8 @@ fn a_chain_of_two_agents_passes_the_first_result_to_the_second() {
     assert_eq!(plan[1]["depends_on"][0], plan[0]["id"]);
     // The second agent was told what the first reported and where its file now is; the outer called no model.
     let inner = remote.inner_model.server.requests();
-    let second = inner[3].body.to_string();
+    // After the first agent's classification, two turns and final look, the second's classification.
+    let second = inner[4].body.to_string();
     assert!(second.contains("wrote video.mp4") && second.contains(".cache/clive/incoming/"), "{second}");
     let incoming = remote.inner_home.join(".cache/clive/incoming");
     let conversation = std::fs::read_dir(&incoming).unwrap().flatten().next().unwrap().path();

@@ -8,7 +8,7 @@ mod support;
 
 use llm::ProviderKind;
 use llm::testing::{FakeServer, Reply, Tokens, wire};
-use support::{World, text};
+use support::{World, look_yes, text};
 
 /// A fake model server, served by its own runtime thread while the test waits on the binary.
 struct Model {
@@ -96,16 +96,18 @@ fn the_classifiers_command_runs_in_tmux() {
     std::fs::write(world.dir.path().join("notes.txt"), "a\nb\nc\n").unwrap();
     let model = Model::start();
     model.classify("command", "wc -l < notes.txt");
+    model.reply(&look_yes());
     let out = clive_hosted(&world, &model, &["--json", "count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    // A model's command is the first attempt of a script subtask: it ran, was checked, and cost no other call.
+    // A model's command is the first attempt of a script subtask: it ran, was checked, and cost no other call than
+    // the final look at its result.
     assert_eq!(report["answer"].as_str().map(str::trim), Some("3"), "{report}");
     assert_eq!(
         (report["route"]["route"].as_str(), report["route"]["command"].as_str()),
         (Some("direct"), Some("wc -l < notes.txt"))
     );
-    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(1)));
+    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(2)));
     assert_eq!(report["routing"]["tier"], "classifier");
     let request = &model.server.requests()[0].body;
     assert!(
@@ -120,13 +122,14 @@ fn the_classifiers_command_runs_in_tmux() {
     // A local model's command is not the first attempt: the script writer, shown its worked examples, writes it.
     model.classify("command", "wc -l notes.txt");
     model.reply("```bash\nwc -l < notes.txt\n```");
+    model.reply(&look_yes());
     let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["answer"].as_str().map(str::trim), Some("3"), "{report}");
-    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(2)));
+    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(3)));
     let requests = model.server.requests();
-    let writer = requests.last().unwrap().body["messages"][0]["content"].as_str().unwrap().to_owned();
+    let writer = requests[requests.len() - 2].body["messages"][0]["content"].as_str().unwrap().to_owned();
     assert!(writer.starts_with("You write a short bash script"), "{writer}");
 }
 
@@ -185,6 +188,7 @@ fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script
     // A program the classifier chose runs as a script subtask (crates/agent); its output is the answer.
     model.classify("program", "");
     model.reply("```bash\nset -euo pipefail\necho 42\n```");
+    model.reply(&look_yes());
     let out = clive(&world, &model, &["sum the sizes of the log files"]);
     assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "42\n"), "{}", text(&out.stderr));
 }

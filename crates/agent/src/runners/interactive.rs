@@ -665,6 +665,9 @@ impl Loop<'_> {
                         None => {}
                     }
                     let kept = staging.keep(applied);
+                    for change in &kept.changes {
+                        progress(self.request, 0, self.caller.tokens_so_far(), change.to_string());
+                    }
                     self.shared.ledger.update(&id, |s| s.changes.extend(kept.changes));
                 }
             }

@@ -407,6 +407,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     }
                 }
                 let changes = staging.keep(applied);
+                for change in &changes.changes {
+                    progress(request, attempt, caller.tokens_so_far(), change.to_string());
+                }
                 drop(running);
                 shared.ledger.update(&subtask.id, |s| {
                     s.verified = Some(!checks.is_empty());

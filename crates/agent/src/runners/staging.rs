@@ -120,6 +120,15 @@ impl<'a> Staging<'a> {
         staging
     }
 
+    /// What a walk of the working directory leaves out: the subtask's records and the caller's private
+    /// directories.
+    fn skipped(&self) -> Vec<PathBuf> {
+        let mut skip = vec![self.records.clone()];
+        skip.extend(self.shared.config.private_dirs.iter().cloned());
+        // The pane reports its directory with links resolved: so are these, to compare.
+        skip.iter().map(|dir| dir.canonicalize().unwrap_or_else(|_| dir.clone())).collect()
+    }
+
     /// Starts attempt `number`.
     pub(crate) fn begin(&mut self, number: u32) -> Attempt {
         if self.unstaged.is_none() {
@@ -132,7 +141,7 @@ impl<'a> Staging<'a> {
             tracing::debug!(%reason, "the attempt runs unstaged");
         }
         self.protect_inputs();
-        Attempt::Unstaged(Snapshot::take(&self.cwd, std::slice::from_ref(&self.records)))
+        Attempt::Unstaged(Snapshot::take(&self.cwd, &self.skipped()))
     }
 
     /// Settles an attempt whose command ended with `exit_code` after printing `output`.
@@ -165,7 +174,7 @@ impl<'a> Staging<'a> {
                 Settled::Applied(None)
             }
             Attempt::Unstaged(before) => {
-                let changes = before.changes_to(&Snapshot::take(&self.cwd, std::slice::from_ref(&self.records)));
+                let changes = before.changes_to(&Snapshot::take(&self.cwd, &self.skipped()));
                 self.undo_unstaged(&changes);
                 Settled::Applied(None)
             }
@@ -201,7 +210,7 @@ impl<'a> Staging<'a> {
     }
 
     fn settle_unstaged(&mut self, before: &Snapshot, exit_code: i32) -> Settled {
-        let changes = before.changes_to(&Snapshot::take(&self.cwd, std::slice::from_ref(&self.records)));
+        let changes = before.changes_to(&Snapshot::take(&self.cwd, &self.skipped()));
         if let Some(how) = self.refusal(&changes) {
             let kept = self.undo_unstaged(&changes);
             return Settled::Refused(format!("{how}; {kept}"));

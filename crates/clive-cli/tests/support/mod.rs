@@ -215,3 +215,8 @@ pub fn stable(mut value: serde_json::Value) -> serde_json::Value {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The final look's yes (the agent's last call before a result counts as checked).
+pub fn look_yes() -> String {
+    serde_json::json!({"answer": "yes", "reason": "it does what the task asks"}).to_string()
+}

@@ -1,0 +1,95 @@
+//! End to end through the real `clive`, a real tmux server, the real sandbox and the scripted fake model: an input
+//! is never damaged, the change set is in `--json`, `clive undo` takes it back (and refuses a file changed since),
+//! and a result that could not be checked exits 6.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use support::{FakeModel, World, look_yes, text};
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)))
+}
+
+/// The classifier's choice of a script subtask.
+const PROGRAM: &str = r#"{"kind":"program","text":""}"#;
+
+#[test]
+fn comparing_two_files_changes_neither() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("a.txt"), "one\ntwo\n").unwrap();
+    std::fs::write(work.path().join("b.txt"), "one\nthree\n").unwrap();
+    let model = FakeModel::start();
+    // `diff` exits 1 when the files differ; the repair prints the difference.
+    model.replies(&[PROGRAM, "```bash\ndiff a.txt b.txt\n```", "```bash\ndiff a.txt b.txt || true\n```", &look_yes()]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "Compare a.txt to b.txt and show the differences"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert!(report["answer"].as_str().unwrap().contains("> three"), "{report}");
+    assert_eq!(std::fs::read_to_string(work.path().join("b.txt")).unwrap(), "one\nthree\n");
+    assert_eq!(report["changes"], serde_json::json!([]));
+    assert_eq!((report["verified"].as_bool(), report["subtasks"][0]["staged"].as_bool()), (Some(true), Some(true)));
+}
+
+#[test]
+fn the_change_set_is_reported_and_undone_and_a_file_changed_since_is_refused() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("notes.txt"), "b\na\n").unwrap();
+    let model = FakeModel::start();
+    model.replies(&[PROGRAM, "```bash\nsort -o notes.txt notes.txt\nwc -l < notes.txt > count.txt\n```", &look_yes()]);
+    let goal = "Sort notes.txt in place and write its line count to count.txt.";
+    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(
+        report["changes"],
+        serde_json::json!([
+            {"path": "count.txt", "kind": "created", "bytes_before": null, "bytes_after": 2},
+            {"path": "notes.txt", "kind": "modified", "bytes_before": 4, "bytes_after": 4}
+        ])
+    );
+    // Progress names each change on stderr.
+    assert!(text(&out.stderr).contains("created count.txt (2 bytes)"), "{}", text(&out.stderr));
+    let session = report["session"].as_str().unwrap().to_owned();
+    let id = session.trim_start_matches("clive-");
+
+    // A file changed since: refused, named, nothing restored.
+    std::fs::write(work.path().join("count.txt"), "edited\n").unwrap();
+    let out = world.run(&["undo", id]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("count.txt has changed since clive created it"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(work.path().join("notes.txt")).unwrap(), "a\nb\n");
+
+    std::fs::write(work.path().join("count.txt"), "2\n").unwrap();
+    let out = world.run(&["--json", "undo", id]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let undone = json_of(&out);
+    assert_eq!(undone["session"], session.as_str());
+    assert_eq!(undone["undone"].as_array().unwrap().len(), 2);
+    assert_eq!(std::fs::read_to_string(work.path().join("notes.txt")).unwrap(), "b\na\n");
+    assert!(!work.path().join("count.txt").exists());
+    // Undone once: nothing left to undo.
+    let out = world.run(&["undo", id]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no changes of"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_result_nothing_could_check_exits_6_and_says_so() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let model = FakeModel::start();
+    // The final look answers neither yes nor no.
+    model.replies(&[PROGRAM, "```bash\necho hello there\n```", r#"{"answer":"maybe","reason":"?"}"#]);
+    let out = world.run_with_model(&model, work.path(), &["say hello there"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "hello there\n");
+    assert!(
+        text(&out.stderr).contains("clive: unchecked: the result of task could not be checked"),
+        "{}",
+        text(&out.stderr)
+    );
+}
