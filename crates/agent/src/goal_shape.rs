@@ -259,6 +259,9 @@ static LOWER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A remark in parentheses.
+static PARENTHESES: LazyLock<Regex> = LazyLock::new(|| pattern(r"\([^()]*\)"));
+
 /// "in upper case", "in capitals", "all caps", "uppercased".
 static UPPER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
@@ -562,7 +565,9 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
         found.push(paths);
     }
     // Both cases named ("the first letter in upper case, the rest in lower case") is about parts: neither holds.
-    match (LOWER.is_match(text), UPPER.is_match(text)) {
+    // A case in parentheses qualifies the word before it ("the word TODO (uppercase)"), not the result.
+    let unqualified = PARENTHESES.replace_all(text, " ");
+    match (LOWER.is_match(&unqualified), UPPER.is_match(&unqualified)) {
         (true, false) => found.push(Shape::LowerCase),
         (false, true) => found.push(Shape::UpperCase),
         _ => {}
@@ -1622,6 +1627,7 @@ mod tests {
             &INPUT_WITHOUT_HEADER,
             &LOWER,
             &UPPER,
+            &PARENTHESES,
             &SORTED,
             &NOT_SORTED,
             &DESCENDING,
@@ -1899,6 +1905,8 @@ mod tests {
         }
         assert!(shapes("Write the words of a.txt in capitals to b.txt.").contains(&Shape::UpperCase));
         assert!(shapes("Write the names in ALL CAPS to b.txt.").contains(&Shape::UpperCase));
+        let word = shapes("List the files whose content holds the word TODO (uppercase), one per line, in todos.txt.");
+        assert!(!word.contains(&Shape::UpperCase), "the case qualifies the word searched for: {word:?}");
         let both = shapes("Write each name with the first letter in upper case and the rest in lower case to b.txt.");
         assert!(!both.contains(&Shape::LowerCase) && !both.contains(&Shape::UpperCase));
         assert!(

@@ -87,7 +87,7 @@ static FINAL_IN: LazyLock<Regex> = LazyLock::new(|| {
 /// `replace foo with bar in x.txt`, `delete old.log`, `sort names.txt in place`.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|sort\s+\S+\s+in\s+place)\b",
+        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|set|enable|disable|bump|increase|decrease|uncomment|sort\s+\S+\s+in\s+place)\b",
     )
 });
 
@@ -97,6 +97,25 @@ static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
+
+/// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
+static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b"));
+
+/// A sentence that opens with the file it changes: `In config.json, set …`, `in app.ini replace …`.
+static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|sort|correct)\b",
+    )
+});
+
+/// Whether `name` is a program by its extension (a goal to fix one changes it).
+fn is_program(name: &str) -> bool {
+    let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        extension,
+        "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "awk" | "sed" | "php" | "lua" | "go" | "rs" | "c" | "java"
+    )
+}
 
 /// "in place" right after a file's name.
 static IN_PLACE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^[`'\x22]?\s+in[\s-]+place\b"));
@@ -119,11 +138,22 @@ impl GoalSpec {
         for (start, end) in sentences(goal) {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
         }
+        // "stats.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
+        if FIXING.is_match(&masked) {
+            for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
+                if !spec.writes.contains(&file) {
+                    push(&mut spec.changes, &file);
+                    spec.guessed.retain(|f| f != &file);
+                }
+            }
+        }
         for file in all_named_files(goal) {
             if !spec.writes.contains(&file) && !spec.changes.contains(&file) && !spec.guessed.contains(&file) {
                 push(&mut spec.reads, &file);
             }
         }
+        // A goal that names what to make or change changes something, whatever its verb ("list …, in todos.txt").
+        spec.mutates |= !spec.writes.is_empty() || !spec.changes.is_empty() || !spec.guessed.is_empty();
         spec
     }
 
@@ -222,6 +252,14 @@ impl GoalSpec {
             if !reading && !self.writes.iter().chain(&self.changes).any(|f| f == word) {
                 push(&mut self.guessed, word);
             }
+        }
+        // "In config.json, set the port to 9090": the file the sentence opens with is what it changes.
+        if let Some(capture) = IN_FILE_THEN_CHANGE.captures(sentence)
+            && let Some(file) = capture.get(1)
+            && looks_like_path(file.as_str())
+        {
+            push(&mut self.changes, file.as_str());
+            self.guessed.retain(|f| f != file.as_str());
         }
         // Files changed in place: a change verb shortly before the file's name.
         for file in all_named_files(sentence) {
@@ -384,7 +422,18 @@ mod tests {
     #[test]
     fn every_pattern_compiles() {
         assert!(!GOVERNORS.is_empty());
-        for re in [&*TO_PATH, &*NAMED, &*FINAL_IN, &*CHANGE_VERB, &*MUTATING, &*SENTENCE, &*QUOTED, &*IN_PLACE] {
+        for re in [
+            &*TO_PATH,
+            &*NAMED,
+            &*FINAL_IN,
+            &*CHANGE_VERB,
+            &*MUTATING,
+            &*SENTENCE,
+            &*QUOTED,
+            &*IN_PLACE,
+            &*FIXING,
+            &*IN_FILE_THEN_CHANGE,
+        ] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -458,6 +507,15 @@ mod tests {
         assert_eq!((&s.writes, &s.changes), (&vec!["new.txt".to_owned()], &vec!["old.txt".to_owned()]));
         let s = spec("Sort notes.txt in place and write its line count to count.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["notes.txt".to_owned()], &vec!["count.txt".to_owned()]));
+        let s = spec("stats.py crashes when run. Fix the bug, then run it and save what it prints to out.txt.");
+        assert_eq!((&s.changes, &s.writes), (&vec!["stats.py".to_owned()], &vec!["out.txt".to_owned()]));
+        let s = spec("In config.json, set server.port to 9090 and keep the rest as it is.");
+        assert_eq!(s.changes[0], "config.json", "{s:?}");
+        assert!(s.may_change_existing("config.json"));
+        let s = spec("Set the port in app.ini to 8080.");
+        assert_eq!(s.changes, ["app.ini"]);
+        let s = spec("List the files that hold TODO, one per line, in todos.txt.");
+        assert!(s.mutates, "a goal that names where its result goes changes something");
         let s = spec("Delete tmp.log");
         assert_eq!(s.changes, ["tmp.log"]);
     }

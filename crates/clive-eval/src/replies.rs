@@ -24,9 +24,10 @@
 //! text = "..."
 //! ```
 //!
-//! A call gets the first reply left in the script that it qualifies for: one without `when` always, one with
-//! `when` if the call's text (system prompt and messages) contains it. A script without `when` is served
-//! strictly in order.
+//! A call gets the first reply with `when` left in the script whose text its own text (system prompt and messages)
+//! contains, wherever that reply stands; else the next reply without `when`. A script without `when` is served
+//! strictly in order. (The final look at a result is scripted this way: `when = "You check whether a finished
+//! task"`.)
 //!
 //! A call beyond the script gets HTTP 500 `fake_server_exhausted`; replies left over are reported as
 //! `unserved`. Both mean the script and the agent disagree.
@@ -180,7 +181,10 @@ impl FakeModel {
         let server = FakeServer::start()
             .await
             .map_err(|source| Error::Io { path: "fake model server (127.0.0.1)".into(), source })?;
-        for (when, reply) in script.to_wire() {
+        // Replies with `when` first: a call that qualifies for one gets it whenever it comes, before the replies
+        // served in order (which every call qualifies for).
+        let (matching, ordered): (Vec<_>, Vec<_>) = script.to_wire().into_iter().partition(|(when, _)| when.is_some());
+        for (when, reply) in matching.into_iter().chain(ordered) {
             match when {
                 Some(needle) => server.push_matching(needle, reply),
                 None => server.push(reply),
