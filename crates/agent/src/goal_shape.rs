@@ -1619,7 +1619,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 38] = [
+        let patterns: [&LazyLock<Regex>; 39] = [
             &MASKED_WORDS,
             &ONE_PER_LINE,
             &NOT_ONE_PER_LINE,
