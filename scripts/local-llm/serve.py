@@ -1,9 +1,10 @@
-"""Run llama.cpp's HTTP server (from the xllamacpp wheel) on 127.0.0.1 with Qwen2.5-Coder-0.5B-Instruct or SmolLM2.
+"""Run llama.cpp's HTTP server (from the xllamacpp wheel) on 127.0.0.1: Qwen2.5-Coder-0.5B/1.5B-Instruct or SmolLM2.
 
 Writes the server's base URL (http://127.0.0.1:PORT) to the file named by argv[1] once it listens, and the model's
 name to the file beside it named `model`, then blocks until SIGTERM or SIGINT. Environment: LOCAL_LLM_PORT (default
-0 = any free port), LOCAL_LLM_THREADS (default 1), LOCAL_LLM_MODEL (`qwen` or `smollm2`; default: Qwen when
-setup.sh assembled it, else SmolLM2), LOCAL_LLM_GGUF (an explicit model file, overriding both).
+0 = any free port), LOCAL_LLM_THREADS (default 1), LOCAL_LLM_MODEL (`qwen` = the 0.5B, `qwen1.5b` or `smollm2`;
+default: the 0.5B Qwen when setup.sh assembled it, else SmolLM2), LOCAL_LLM_GGUF (an explicit model file, overriding
+LOCAL_LLM_MODEL).
 """
 
 import importlib.util
@@ -17,7 +18,13 @@ import xllamacpp
 
 
 QWEN = "qwen2.5-coder-0.5b-instruct"
+QWEN15 = "qwen2.5-coder-1.5b-instruct"
 SMOLLM2 = "smollm2-135m-instruct"
+# LOCAL_LLM_MODEL's Qwen values -> (alias, the setup command that assembles $venv/<alias>-q4_k_m.gguf).
+QWENS = {
+    "qwen": (QWEN, "scripts/local-llm/setup.sh"),
+    "qwen1.5b": (QWEN15, "LOCAL_LLM_QWEN15=1 scripts/local-llm/setup.sh"),
+}
 
 
 def model_choice() -> tuple[str, str]:
@@ -25,14 +32,17 @@ def model_choice() -> tuple[str, str]:
     explicit = os.environ.get("LOCAL_LLM_GGUF")
     if explicit:
         return pathlib.Path(explicit).stem, explicit
-    qwen = pathlib.Path(sys.prefix) / f"{QWEN}-q4_k_m.gguf"
     wanted = os.environ.get("LOCAL_LLM_MODEL", "")
-    if wanted not in ("", "qwen", "smollm2"):
-        sys.exit(f"serve.py: LOCAL_LLM_MODEL must be qwen or smollm2, not {wanted!r}")
-    if wanted == "qwen" and not qwen.exists():
-        sys.exit(f"serve.py: {qwen} is missing; run scripts/local-llm/setup.sh")
-    if wanted != "smollm2" and qwen.exists():
-        return QWEN, str(qwen)
+    if wanted not in ("", "smollm2", *QWENS):
+        sys.exit(f"serve.py: LOCAL_LLM_MODEL must be qwen, qwen1.5b or smollm2, not {wanted!r}")
+    if wanted == "smollm2":
+        return SMOLLM2, smollm2_path()
+    alias, setup = QWENS[wanted or "qwen"]
+    gguf = pathlib.Path(sys.prefix) / f"{alias}-q4_k_m.gguf"
+    if gguf.exists():
+        return alias, str(gguf)
+    if wanted:
+        sys.exit(f"serve.py: {gguf} is missing; run {setup}")
     return SMOLLM2, smollm2_path()
 
 

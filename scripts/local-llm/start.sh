@@ -4,10 +4,12 @@
 # Prints the server's base URL (http://127.0.0.1:PORT) on stdout, so that
 #     export LOCAL_LLM_URL="$(scripts/local-llm/start.sh)"
 # points the llm crate's integration tests at it. Writes PID, URL and log files to the state directory
-# (default: <repo>/.venv/local-llm-state). If a server started here is still running, prints its URL and exits 0.
+# (default: <repo>/.venv/local-llm-state). If a server started here is still running, prints its URL and exits 0;
+# if it was started for another LOCAL_LLM_MODEL than the one asked for now, exits 1 saying so.
 #
 # Environment: LOCAL_LLM_VENV, LOCAL_LLM_STATE, LOCAL_LLM_PORT (0 = any free port), LOCAL_LLM_THREADS (default 1;
-# 2 is faster on an idle machine but about 10x slower while anything else runs), LOCAL_LLM_START_TIMEOUT (seconds, default 60).
+# 2 is faster on an idle machine but about 10x slower while anything else runs), LOCAL_LLM_START_TIMEOUT (seconds, default 60),
+# LOCAL_LLM_MODEL (qwen = Qwen2.5-Coder-0.5B, the default; qwen1.5b, after LOCAL_LLM_QWEN15=1 setup.sh; smollm2).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,11 +24,19 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 mkdir -p "$state"
 
+wanted="${LOCAL_LLM_MODEL:-}"
 if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null && [ -s "$state/url" ]; then
+    # Reuse it unless another model was asked for than the one it was started with (none asked = the 0.5B Qwen).
+    running="$(cat "$state/requested" 2>/dev/null || true)"
+    if [ -n "$wanted" ] && [ "$wanted" != "${running:-qwen}" ]; then
+        echo "local-llm: a server started with LOCAL_LLM_MODEL=${running:-qwen} ($(cat "$state/model" 2>/dev/null || echo unknown)) is running at $(cat "$state/url"); stop it first (scripts/local-llm/stop.sh) or give this one its own LOCAL_LLM_STATE" >&2
+        exit 1
+    fi
     cat "$state/url"
     exit 0
 fi
 rm -f "$state/pid" "$state/url"
+printf '%s\n' "$wanted" >"$state/requested"
 
 nohup "$venv/bin/python" "$here/serve.py" "$state/url" >"$state/log" 2>&1 </dev/null &
 echo $! >"$state/pid"
