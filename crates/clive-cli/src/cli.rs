@@ -110,9 +110,13 @@ pub struct GlobalArgs {
     /// Let panes a model types into run unconfined (by default they run under bubblewrap).
     #[arg(long, global = true)]
     pub no_sandbox: bool,
-    /// Cut sandboxed panes off the network.
-    #[arg(long, global = true)]
+    /// Cut sandboxed panes off the network, even from the hosts the task names (by default they reach only
+    /// those, over HTTP and HTTPS through clive's proxy).
+    #[arg(long, global = true, conflicts_with = "network")]
     pub no_network: bool,
+    /// Let sandboxed panes reach the whole network, as commands you type do.
+    #[arg(long, global = true)]
+    pub network: bool,
     /// Be an agent another clive drives (`clive@host`): read a task from this terminal, run it, and report
     /// in turn-protocol lines (docs/remote.md). The nonce comes from `CLIVE_TURN_NONCE`.
     #[arg(long)]

@@ -1,6 +1,7 @@
 //! Running a plan for `clive "<task>"` and `clive plan run`: the session and its panes, the model and its budget,
 //! the runners, live progress, Ctrl-C, and what is kept afterwards.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,6 +59,9 @@ pub struct EngineOptions {
     pub quiet: bool,
     /// The toolset and the sandbox of panes a model types into.
     pub tools: ToolsChoice,
+    /// What the user wrote (the task, or the plan file): the hosts it names are the only ones panes a model
+    /// types into may reach (docs/tools.md).
+    pub network_from: String,
 }
 
 /// The model a run uses, with its budget.
@@ -120,6 +124,8 @@ pub struct Engine {
     pub agent: Option<Agent>,
     /// The model calls that answered remote agents' questions (plans with `remote` subtasks).
     pub remote_answers: Option<Arc<crate::remote_cmd::AnswerCounter>>,
+    /// Each pane's network (`On` where commands run as typed).
+    pub networks: BTreeMap<String, toolbox::Network>,
     executor: Executor,
     recorder: Option<Arc<Recorder>>,
     quiet: bool,
@@ -144,18 +150,21 @@ impl Engine {
         let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
         let run_dir = settings.state_dir.join("runs").join(&session_name);
         let installed = options.tools.installed().await;
+        let mut networks = BTreeMap::new();
         let (server, session, pool, recorder) = if needs_panes {
             // Panes a model types into run sandboxed (unless turned off); a plan of the user's commands only
             // runs as typed.
             // The sandbox binds the run directory writable: it must exist before the first pane starts.
             std::fs::create_dir_all(&run_dir).map_err(|e| CliError::io("creating the run directory", &run_dir, e))?;
             let launcher = if model_panes {
-                options.tools.model_pane_launcher(&options.cwd, &run_dir).await?
+                let networks = options.tools.pane_networks(&options.network_from, plan.plan());
+                options.tools.model_pane_launcher(&options.cwd, &run_dir, &networks).await?
             } else {
                 toolbox::Launcher::new(&options.cwd).run_dir(&run_dir)
             };
+            networks = plan.panes().iter().map(|pane| (pane.clone(), launcher.network_of(pane))).collect();
             let server = settings.run_server().await?;
-            let session_options = launcher.session(&server, &session_name)?.window_name(TASK_PANE);
+            let session_options = launcher.session(&server, &session_name, TASK_PANE)?.window_name(TASK_PANE);
             let session = server.new_session(session_options).await?;
             let backstop = options.timeout + options.retention + Duration::from_secs(3600);
             session_record::record_start(&server, &session_name, &options.label, backstop).await?;
@@ -227,6 +236,7 @@ impl Engine {
             run_dir,
             agent,
             remote_answers,
+            networks,
             executor,
             recorder,
             quiet: options.quiet,
@@ -274,6 +284,23 @@ impl Engine {
         };
         server.close().await;
         kept
+    }
+
+    /// Says on stderr which requests of the run's panes the network proxy refused, and how to allow them
+    /// (the model saw it in its pane already).
+    pub fn report_refused_requests(&self) {
+        let refused = toolbox::refused_in_log(&self.run_dir.join(toolbox::NETWORK_LOG));
+        if refused.is_empty() {
+            return;
+        }
+        let hosts: Vec<String> = refused.iter().map(|(pane, host)| format!("{host} (pane {pane})")).collect();
+        eprintln!(
+            "clive: the network is off for commands a model writes; refused: {}. To allow a host, name it in the \
+             task (for example https://{}/), or run with --network (log: {})",
+            hosts.join(", "),
+            refused[0].1,
+            self.run_dir.join(toolbox::NETWORK_LOG).display()
+        );
     }
 
     /// The session's name, when the run has one.

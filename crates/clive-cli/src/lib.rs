@@ -101,6 +101,7 @@ fn inner_args(global: &cli::GlobalArgs) -> Vec<String> {
     for (set, flag) in [
         (global.no_sandbox, "--no-sandbox"),
         (global.no_network, "--no-network"),
+        (global.network, "--network"),
         (global.allow_destructive, "--allow-destructive"),
     ] {
         if set {

@@ -92,6 +92,8 @@ pub struct SubtaskReport {
     pub mode: Mode,
     /// Its pane.
     pub pane: String,
+    /// What its pane could reach: `off`, `{"hosts": [...]}` or `on` (docs/tools.md).
+    pub network: toolbox::Network,
     /// How it ended.
     pub status: SubtaskStatus,
     /// The exit code of its last command, when it has one.
@@ -225,6 +227,7 @@ pub async fn run_model_plan(
         label: task.to_owned(),
         quiet: options.quiet,
         tools: options.task.tools.clone(),
+        network_from: task.to_owned(),
     };
     let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
     let summary = engine.run(plan).await?;
@@ -244,6 +247,9 @@ pub async fn run_model_plan(
     });
     let exit_code = exit_code_of(status, options.yes_no, verdict, verified);
     let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
+    if !options.quiet {
+        engine.report_refused_requests();
+    }
     let subtasks: Vec<SubtaskReport> = summary
         .results
         .iter()
@@ -263,6 +269,7 @@ pub async fn run_model_plan(
                 id: result.id.clone(),
                 mode: stats.mode.unwrap_or(subtask.mode),
                 pane: result.pane.clone(),
+                network: engine.networks.get(&result.pane).cloned().unwrap_or_default(),
                 status: result.status,
                 exit_code: result.exit_code,
                 summary: result.summary.clone(),

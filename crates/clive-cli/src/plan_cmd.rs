@@ -145,6 +145,8 @@ pub async fn run_plan(
         label: format!("plan run {}", path.display()),
         quiet: options.quiet,
         tools: options.tools.clone(),
+        // The user wrote the plan file: the hosts it names are theirs.
+        network_from: plan.plan().to_json_pretty(),
     };
     let engine = Engine::start(settings, &plan, &engine_options, model).await?;
     let summary = engine.run(&plan).await?;

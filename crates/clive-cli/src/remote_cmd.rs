@@ -237,6 +237,7 @@ pub async fn run(
         label: task.to_owned(),
         quiet: json_output,
         tools: options.tools.clone(),
+        network_from: task.to_owned(),
     };
     let engine = Engine::start(settings, &plan, &engine_options, setup).await?;
     let summary = engine.run(&plan).await?;

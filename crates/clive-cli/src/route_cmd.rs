@@ -44,7 +44,12 @@ pub async fn run(settings: &Settings, task: &str, options: &TaskOptions, output:
     let routed = route_task(task, options, &budget).await?;
     log_routing(&routed);
     if output.dry_run {
-        print_dry_run(task, &routed, output.json);
+        // What a plan's panes would be allowed to reach, when a model would type into them.
+        let networks = (routed.tier != Tier::Direct)
+            .then(|| routed.route.to_plan())
+            .flatten()
+            .map(|plan| options.tools.pane_networks(task, &plan));
+        print_dry_run(task, &routed, output.json, networks.as_ref());
         return Ok(if matches!(routed.route, Route::Clarify(_)) { exit_code::CLARIFY } else { exit_code::SUCCESS });
     }
     execute_route(settings, task, &routed, options, output, &budget).await
@@ -345,8 +350,26 @@ fn reply_object(task: &str, routed: &Routed, field: &str, text: &str) -> serde_j
 
 /// `--dry-run`: the route and its plan. With `json`, a route that runs something prints the plan file itself
 /// (`clive plan run` reads it); an answer or a question prints `{"task", "route", "routing"}`.
-pub fn print_dry_run(task: &str, routed: &Routed, json: bool) {
+/// With `networks` (and not `json`, which prints the plan file alone), what each pane may reach.
+pub fn print_dry_run(
+    task: &str,
+    routed: &Routed,
+    json: bool,
+    networks: Option<&std::collections::BTreeMap<String, toolbox::Network>>,
+) {
     out!("{}", render_dry_run(task, routed, json));
+    if let (false, Some(networks)) = (json, networks) {
+        out!("{}", render_networks(networks));
+    }
+}
+
+/// `--dry-run`'s lines on the network: each pane a model would type into and what it may reach.
+pub fn render_networks(networks: &std::collections::BTreeMap<String, toolbox::Network>) -> String {
+    let mut text = String::from("network (what each pane a model types into may reach; --network opens it):\n");
+    for (pane, network) in networks {
+        text.push_str(&format!("  {pane}: {network}\n"));
+    }
+    text
 }
 
 /// The text [`print_dry_run`] prints.
@@ -432,6 +455,22 @@ mod tests {
         insta::assert_snapshot!("dry_run_plan", render_dry_run(task, &routed(plan(), Tier::Planner), false));
         let direct = Route::Direct(DirectRoute::describe("wc -l /etc/passwd"));
         insta::assert_snapshot!("dry_run_direct", render_dry_run(task, &routed(direct, Tier::Classifier), false));
+    }
+
+    #[test]
+    fn dry_run_names_what_each_pane_may_reach() {
+        let task = "post the report to http://127.0.0.2:8080/ then summarise it";
+        let plan = dag_sched::Plan::from_json(
+            r#"{"subtasks":[{"id":"post","pane":"shell","mode":"script","description":"post it to http://127.0.0.2:8080/"},
+                            {"id":"look","pane":"browser","mode":"script","description":"open http://127.0.0.3/"}]}"#,
+        )
+        .unwrap();
+        let networks = crate::tools::ToolsChoice::default().pane_networks(task, &plan);
+        assert_eq!(
+            render_networks(&networks),
+            "network (what each pane a model types into may reach; --network opens it):\n  browser: off\n  \
+             shell: hosts: 127.0.0.2\n"
+        );
     }
 
     #[test]

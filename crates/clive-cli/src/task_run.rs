@@ -82,6 +82,9 @@ pub struct TaskReport {
     pub truncated: bool,
     /// Whether the command ran in the sandbox (a model wrote it; docs/tools.md).
     pub sandboxed: bool,
+    /// What its pane could reach: `on` for a command the user typed; for a model's, `off`, or
+    /// `{"hosts": [...]}` named in the task, through clive's proxy.
+    pub network: toolbox::Network,
     /// `direct`: one command, typed as it is.
     pub modes: Vec<dag_sched::Mode>,
     /// Whether clive reports the task done (the command exited 0).
@@ -244,13 +247,21 @@ async fn run_on(
         _ => None,
     };
     let sandboxed = sandbox.is_some();
-    let session_options = toolbox::Launcher::new(&cwd).sandbox(sandbox).session(&server, &session_name)?;
+    let pane = crate::engine::TASK_PANE;
+    let network =
+        options.tools.network.network_for(task, &format!("{task}\n{command}"), &options.tools.config.sandbox.hosts);
+    let launcher = toolbox::Launcher::new(&cwd)
+        .sandbox(sandbox)
+        .bridge(crate::tools::bridge_program())
+        .pane_network(pane, network);
+    let network = launcher.network_of(pane);
+    let session_options = launcher.session(&server, &session_name, pane)?;
     let session = server.new_session(session_options).await?;
     tracing::debug!(session = %session_name, "session created");
     // Everything the pane prints from here on is recorded (`clive replay`, `clive serve`).
     let recorder = crate::recording::Recorder::new(settings, &session_name, task);
     recorder.record_first(session.first_pane()).await;
-    let report = run_in_session(started, &session, task, routed, command, options, sandboxed).await;
+    let report = run_in_session(started, &session, task, routed, command, options, (sandboxed, network)).await;
     recorder.stop_all().await;
     report
 }
@@ -263,7 +274,7 @@ async fn run_in_session(
     routed: &Routed,
     command: &str,
     options: &TaskOptions,
-    sandboxed: bool,
+    (sandboxed, network): (bool, toolbox::Network),
 ) -> Result<TaskReport, CliError> {
     let server = session.server().clone();
     let session_name = session.name().to_owned();
@@ -314,6 +325,7 @@ async fn run_in_session(
         kept,
         truncated: output.truncated,
         sandboxed,
+        network,
         modes: vec![dag_sched::Mode::Direct],
         claimed_success: output.exit_code == 0,
         wall_ms,

@@ -1,11 +1,13 @@
-//! The tool options every command shares (`--tools`, `--no-sandbox`, `--no-network`, the config file) and
-//! `clive tools`, which lists panes, tools, availability, versions and the sandbox.
+//! The tool options every command shares (`--tools`, `--no-sandbox`, `--network`, `--no-network`, the config
+//! file) and `clive tools`, which lists panes, tools, availability, versions, the sandbox and each pane's network.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Serialize;
 use toolbox::{
-    Catalog, DEFAULT_PROFILE, Launcher, ProbeOptions, Sandbox, SandboxPolicy, Toolbox, ToolsReport, Toolset, UserConfig,
+    Catalog, DEFAULT_PROFILE, Launcher, Network, NetworkMode, ProbeOptions, Sandbox, SandboxPolicy, Toolbox,
+    ToolsReport, Toolset, UserConfig,
 };
 
 use crate::cli::GlobalArgs;
@@ -28,6 +30,10 @@ pub struct ToolsChoice {
     pub sandbox: Option<SandboxPolicy>,
     /// Why the sandbox is off, when it is.
     pub sandbox_off_by: Option<String>,
+    /// How sandboxed panes get their network: by the task (default), off, or on.
+    pub network: NetworkMode,
+    /// Where that came from: `--network`, `--no-network`, the config file, or the default.
+    pub network_source: String,
 }
 
 impl Default for ToolsChoice {
@@ -40,6 +46,8 @@ impl Default for ToolsChoice {
             toolset_source: "the default profile".to_owned(),
             sandbox: Some(SandboxPolicy::default()),
             sandbox_off_by: None,
+            network: NetworkMode::ByTask,
+            network_source: "the default".to_owned(),
         }
     }
 }
@@ -67,13 +75,45 @@ impl ToolsChoice {
         } else {
             None
         };
+        let (network, network_source) = match (args.network, args.no_network, settings.network) {
+            (true, _, _) => (NetworkMode::On, "--network".to_owned()),
+            (_, true, _) => (NetworkMode::Off, "--no-network".to_owned()),
+            (_, _, Some(true)) => (NetworkMode::On, format!("sandbox.network: on in {}", config_name())),
+            (_, _, Some(false)) => (NetworkMode::Off, format!("sandbox.network: off in {}", config_name())),
+            (_, _, None) => (NetworkMode::ByTask, "the default".to_owned()),
+        };
         let sandbox = sandbox_off_by.is_none().then(|| SandboxPolicy {
-            network: settings.network && !args.no_network,
+            network: if network == NetworkMode::On { Network::On } else { Network::Off },
             writable: settings.writable.clone(),
             hidden: settings.hidden.clone(),
             keep_variables: Vec::new(),
         });
-        Ok(ToolsChoice { config, catalog, toolset, toolset_source, sandbox, sandbox_off_by })
+        Ok(ToolsChoice { config, catalog, toolset, toolset_source, sandbox, sandbox_off_by, network, network_source })
+    }
+
+    /// The network of each pane of `plan` when a model types into it: the hosts both `trusted` (the user's task
+    /// or plan file) and the pane's subtasks name, plus the config's hosts of the tools they name; all or
+    /// nothing with `--network` or `--no-network`. `On` for every pane when the sandbox is off.
+    pub fn pane_networks(&self, trusted: &str, plan: &dag_sched::Plan) -> BTreeMap<String, Network> {
+        let mut texts: BTreeMap<String, String> = BTreeMap::new();
+        texts.entry(crate::engine::TASK_PANE.to_owned()).or_default();
+        for subtask in &plan.subtasks {
+            let text = texts.entry(subtask.pane.clone()).or_default();
+            for part in [Some(&subtask.description), subtask.command.as_ref()].into_iter().flatten() {
+                text.push_str(part);
+                text.push('\n');
+            }
+        }
+        texts
+            .into_iter()
+            .map(|(pane, text)| {
+                let network = match &self.sandbox {
+                    None => Network::On,
+                    Some(_) => self.network.network_for(trusted, &text, &self.config.sandbox.hosts),
+                };
+                (pane, network)
+            })
+            .collect()
     }
 
     /// Probes the machine for the toolset's tools (versions cached under clive's cache directory).
@@ -92,17 +132,30 @@ impl ToolsChoice {
     /// The launcher for panes a model types into: the never-hang environment, and the sandbox unless it is
     /// turned off. Fails (naming the package) when the sandbox is on and `bwrap` is missing or unusable: a
     /// model's commands never run unconfined by accident.
+    /// Each pane's network is `networks`' (else off); clive's own binary bridges the network proxy into the
+    /// sandbox.
     pub async fn model_pane_launcher(
         &self,
         cwd: impl Into<PathBuf>,
         run_dir: impl Into<PathBuf>,
+        networks: &BTreeMap<String, Network>,
     ) -> Result<Launcher, CliError> {
         let sandbox = match &self.sandbox {
             Some(policy) => Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?),
             None => None,
         };
-        Ok(Launcher::new(cwd).run_dir(run_dir).sandbox(sandbox))
+        let mut launcher = Launcher::new(cwd).run_dir(run_dir).sandbox(sandbox).bridge(bridge_program());
+        for (pane, network) in networks {
+            launcher = launcher.pane_network(pane, network.clone());
+        }
+        Ok(launcher)
     }
+}
+
+/// The program that bridges the network proxy into a sandbox: this very `clive` (`toolbox::bridge`), unless
+/// `CLIVE_NET_BRIDGE` names another.
+pub fn bridge_program() -> Option<PathBuf> {
+    std::env::var_os("CLIVE_NET_BRIDGE").map(PathBuf::from).or_else(|| std::env::current_exe().ok())
 }
 
 /// What `clive tools` reports: the tools, and the sandbox.
@@ -119,6 +172,8 @@ pub struct ToolsView {
     pub offered: Vec<String>,
     /// The sandbox for panes a model types into.
     pub sandbox: SandboxView,
+    /// Each pane's network when a model types into it and the task names no host (`off`, `on`).
+    pub networks: BTreeMap<String, Network>,
     /// The tmux clive runs.
     pub tmux: TmuxView,
 }
@@ -139,8 +194,14 @@ pub struct TmuxView {
 pub struct SandboxView {
     /// Whether panes a model types into run sandboxed.
     pub enabled: bool,
-    /// Whether they reach the network.
-    pub network: bool,
+    /// What they reach: `off` (only the hosts a task names, through clive's proxy), or `on`.
+    pub network: Network,
+    /// How that was decided: `by_task`, `off` or `on`.
+    pub network_mode: NetworkMode,
+    /// Where that came from (`--network`, `--no-network`, the config file, the default).
+    pub network_source: String,
+    /// The config's hosts by tool (`sandbox.hosts`), reached by a subtask that names the tool.
+    pub tool_hosts: BTreeMap<String, Vec<String>>,
     /// The `bwrap` found, if the sandbox is on and works.
     pub bwrap: Option<PathBuf>,
     /// Its version.
@@ -168,7 +229,10 @@ pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, 
     let sandbox = match &choice.sandbox {
         None => SandboxView {
             enabled: false,
-            network: true,
+            network: Network::On,
+            network_mode: NetworkMode::On,
+            network_source: "the sandbox is off".to_owned(),
+            tool_hosts: BTreeMap::new(),
             bwrap: None,
             version: None,
             problem: choice.sandbox_off_by.as_ref().map(|by| format!("turned off by {by}")),
@@ -176,14 +240,20 @@ pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, 
         Some(policy) => match Sandbox::locate(policy.clone()).await {
             Ok(found) => SandboxView {
                 enabled: true,
-                network: policy.network,
+                network: policy.network.clone(),
+                network_mode: choice.network.clone(),
+                network_source: choice.network_source.clone(),
+                tool_hosts: choice.config.sandbox.hosts.clone(),
                 bwrap: Some(found.bwrap().to_path_buf()),
                 version: found.version().map(str::to_owned),
                 problem: None,
             },
             Err(e) => SandboxView {
                 enabled: true,
-                network: policy.network,
+                network: policy.network.clone(),
+                network_mode: choice.network.clone(),
+                network_source: choice.network_source.clone(),
+                tool_hosts: choice.config.sandbox.hosts.clone(),
                 bwrap: None,
                 version: None,
                 problem: Some(e.to_string()),
@@ -191,7 +261,10 @@ pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, 
         },
     };
     let offered = toolbox.offered_text().lines().map(|l| l.trim_start_matches("- ").to_owned()).collect();
+    let networks =
+        choice.toolset.panes().iter().map(|pane| (pane.kind.name().to_owned(), sandbox.network.clone())).collect();
     Ok(ToolsView {
+        networks,
         source: choice.toolset_source,
         config: choice.config.path,
         tools: toolbox.report(),
@@ -209,7 +282,11 @@ impl ToolsView {
                 "on ({} {}; network {})",
                 s.bwrap.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
                 s.version.as_deref().unwrap_or(""),
-                if s.network { "on" } else { "off" }
+                match s.network_mode {
+                    NetworkMode::ByTask => "off but for the hosts a task names, over HTTP(S) through clive's proxy",
+                    NetworkMode::Off => "off",
+                    NetworkMode::On => "on",
+                }
             ),
             (s, true) => format!("UNAVAILABLE: {}", s.problem.as_deref().unwrap_or("")),
             (s, false) => format!("off ({})", s.problem.as_deref().unwrap_or("")),
@@ -219,9 +296,14 @@ impl ToolsView {
             (Some(version), None) => format!("{version} ({})", self.tmux.program.display()),
             (None, None) => self.tmux.program.display().to_string(),
         };
+        let networks: Vec<String> = self.networks.iter().map(|(pane, network)| format!("{pane} {network}")).collect();
         let mut out = format!(
-            "toolset: {} (from {})\nsandbox for panes a model types into: {sandbox}\ntmux: {tmux}\n\n",
-            self.tools.toolset, self.source
+            "toolset: {} (from {})\nsandbox for panes a model types into: {sandbox}\nnetwork by pane: {} (from {})\n\
+             tmux: {tmux}\n\n",
+            self.tools.toolset,
+            self.source,
+            networks.join(", "),
+            self.sandbox.network_source
         );
         out.push_str(&self.tools.render());
         out.push_str("\n(+ offered to the model)\n");

@@ -33,6 +33,7 @@ fn task_report() {
         kept: false,
         truncated: false,
         sandboxed: false,
+        network: toolbox::Network::On,
         modes: vec![dag_sched::Mode::Direct],
         claimed_success: true,
         wall_ms: 31,

@@ -74,7 +74,14 @@ fn the_config_file_chooses_and_flags_override() {
     assert_eq!(report["toolset"], "shell,lynx,data");
     assert_eq!(report["config"], config.display().to_string());
     assert_eq!(report["source"], config.display().to_string());
-    assert_eq!(report["sandbox"]["network"], false);
+    assert_eq!(report["sandbox"]["network"], "off");
+    assert_eq!(report["sandbox"]["network_mode"], "off");
+    assert_eq!(report["networks"]["lynx"], Value::Null, "networks are by pane");
+    assert_eq!(report["networks"]["browser"], "off");
+    // --network overrides the file; by default a pane reaches only the hosts a task names.
+    let report = tools_json(&world, path, &["--network"]);
+    assert_eq!((report["sandbox"]["network"].as_str(), report["networks"]["shell"].as_str()), (Some("on"), Some("on")));
+    assert_eq!(report["sandbox"]["network_source"], "--network");
     assert!(report["tmux"]["version"].as_str().is_some_and(|v| v.starts_with('3')), "{}", report["tmux"]);
     assert_eq!(report["tmux"]["problem"], Value::Null);
 

@@ -8,7 +8,10 @@
 //!   research: [browser, docs, jq]
 //! sandbox:
 //!   enabled: true              # panes a model types into run under bubblewrap (--no-sandbox turns it off)
-//!   network: true              # --no-network turns it off
+//!   network: on                # on: every sandboxed pane reaches the network (--network); off: none does
+//!                              # (--no-network); unset: off, except the hosts a task names
+//!   hosts:                     # hosts a subtask may reach when it names the tool (through clive's proxy)
+//!     pip: [pypi.org, files.pythonhosted.org]
 //!   writable: [~/scratch]      # writable besides the working and run directories
 //!   hidden: [~/.kube]          # hidden besides the usual credential directories
 //! agents:                      # remote clives by alias, for `clive@devbox …` (docs/remote.md)
@@ -75,8 +78,11 @@ pub struct AgentSettings {
 pub struct SandboxSettings {
     /// Whether panes a model types into run sandboxed (default yes).
     pub enabled: bool,
-    /// Whether sandboxed panes reach the network (default yes).
-    pub network: bool,
+    /// Whether sandboxed panes reach the network: `Some(true)` all of it, `Some(false)` none, `None` (the
+    /// default) only the hosts a task names.
+    pub network: Option<bool>,
+    /// Hosts a subtask may reach when it names the tool: tool → hosts (`*.domain` for its subdomains).
+    pub hosts: BTreeMap<String, Vec<String>>,
     /// Extra writable paths.
     pub writable: Vec<PathBuf>,
     /// Extra hidden paths.
@@ -85,7 +91,13 @@ pub struct SandboxSettings {
 
 impl Default for SandboxSettings {
     fn default() -> Self {
-        SandboxSettings { enabled: true, network: true, writable: Vec::new(), hidden: Vec::new() }
+        SandboxSettings {
+            enabled: true,
+            network: None,
+            hosts: BTreeMap::new(),
+            writable: Vec::new(),
+            hidden: Vec::new(),
+        }
     }
 }
 
@@ -128,13 +140,36 @@ enum RawTools {
     Many(Vec<String>),
 }
 
+/// `on`/`off` or `true`/`false`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawSwitch {
+    Bool(bool),
+    Word(String),
+}
+
+impl RawSwitch {
+    fn read(&self, what: &str) -> std::result::Result<bool, String> {
+        match self {
+            RawSwitch::Bool(on) => Ok(*on),
+            RawSwitch::Word(word) => match word.to_ascii_lowercase().as_str() {
+                "on" | "yes" | "true" => Ok(true),
+                "off" | "no" | "false" => Ok(false),
+                _ => Err(format!("{what}: `{word}` is neither on nor off")),
+            },
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSandbox {
     #[serde(default)]
     enabled: Option<bool>,
     #[serde(default)]
-    network: Option<bool>,
+    network: Option<RawSwitch>,
+    #[serde(default)]
+    hosts: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     writable: Vec<String>,
     #[serde(default)]
@@ -186,7 +221,8 @@ impl UserConfig {
             None => defaults,
             Some(s) => SandboxSettings {
                 enabled: s.enabled.unwrap_or(defaults.enabled),
-                network: s.network.unwrap_or(defaults.network),
+                network: s.network.map(|n| n.read("sandbox.network")).transpose()?,
+                hosts: s.hosts,
                 writable: s.writable.iter().map(|p| expand_home(p, home)).collect::<std::result::Result<_, _>>()?,
                 hidden: s.hidden.iter().map(|p| expand_home(p, home)).collect::<std::result::Result<_, _>>()?,
             },
@@ -267,7 +303,13 @@ mod tests {
         let config = UserConfig::parse(text, Some(Path::new("/home/u"))).unwrap();
         assert_eq!(config.tools.as_deref(), Some("standard,pandoc"));
         assert_eq!(config.profiles["research"], ["browser", "docs"]);
-        assert!(config.sandbox.enabled && !config.sandbox.network);
+        assert!(config.sandbox.enabled && config.sandbox.network == Some(false));
+        let on = UserConfig::parse("sandbox:\n  network: on\n  hosts: {pip: [pypi.org]}\n", None).unwrap();
+        assert_eq!(on.sandbox.network, Some(true));
+        assert_eq!(on.sandbox.hosts["pip"], ["pypi.org"]);
+        assert_eq!(UserConfig::parse("tools: full\n", None).unwrap().sandbox.network, None);
+        let error = UserConfig::parse("sandbox:\n  network: sometimes\n", None).unwrap_err();
+        assert!(error.contains("sandbox.network") && error.contains("sometimes"), "{error}");
         assert_eq!(config.sandbox.writable, [PathBuf::from("/home/u/scratch"), PathBuf::from("/srv/data")]);
         assert_eq!(config.sandbox.hidden, [PathBuf::from("/home/u/.kube")]);
     }

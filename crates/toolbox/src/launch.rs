@@ -1,14 +1,18 @@
 //! Opening a pane: the window, its environment, and for panes a model types into, the sandbox.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tmux_habitat::{Pane, Server, Session, SessionOptions, WindowOptions};
 
 use crate::environment::pane_environment;
 use crate::error::{Error, Result};
-use crate::sandbox::{Confinement, Sandbox};
+use crate::network::Network;
+use crate::proxy::NetworkProxy;
+use crate::sandbox::{Confinement, ProxyAccess, Sandbox};
 
 /// The server's shell line as a program and its arguments: split into words when it is one plain command
 /// (so the sandbox starts it without a shell in between), else run through `sh -c` as tmux would.
@@ -32,6 +36,9 @@ fn shell_argv(shell: Option<&str>) -> Vec<String> {
         None => vec!["/bin/sh".to_owned(), "-c".to_owned(), line.to_owned()],
     }
 }
+
+/// The file in the run directory where the network proxy logs every request, one JSON line each.
+pub const NETWORK_LOG: &str = "network.log";
 
 /// How long a new pane's shell may take to read input.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
@@ -66,6 +73,10 @@ pub struct Launcher {
     sandbox: Option<Sandbox>,
     home: Option<PathBuf>,
     runtime_dir: Option<PathBuf>,
+    networks: BTreeMap<String, Network>,
+    bridge: Option<PathBuf>,
+    /// Started with the first pane that needs it; shared by clones, stopped with the last.
+    proxy: Arc<Mutex<Option<Arc<NetworkProxy>>>>,
 }
 
 impl Launcher {
@@ -79,6 +90,9 @@ impl Launcher {
             sandbox: None,
             home: None,
             runtime_dir: None,
+            networks: BTreeMap::new(),
+            bridge: None,
+            proxy: Arc::default(),
         };
         launcher.caller_environment(std::env::vars_os())
     }
@@ -106,6 +120,27 @@ impl Launcher {
         self
     }
 
+    /// Pane `name`'s network, instead of the sandbox policy's (only sandboxed panes have one).
+    pub fn pane_network(mut self, name: impl Into<String>, network: Network) -> Launcher {
+        self.networks.insert(name.into(), network);
+        self
+    }
+
+    /// The binary that bridges clive's proxy into a sandbox ([`crate::bridge`]): without one, a pane whose
+    /// network is not `On` has none at all, and its refused requests go unexplained.
+    pub fn bridge(mut self, program: Option<PathBuf>) -> Launcher {
+        self.bridge = program;
+        self
+    }
+
+    /// The network of pane `name` (`On` when it is not sandboxed).
+    pub fn network_of(&self, name: &str) -> Network {
+        match &self.sandbox {
+            None => Network::On,
+            Some(sandbox) => self.networks.get(name).unwrap_or(&sandbox.policy().network).clone(),
+        }
+    }
+
     /// The sandbox, if panes are confined.
     pub fn sandbox_in_use(&self) -> Option<&Sandbox> {
         self.sandbox.as_ref()
@@ -130,18 +165,48 @@ impl Launcher {
             runtime_dir: self.runtime_dir.clone(),
             habitat_dir: Some(server.runtime_dir().to_path_buf()),
             tmux_socket: Some(server.socket_path().to_path_buf()),
+            network: None,
+            proxy: None,
         }
     }
 
-    /// What launches a pane on `server`: its directory, its environment, and when sandboxed, the server's
-    /// shell wrapped in `bwrap` (the environment then travels inside the `bwrap` command line).
-    pub fn spec(&self, server: &Server) -> Result<LaunchSpec> {
+    /// [`Launcher::confinement`] for pane `name`: its network, and its own socket of the proxy (started now
+    /// if it is the first pane that needs one).
+    fn confinement_of(&self, server: &Server, name: &str) -> Result<Confinement> {
+        let network = self.network_of(name);
+        let proxy = match (&self.bridge, &network) {
+            (Some(bridge), Network::Off | Network::Hosts(_)) => {
+                let socket = self
+                    .proxy()?
+                    .listen(name, network.clone())
+                    .map_err(|e| Error::io(format!("opening the network proxy's socket for pane `{name}`"), e))?;
+                Some(ProxyAccess { socket, bridge: bridge.clone() })
+            }
+            _ => None,
+        };
+        Ok(Confinement { network: Some(network), proxy, ..self.confinement(server) })
+    }
+
+    fn proxy(&self) -> Result<Arc<NetworkProxy>> {
+        let mut proxy = self.proxy.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(running) = proxy.as_ref() {
+            return Ok(running.clone());
+        }
+        let log = self.run_dir.as_ref().map(|dir| dir.join(NETWORK_LOG));
+        let started = NetworkProxy::start(log.as_deref()).map_err(|e| Error::io("starting the network proxy", e))?;
+        Ok(proxy.insert(Arc::new(started)).clone())
+    }
+
+    /// What launches pane `name` on `server`: its directory, its environment, and when sandboxed, the
+    /// server's shell wrapped in `bwrap` (the environment then travels inside the `bwrap` command line) with the
+    /// pane's network.
+    pub fn spec(&self, server: &Server, name: &str) -> Result<LaunchSpec> {
         let environment = self.environment();
         Ok(match &self.sandbox {
             None => LaunchSpec { cwd: self.cwd.clone(), env: environment, program: None },
             Some(sandbox) => {
                 let inner = shell_argv(server.shell());
-                let program = sandbox.command(&self.confinement(server), &environment, &inner)?;
+                let program = sandbox.command(&self.confinement_of(server, name)?, &environment, &inner)?;
                 LaunchSpec { cwd: self.cwd.clone(), env: Vec::new(), program: Some(program) }
             }
         })
@@ -150,7 +215,7 @@ impl Launcher {
     /// The window that launches pane `name` on `server` (see [`Launcher::spec`]). This is what a pane pool's
     /// launch hook opens.
     pub fn window(&self, server: &Server, name: &str) -> Result<WindowOptions> {
-        let spec = self.spec(server)?;
+        let spec = self.spec(server, name)?;
         let mut window = WindowOptions::new(name).cwd(spec.cwd);
         for (key, value) in spec.env {
             window = window.env(key, value);
@@ -158,9 +223,9 @@ impl Launcher {
         Ok(window.program(spec.program.unwrap_or_default()))
     }
 
-    /// A new session `name` on `server` whose first pane is launched like [`Launcher::window`]'s.
-    pub fn session(&self, server: &Server, name: &str) -> Result<SessionOptions> {
-        let spec = self.spec(server)?;
+    /// A new session `name` on `server` whose first pane, `pane`, is launched like [`Launcher::window`]'s.
+    pub fn session(&self, server: &Server, name: &str, pane: &str) -> Result<SessionOptions> {
+        let spec = self.spec(server, pane)?;
         let mut session = SessionOptions::new(name).cwd(spec.cwd);
         for (key, value) in spec.env {
             session = session.env(key, value);
@@ -177,9 +242,10 @@ impl Launcher {
         Ok(pane)
     }
 
-    /// One line for a model's prompt on what the pane may do (empty when not sandboxed).
-    pub fn describe(&self, server: &Server) -> String {
-        self.sandbox.as_ref().map(|s| s.describe(&self.confinement(server))).unwrap_or_default()
+    /// One line for a model's prompt on what pane `name` may do (empty when not sandboxed).
+    pub fn describe(&self, server: &Server, name: &str) -> String {
+        let confinement = Confinement { network: Some(self.network_of(name)), ..self.confinement(server) };
+        self.sandbox.as_ref().map(|s| s.describe(&confinement)).unwrap_or_default()
     }
 }
 

@@ -17,6 +17,8 @@
 //! - [`find_full_screen`]: script mode refuses `vim`, `less`, `top` without `-b`, … with a reason.
 //! - [`Sandbox`]: `bwrap` with a [`SandboxPolicy`]; [`Launcher`] opens a pane with the environment,
 //!   sandboxed or not: the launch hook of a pane pool.
+//! - [`Network`]: a sandboxed pane's network, off by default; [`hosts_in`] finds the hosts a task names,
+//!   [`NetworkProxy`] lets a pane reach only those (over HTTP and HTTPS), [`bridge`] carries it inside.
 //! - [`UserConfig`]: `~/.config/clive/config.yaml` (`tools:`, `profiles:`, `sandbox:`, `agents:`).
 //!
 //! # Example
@@ -40,6 +42,7 @@
 //! ```
 
 mod availability;
+pub mod bridge;
 mod card;
 mod config;
 mod environment;
@@ -47,6 +50,8 @@ mod error;
 mod full_screen;
 mod kind;
 mod launch;
+mod network;
+mod proxy;
 mod sandbox;
 mod toolbox;
 mod toolset;
@@ -58,9 +63,12 @@ pub use environment::{ENVIRONMENT_BUDGET_BYTES, NEVER_HANG, NOT_INHERITED, pane_
 pub use error::{Error, Result};
 pub use full_screen::{FullScreen, find_full_screen};
 pub use kind::PaneKind;
-pub use launch::{LaunchSpec, Launcher, READY_TIMEOUT};
+pub use launch::{LaunchSpec, Launcher, NETWORK_LOG, READY_TIMEOUT};
+pub use network::{Network, NetworkMode, hosts_in};
+pub use proxy::{NetworkProxy, REFUSED_HEADER, RequestRecord, refusal_message, refused_in_log};
 pub use sandbox::{
-    Confinement, HIDDEN_IN_HOME, HIDDEN_SYSTEM, SANDBOX_TERM, Sandbox, SandboxError, SandboxPolicy, looks_secret,
+    Confinement, HIDDEN_IN_HOME, HIDDEN_SYSTEM, ProxyAccess, SANDBOX_TERM, Sandbox, SandboxError, SandboxPolicy,
+    looks_secret,
 };
 pub use toolbox::{OfferedPane, OfferedTool, PaneReport, ToolReport, Toolbox, ToolsReport};
 pub use toolset::{DEFAULT_PROFILE, PROFILES, Toolset, ToolsetPane};

@@ -5,8 +5,10 @@
 //! the user's runtime directory (agent and keyring sockets), container sockets and the tmux server's own
 //! socket are hidden; secret-looking environment variables (`*_API_KEY`, `*_TOKEN`, `SSH_AUTH_SOCK`, …) are
 //! removed; no capability is kept (even when clive runs as root); processes, IPC and the host name are
-//! private. The network stays on unless the policy turns it off. The safety gate is the first layer; this
-//! is the second, and it holds without the gate's help.
+//! private. The network is off (a namespace of its own with only loopback) unless the pane's [`Network`] opens
+//! it: to the hosts a task names, through clive's proxy outside (a unix socket bound in, offered on a loopback
+//! port by [`crate::bridge`], with `HTTP_PROXY` and `HTTPS_PROXY` set), or fully. The safety gate is the first
+//! layer; this is the second, and it holds without the gate's help.
 //!
 //! If `bwrap` is missing or cannot create namespaces here, [`Sandbox::locate`] says so and which package
 //! provides it. There is no silent fallback: running unconfined is the caller's explicit choice.
@@ -18,6 +20,11 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::availability::{find_on_path, parse_version};
+use crate::bridge::{BRIDGE_FLAG, BRIDGE_PORT};
+use crate::network::Network;
+
+/// Where the bridge binary and the proxy's socket appear inside the sandbox (under its private `/tmp`).
+const INSIDE_NET_DIR: &str = "/tmp/.clive-net";
 
 /// How long the probe that proves `bwrap` works here may take.
 const PROBE_DEADLINE: Duration = Duration::from_secs(5);
@@ -73,8 +80,8 @@ const REMOVED_VARIABLES: &[&str] = &[
 /// What the sandbox lets a command do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SandboxPolicy {
-    /// Whether the network is reachable (default yes; `--no-network` turns it off).
-    pub network: bool,
+    /// The network of panes that are given none of their own (default off).
+    pub network: Network,
     /// Writable paths besides the working and run directories.
     pub writable: Vec<PathBuf>,
     /// Hidden paths besides [`HIDDEN_IN_HOME`] and [`HIDDEN_SYSTEM`].
@@ -85,7 +92,7 @@ pub struct SandboxPolicy {
 
 impl Default for SandboxPolicy {
     fn default() -> Self {
-        SandboxPolicy { network: true, writable: Vec::new(), hidden: Vec::new(), keep_variables: Vec::new() }
+        SandboxPolicy { network: Network::Off, writable: Vec::new(), hidden: Vec::new(), keep_variables: Vec::new() }
     }
 }
 
@@ -154,6 +161,20 @@ pub struct Confinement {
     pub habitat_dir: Option<PathBuf>,
     /// The tmux server's socket: hidden, so a sandboxed command cannot drive tmux (and so escape).
     pub tmux_socket: Option<PathBuf>,
+    /// This pane's network, when not the policy's.
+    pub network: Option<Network>,
+    /// The way out through clive's proxy, for a network that is not `On`.
+    pub proxy: Option<ProxyAccess>,
+}
+
+/// How a sandboxed pane reaches clive's proxy: its socket, and the binary that bridges it to a loopback port
+/// inside (one with [`crate::bridge::run_if_requested`] at the top of its `main`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyAccess {
+    /// The proxy's socket for this pane ([`crate::NetworkProxy::listen`]).
+    pub socket: PathBuf,
+    /// The bridge binary.
+    pub bridge: PathBuf,
 }
 
 impl Confinement {
@@ -186,7 +207,7 @@ impl Sandbox {
         let probe = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--cap-drop", "ALL"];
         let mut args: Vec<&str> = probe.to_vec();
         args.extend(user_namespace());
-        if !policy.network {
+        if policy.network != Network::On {
             args.push("--unshare-net");
         }
         args.extend(["--", "true"]);
@@ -224,7 +245,9 @@ impl Sandbox {
         // Without this, bwrap started by root keeps every capability, and `mount -o remount,rw /` undoes it all.
         args.extend(["--cap-drop", "ALL"]);
         args.extend(user_namespace().iter().copied());
-        if !self.policy.network {
+        let network = confinement.network.as_ref().unwrap_or(&self.policy.network);
+        let proxy = confinement.proxy.as_ref().filter(|_| *network != Network::On);
+        if *network != Network::On {
             args.push("--unshare-net");
         }
         args.extend(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
@@ -232,6 +255,11 @@ impl Sandbox {
         private.extend(confinement.runtime_dir.iter().filter(|dir| dir.is_dir()).cloned());
         for dir in &private {
             args.path_op("--tmpfs", None, dir);
+        }
+        let inside = Path::new(INSIDE_NET_DIR);
+        if let Some(proxy) = proxy {
+            args.path_op("--ro-bind", Some(&proxy.bridge), &inside.join("bridge"));
+            args.path_op("--bind", Some(&proxy.socket), &inside.join("proxy.sock"));
         }
         let mut bound: Vec<PathBuf> = Vec::new();
         if let Some(dir) = &confinement.habitat_dir {
@@ -292,7 +320,15 @@ impl Sandbox {
             !self.policy.keep_variables.iter().any(|k| k == name)
                 && (REMOVED_VARIABLES.contains(&name) || looks_secret(name))
         };
-        let ours = [("TERM", SANDBOX_TERM), ("TMPDIR", "/tmp"), ("CLIVE_SANDBOX", "1")];
+        let proxy_url = format!("http://127.0.0.1:{BRIDGE_PORT}");
+        let mut ours = vec![("TERM", SANDBOX_TERM), ("TMPDIR", "/tmp"), ("CLIVE_SANDBOX", "1")];
+        if proxy.is_some() {
+            // Everything goes to the proxy, `localhost` too: inside, it would be the sandbox's own loopback.
+            for name in ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] {
+                ours.push((name, proxy_url.as_str()));
+            }
+            ours.extend([("NO_PROXY", ""), ("no_proxy", ""), ("ALL_PROXY", ""), ("all_proxy", "")]);
+        }
         for (name, value) in environment {
             if !removed(name) && !ours.iter().any(|(n, _)| n == name) {
                 args.extend(["--setenv", name.as_str(), value.as_str()]);
@@ -302,6 +338,14 @@ impl Sandbox {
             args.extend(["--setenv", name, value]);
         }
         args.push("--");
+        if proxy.is_some() {
+            let (bridge, socket) = (inside.join("bridge"), inside.join("proxy.sock"));
+            args.push(bridge.display().to_string());
+            args.push(BRIDGE_FLAG);
+            args.push(socket.display().to_string());
+            args.push(BRIDGE_PORT.to_string());
+            args.push("--");
+        }
         args.extend(inner.iter().map(String::as_str));
         Ok(args.0)
     }
@@ -315,10 +359,14 @@ impl Sandbox {
         writable.extend(confinement.run_dir.iter().map(|d| format!("{} ($CLIVE_RUN_DIR)", d.display())));
         writable.extend(self.policy.writable.iter().map(|d| d.display().to_string()));
         writable.push("/tmp (private)".into());
+        let network = match confinement.network.as_ref().unwrap_or(&self.policy.network) {
+            Network::On => "network on".to_owned(),
+            Network::Off => "network off (name a host in the task to allow it)".to_owned(),
+            Network::Hosts(hosts) => format!("network off except HTTP(S) to {} (through a proxy)", hosts.join(", ")),
+        };
         format!(
-            "Sandboxed: only {} can be written; credentials (~/.ssh, cloud and API keys) are hidden; network {}.",
+            "Sandboxed: only {} can be written; credentials (~/.ssh, cloud and API keys) are hidden; {network}.",
             writable.join(", "),
-            if self.policy.network { "on" } else { "off" }
         )
     }
 }
@@ -431,7 +479,7 @@ mod tests {
             bwrap: "/usr/bin/bwrap".into(),
             version: None,
             // The home is writable here, so its credential directories must be hidden inside it.
-            policy: SandboxPolicy { network: false, writable: vec![home.path().into()], ..Default::default() },
+            policy: SandboxPolicy { network: Network::Off, writable: vec![home.path().into()], ..Default::default() },
         };
         let confinement = Confinement { cwd: work.path().into(), home: Some(home.path().into()), ..Default::default() };
         let env = [("GITHUB_TOKEN".to_owned(), "t".to_owned()), ("LANG".to_owned(), "C.UTF-8".to_owned())];

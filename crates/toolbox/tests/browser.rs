@@ -6,7 +6,7 @@ mod support;
 
 use support::{Dirs, HttpServer, T, have_or_skip, launcher, sandbox_or_skip, session};
 use tmux_habitat::Key;
-use toolbox::{SandboxPolicy, find_full_screen};
+use toolbox::{Network, NetworkMode, SandboxPolicy, find_full_screen};
 
 fn site(dir: &std::path::Path) {
     std::fs::write(
@@ -32,7 +32,14 @@ async fn a_browser_pane_reads_a_page_with_lynx_dump_and_by_keys() {
     let http = HttpServer::serve(&www);
     let (_server, session) = session(&dirs).await;
     let sandbox = sandbox_or_skip(SandboxPolicy::default()).await;
-    let pane = launcher(&dirs, sandbox, &[]).open(&session, "browser").await.unwrap();
+    // The network is off but for the host the task names, reached through clive's proxy.
+    let task = format!("Read the front page of {} and follow its second link", http.url(""));
+    let network = NetworkMode::ByTask.network_for(&task, &task, &Default::default());
+    assert_eq!(network, Network::Hosts(vec!["127.0.0.1".into()]));
+    let launcher = launcher(&dirs, sandbox, &[])
+        .bridge(Some(env!("CARGO_BIN_EXE_clive-net-bridge").into()))
+        .pane_network("browser", network);
+    let pane = launcher.open(&session, "browser").await.unwrap();
 
     // Script form: the page as text.
     let dump = format!("lynx -dump -nolist {}", http.url(""));
@@ -60,4 +67,8 @@ async fn a_browser_pane_reads_a_page_with_lynx_dump_and_by_keys() {
     pane.wait_ready(T).await.unwrap();
     let out = pane.run("echo back in the shell", T).await.unwrap();
     assert_eq!(out.output, "back in the shell\n");
+    if launcher.sandbox_in_use().is_some() {
+        let log = std::fs::read_to_string(dirs.run.join(toolbox::NETWORK_LOG)).unwrap();
+        assert!(log.contains(r#""host":"127.0.0.1""#) && log.contains(r#""allowed":true"#), "{log}");
+    }
 }

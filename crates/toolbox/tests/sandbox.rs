@@ -67,14 +67,15 @@ async fn destructive_commands_fail_inside_while_work_in_the_working_directory_su
 }
 
 #[tokio::test]
-async fn the_network_is_on_by_default_and_off_on_request() {
+async fn the_network_is_off_by_default_and_on_on_request() {
     if !support::have_or_skip("curl") {
         return;
     }
-    let Some(with) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
-    let Some(without) = sandbox_or_skip(SandboxPolicy { network: false, ..Default::default() }).await else {
+    let Some(with) = sandbox_or_skip(SandboxPolicy { network: toolbox::Network::On, ..Default::default() }).await
+    else {
         return;
     };
+    let Some(without) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
     let dirs = Dirs::new();
     std::fs::write(dirs.work.join("hello.txt"), "hello over http\n").unwrap();
     let http = HttpServer::serve(&dirs.work);
@@ -99,7 +100,7 @@ async fn a_working_directory_as_broad_as_home_stays_read_only() {
         .caller_environment(dirs.environment(&[]))
         .run_dir(&dirs.run)
         .sandbox(Some(sandbox));
-    assert!(launcher.describe(session.server()).contains("$CLIVE_RUN_DIR"));
+    assert!(launcher.describe(session.server(), "home").contains("$CLIVE_RUN_DIR"));
     let pane = launcher.open(&session, "home").await.unwrap();
     let out = pane
         .run("touch in-home 2>/dev/null; echo \"$?\"; touch \"$CLIVE_RUN_DIR/ok\" && echo run-ok", T)

@@ -8,6 +8,11 @@ use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+#[path = "listener.rs"]
+mod listener;
+#[allow(unused_imports, reason = "not every test uses it")]
+pub use listener::Listener;
+
 use tmux_habitat::{Server, Session, SessionOptions};
 use toolbox::{Launcher, Sandbox, SandboxPolicy};
 
