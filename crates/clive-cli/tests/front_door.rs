@@ -252,3 +252,21 @@ fn everyday_commands_run_without_a_model() {
     // The gate still judges an unrouted command.
     assert_eq!(world.run(&["run", "--", "rm", "-rf", "~"]).status.code(), Some(77));
 }
+
+#[test]
+fn a_local_model_server_that_is_down_fails_at_once_saying_what_to_start() {
+    let world = World::new();
+    // A loopback port where nothing listens: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let started = Instant::now();
+    let out = world
+        .command(&["what is the capital of France"])
+        .env("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1"))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(69), "{stderr}");
+    // Retries (3 in each of two tiers) took about 5 s.
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}: {stderr}", started.elapsed());
+    assert!(stderr.contains("connection refused") && stderr.contains("start the model server"), "{stderr}");
+}
