@@ -20,28 +20,27 @@ pub struct Installed {
     path: Option<OsString>,
     cwd: Option<PathBuf>,
     home: Option<PathBuf>,
+    /// Whether what is not given is read from the process environment, when a word is looked up (a task of
+    /// table programs only costs no environment reads).
+    from_env: bool,
 }
 
 impl Installed {
-    /// This process's `PATH`, working directory and `HOME`.
+    /// This process's `PATH`, working directory and `HOME`, read when a word is looked up.
     pub fn from_env() -> Self {
-        Installed {
-            path: std::env::var_os("PATH"),
-            cwd: std::env::current_dir().ok(),
-            home: std::env::var_os("HOME").map(PathBuf::from),
-        }
+        Installed { from_env: true, ..Installed::default() }
     }
 
     /// This process's `PATH` and `HOME`, with relative paths (`./build.sh`) taken from `cwd`: the directory
     /// the command will run in.
     pub fn in_dir(cwd: impl Into<PathBuf>) -> Self {
-        Installed { cwd: Some(cwd.into()), ..Installed::from_env() }
+        Installed { cwd: Some(cwd.into()), from_env: true, ..Installed::default() }
     }
 
     /// This search path (`PATH`'s syntax) and working directory, no home: for tests and embedders that
     /// decide what counts as installed.
     pub fn with_path(path: impl Into<OsString>, cwd: impl Into<PathBuf>) -> Self {
-        Installed { path: Some(path.into()), cwd: Some(cwd.into()), home: None }
+        Installed { path: Some(path.into()), cwd: Some(cwd.into()), home: None, from_env: false }
     }
 
     /// Nothing is installed: tier 0 takes the programs of its table only, with no I/O.
@@ -54,6 +53,15 @@ impl Installed {
     pub fn has(&self, word: &str) -> bool {
         if word.is_empty() {
             return false;
+        }
+        if self.from_env {
+            let resolved = Installed {
+                path: self.path.clone().or_else(|| std::env::var_os("PATH")),
+                cwd: self.cwd.clone().or_else(|| std::env::current_dir().ok()),
+                home: self.home.clone().or_else(|| std::env::var_os("HOME").map(PathBuf::from)),
+                from_env: false,
+            };
+            return resolved.has(word);
         }
         if word.contains('/') {
             return self.resolve(word).is_some_and(|path| is_executable(&path));
