@@ -13,6 +13,7 @@ Examples:
   clive --keep \"make test\"        keep the session afterwards (failed runs are always kept)
   clive run sessions              a task named like a management command: `run` (or `--`) forces a task
   clive -- ls -la                 the words after `--` are the task
+  clive run -- ./deploy.sh --dry  a shell command run as it is: no routing, no model (the safety gate still judges it)
   clive sessions                  clive's sessions: id, state, age, exit code, task
   clive attach 3fa2               watch a session (the view the agent has); detach with C-b d
   clive logs 3fa2                 its output: live, or the archived log once it is gone
@@ -75,10 +76,11 @@ pub struct GlobalArgs {
     /// Keep the task's session after a success too (failed runs are always kept).
     #[arg(long, global = true)]
     pub keep: bool,
-    /// How long a kept session stays before it is archived and removed (e.g. 90s, 30m, 2h).
+    /// How long a kept session stays before it is archived and removed (seconds, or with a unit: 90s, 30m, 2h).
     #[arg(long, global = true, env = "CLIVE_RETENTION", hide_env_values = true, default_value = "30m", value_parser = parse_duration)]
     pub retain: Duration,
-    /// How long the command may run before clive gives up on it (its session is kept).
+    /// How long the command may run before clive gives up on it (its session is kept): seconds (90), or with a
+    /// unit (500ms, 90s, 30m, 2h).
     #[arg(long, global = true, env = "CLIVE_TIMEOUT", hide_env_values = true, default_value = "10m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Let the safety gate pass destructive commands (`rm -rf ~`, `mkfs`, `curl … | sh`).
@@ -127,20 +129,26 @@ pub struct GlobalArgs {
     pub attach: Option<String>,
 }
 
-/// Durations in the workspace's one grammar (humantime's, shared with `lane-send --timeout`): `500ms`, `90s`,
-/// `30m`, `2h`, `1d`, `1h 30m`.
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    humantime::parse_duration(text).map_err(|e| format!("{e} (write a duration like 90s, 30m or 2h)"))
+/// Durations in the workspace's one grammar ([`tmux_habitat::parse_duration`], shared with `lane-send --timeout`):
+/// a bare number is seconds (`90`), or `500ms`, `90s`, `30m`, `2h`, `1d`, `1h 30m`.
+fn parse_duration(text: &str) -> Result<Duration, tmux_habitat::InvalidDuration> {
+    tmux_habitat::parse_duration(text)
 }
 
 /// Management commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a task (the words after `run` are always the task, even `sessions` or `gc`).
+    ///
+    /// `run -- <command>` runs a shell command as it is, with no routing (no model; the safety gate still judges
+    /// it).
     Run {
         /// The task.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "TASK")]
+        #[arg(allow_hyphen_values = true, num_args = 1.., required_unless_present = "command", value_name = "TASK")]
         task: Vec<String>,
+        /// After `--`: the shell command to run with no routing.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
     },
     /// List clive's sessions: id, state (running, finished, dead), age, exit code, task.
     Sessions,
@@ -163,7 +171,7 @@ pub enum Command {
     /// List the agents `clive@<host>` can reach (the config file's `agents:` and ~/.ssh/config hosts) and
     /// check that each answers over ssh within a deadline.
     Agents {
-        /// How long each check may take.
+        /// How long each check may take (seconds, or with a unit: 500ms, 5s, 1m).
         #[arg(long, default_value = "5s", value_parser = parse_duration)]
         deadline: Duration,
     },
@@ -187,7 +195,7 @@ pub enum Command {
         /// Print everything at once, without the recorded pauses.
         #[arg(long)]
         instant: bool,
-        /// Cut longer pauses to this.
+        /// Cut longer pauses to this (seconds, or with a unit: 500ms, 2s).
         #[arg(long, default_value = "2s", value_parser = parse_duration)]
         idle_limit: Duration,
     },
@@ -257,11 +265,17 @@ impl Cli {
     /// The task as one string, when this invocation runs a task.
     pub fn task_text(&self) -> Option<String> {
         match &self.command {
-            Some(Command::Run { task }) => Some(task.join(" ")),
+            Some(Command::Run { command, .. }) if !command.is_empty() => Some(command.join(" ")),
+            Some(Command::Run { task, .. }) => Some(task.join(" ")),
             Some(_) => None,
             None if self.task.is_empty() => None,
             None => Some(self.task.join(" ")),
         }
+    }
+
+    /// Whether the task is a shell command to run with no routing (`clive run -- <command>`).
+    pub fn unrouted(&self) -> bool {
+        matches!(&self.command, Some(Command::Run { command, .. }) if !command.is_empty())
     }
 }
 
@@ -296,6 +310,13 @@ mod tests {
         assert!(matches!(parse(&["--json", "sessions"]).command, Some(Command::Sessions)));
         assert_eq!(parse(&["run", "sessions"]).task_text().as_deref(), Some("sessions"));
         assert_eq!(parse(&["run", "ls", "-la"]).task_text().as_deref(), Some("ls -la"));
+        assert!(!parse(&["run", "ls", "-la"]).unrouted());
+        let words = parse(&["run", "echo", "--json", "-v", "gc"]);
+        assert_eq!((words.task_text().as_deref(), words.global.json), (Some("echo --json -v gc"), false));
+        let unrouted = parse(&["run", "--", "count", "-la", "--x"]);
+        assert_eq!((unrouted.task_text().as_deref(), unrouted.unrouted()), (Some("count -la --x"), true));
+        assert!(!parse(&["--", "count", "-la"]).unrouted(), "`clive -- …` is a task, routed");
+        assert!(Cli::try_parse_from(["clive", "run"]).is_err());
         assert_eq!(parse(&["--", "sessions"]).task_text().as_deref(), Some("sessions"));
         assert_eq!(parse(&["--", "ls", "-la"]).task_text().as_deref(), Some("ls -la"));
         assert!(matches!(parse(&["logs", "ab12"]).command, Some(Command::Logs { .. })));
@@ -330,9 +351,19 @@ mod tests {
         assert_eq!(parse(&["--retain", "1h 30m", "true"]).global.retain, Duration::from_secs(5400));
         assert_eq!(parse(&["--timeout", "500ms", "true"]).global.timeout, Duration::from_millis(500));
         assert_eq!(parse(&["--retain", "1.5m", "true"]).global.retain, Duration::from_secs(90));
-        for bad in ["90", "-1s", "soon", "10 minutes ago"] {
+        // A bare number is seconds, for every duration option (scripts written for `--timeout 90` keep working).
+        assert_eq!(parse(&["--timeout", "90", "true"]).global.timeout, Duration::from_secs(90));
+        assert_eq!(parse(&["--retain", "90", "true"]).global.retain, Duration::from_secs(90));
+        assert!(
+            matches!(parse(&["agents", "--deadline", "3"]).command, Some(Command::Agents { deadline }) if deadline == Duration::from_secs(3))
+        );
+        let replay = parse(&["replay", "x", "--idle-limit", "1.5"]).command;
+        assert!(
+            matches!(replay, Some(Command::Replay { idle_limit, .. }) if idle_limit == Duration::from_millis(1500))
+        );
+        for bad in ["-1s", "soon", "10 minutes ago"] {
             let err = Cli::try_parse_from(["clive", "--retain", bad, "true"]).unwrap_err().to_string();
-            assert!(err.contains("duration like 90s"), "{bad}: {err}");
+            assert!(err.contains("seconds as a number, 90, or with a unit"), "{bad}: {err}");
         }
     }
 

@@ -11,8 +11,8 @@ use crate::exit_code;
 pub enum CliError {
     /// The task needs a model (tier 1 or 2) and no provider is configured.
     #[error(
-        "this task needs a language model ({reason}), and no provider is configured; set one of {}, or give \
-         a shell command (`clive run -- <command>`)",
+        "this task needs a language model ({reason}), and no provider is configured; set one of {}, or run \
+         it as a shell command with no routing: `clive run -- <command>`",
         crate::provider::provider_variables_text()
     )]
     NoProvider {

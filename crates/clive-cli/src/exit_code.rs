@@ -28,7 +28,8 @@ pub const MODEL_UNAVAILABLE: i32 = 69;
 pub const REFUSED: i32 = 77;
 /// The task's command did not finish within `--timeout`; its session is kept.
 pub const TIMED_OUT: i32 = 124;
-/// clive itself failed (tmux missing or broken, state directory not writable).
+/// clive itself failed (tmux missing or broken, state directory not writable, stdout not writable: the output is
+/// lost, whatever the command's exit code).
 pub const INTERNAL: i32 = 125;
 /// Interrupted by Ctrl-C; the command was interrupted too and its session is kept.
 pub const INTERRUPTED: i32 = 130;
@@ -48,5 +49,5 @@ Exit codes:
   69       the model provider failed (unreachable, bad key); nothing was run
   77       refused by the safety gate; nothing was typed (override: --allow-destructive)
   124      the command or a subtask timed out (--timeout); its session is kept
-  125      clive itself failed (tmux missing, state directory not writable)
+  125      clive itself failed (tmux missing, state directory not writable, a write to stdout failed)
   130      interrupted (Ctrl-C); the command got Ctrl-C too and its session is kept";

@@ -49,8 +49,6 @@ pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan};
 pub use settings::Settings;
 pub use task_run::{TaskOptions, TaskReport, run_task};
 
-use std::io::Write as _;
-
 use serde_json::json;
 
 use crate::manage::LogSource;
@@ -73,8 +71,14 @@ pub async fn execute(cli: Cli) -> i32 {
             error.exit_code()
         }
     };
-    let _ = std::io::stdout().flush();
-    code
+    output::flush();
+    match output::write_failure() {
+        Some(failure) => {
+            eprintln!("clive: writing to stdout failed: {failure}; the output is lost");
+            exit_code::INTERNAL
+        }
+        None => code,
+    }
 }
 
 /// What `--json` prints when clive fails: the task (if any), the message and clive's exit code.
@@ -143,6 +147,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             oneline: cli.global.oneline,
             yes_no: cli.global.yes_no,
         };
+        if cli.unrouted() {
+            return route_cmd::run_unrouted(settings, task, &options, output).await;
+        }
         return route_cmd::run(settings, task, &options, output).await;
     }
     match &cli.command {
@@ -230,9 +237,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         Some(Command::Tools) => {
             let view = tools::tools(&cli.global, settings).await?;
             if json {
-                println!("{}", serde_json::to_string(&view).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&view).unwrap_or_default());
             } else {
-                print!("{}", view.render());
+                out!("{}", view.render());
             }
             Ok(exit_code::SUCCESS)
         }

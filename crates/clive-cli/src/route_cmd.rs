@@ -42,17 +42,27 @@ pub struct Output {
 pub async fn run(settings: &Settings, task: &str, options: &TaskOptions, output: Output) -> Result<i32, CliError> {
     let budget = TokenBudget::new(options.model.max_tokens);
     let routed = route_task(task, options, &budget).await?;
-    log_routing(&routed);
-    if output.dry_run {
-        // What a plan's panes would be allowed to reach, when a model would type into them.
-        let networks = (routed.tier != Tier::Direct)
-            .then(|| routed.route.to_plan())
-            .flatten()
-            .map(|plan| options.tools.pane_networks(task, &plan));
-        print_dry_run(task, &routed, output.json, networks.as_ref());
-        return Ok(if matches!(routed.route, Route::Clarify(_)) { exit_code::CLARIFY } else { exit_code::SUCCESS });
-    }
     execute_route(settings, task, &routed, options, output, &budget).await
+}
+
+/// `clive run -- <command>`: runs `command` as a shell command, with no routing at all (no tier-0 rules, no
+/// model); the safety gate still judges it. Returns the exit code.
+pub async fn run_unrouted(
+    settings: &Settings,
+    command: &str,
+    options: &TaskOptions,
+    output: Output,
+) -> Result<i32, CliError> {
+    let budget = TokenBudget::new(options.model.max_tokens);
+    let started = Instant::now();
+    let direct = router::DirectRoute::describe(command);
+    if direct.command.is_empty() {
+        return Err(CliError::Route(RouterError::EmptyTask));
+    }
+    router::safety::check(&direct.command, GatePolicy { allow_destructive: options.allow_destructive })?;
+    let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
+    let routed = Routed { route: Route::Direct(direct), tier: Tier::Direct, steps };
+    execute_route(settings, command, &routed, options, output, &budget).await
 }
 
 /// Routes `task`: tier 0 without any model; otherwise the router built from the environment's provider
@@ -63,8 +73,9 @@ pub async fn route_task(task: &str, options: &TaskOptions, budget: &Arc<TokenBud
     if let Some(routed) = crate::remote_cmd::route(task)? {
         return Ok(routed);
     }
+    let cwd = working_directory(options)?;
     let started = Instant::now();
-    let declined = match router::route(task) {
+    let declined = match router::route_with(task, &router::Installed::in_dir(&cwd)) {
         Route::NeedsModel(escalation) => escalation.declined,
         route => {
             if let Some(direct) = route.as_direct() {
@@ -78,7 +89,6 @@ pub async fn route_task(task: &str, options: &TaskOptions, budget: &Arc<TokenBud
         return Err(CliError::Route(RouterError::EmptyTask));
     }
     let router = router_from_env(options.allow_destructive, &format!("tier 0 declined: {declined}"), budget)?;
-    let cwd = working_directory(options)?;
     let installed = options.tools.installed().await;
     router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| match error {
         RouterError::Refused { .. } => CliError::Refused(error),
@@ -137,7 +147,7 @@ fn log_routing(routed: &Routed) {
 }
 
 /// Carries out a route: runs a direct command in a fresh session, prints an answer or a question, or has the
-/// agent's runners carry out a plan.
+/// agent's runners carry out a plan; with `dry_run`, prints the route instead. Returns the exit code.
 pub async fn execute_route(
     settings: &Settings,
     task: &str,
@@ -146,6 +156,16 @@ pub async fn execute_route(
     output: Output,
     budget: &Arc<TokenBudget>,
 ) -> Result<i32, CliError> {
+    log_routing(routed);
+    if output.dry_run {
+        // What a plan's panes would be allowed to reach, when a model would type into them.
+        let networks = (routed.tier != Tier::Direct)
+            .then(|| routed.route.to_plan())
+            .flatten()
+            .map(|plan| options.tools.pane_networks(task, &plan));
+        print_dry_run(task, routed, output.json, networks.as_ref());
+        return Ok(if matches!(routed.route, Route::Clarify(_)) { exit_code::CLARIFY } else { exit_code::SUCCESS });
+    }
     let json = output.json;
     match &routed.route {
         // A command a model wrote is the first attempt of a script subtask: checked against what the task says

@@ -204,3 +204,69 @@ fn many_processes_on_one_server_over_control_mode_all_succeed() {
     }
     assert!(world.tmux_sessions().is_empty());
 }
+
+#[test]
+fn a_failed_write_to_stdout_is_said_on_stderr_and_fails() {
+    let world = World::new();
+    for args in [&["ls -la /usr/bin"][..], &["--json", "echo hi"][..], &["sessions"][..]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let child = world.command(args).stdout(full).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(125), "{args:?}: {stderr}");
+        assert!(stderr.contains("writing to stdout failed") && stderr.contains("No space left"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_the_commands_exit_code() {
+    let world = World::new();
+    let out = world.run_with_closed_stdout(&["seq 1 3; false"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("stdout") && !stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn everyday_commands_run_without_a_model() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let world = World::new();
+    let out = world.run(&["seq 1 5"]);
+    assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("1\n2\n3\n4\n5\n", Some(0)), "{}", text(&out.stderr));
+    // A script in the task's directory (`-C`), named by a path: installed, so tier 0 takes it.
+    let project = world.dir.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let script = project.join("build.sh");
+    std::fs::write(&script, "#!/bin/sh\necho built \"$@\"\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = world.run(&["-C", project.to_str().unwrap(), "./build.sh --release"]);
+    assert_eq!(text(&out.stdout), "built --release\n", "{}", text(&out.stderr));
+    // Its arguments read as English: tier 0 declines, and the error's advice, taken literally, runs it.
+    let out = world.run(&["-C", project.to_str().unwrap(), "./build.sh the release"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`clive run -- <command>`"), "{stderr}");
+    let out = world.run(&["-C", project.to_str().unwrap(), "run", "--", "./build.sh", "the", "release"]);
+    assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("built the release\n", Some(0)));
+    // The gate still judges an unrouted command.
+    assert_eq!(world.run(&["run", "--", "rm", "-rf", "~"]).status.code(), Some(77));
+}
+
+#[test]
+fn a_local_model_server_that_is_down_fails_at_once_saying_what_to_start() {
+    let world = World::new();
+    // A loopback port where nothing listens: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let started = Instant::now();
+    let out = world
+        .command(&["what is the capital of France"])
+        .env("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1"))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(69), "{stderr}");
+    // Retries (3 in each of two tiers) took about 5 s.
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}: {stderr}", started.elapsed());
+    assert!(stderr.contains("connection refused") && stderr.contains("start the model server"), "{stderr}");
+}

@@ -159,14 +159,7 @@ fn a_closed_stdout_ends_quietly() {
     let subtasks: Vec<String> =
         (0..3000).map(|i| format!(r#"{{"id":"subtask-number-{i}","pane":"p","command":"true"}}"#)).collect();
     let plan = write(&world, "big.json", &format!(r#"{{"version":1,"subtasks":[{}]}}"#, subtasks.join(",")));
-    let mut child = world
-        .command(&["plan", "show", &plan])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = world.run_with_closed_stdout(&["plan", "show", &plan]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
 }

@@ -37,8 +37,7 @@ fn provider_names() -> Vec<&'static str> {
 
 impl Remote {
     fn start(accept_env: bool) -> Option<Remote> {
-        if let Err(why) = remote::testing::available() {
-            eprintln!("skipping: {why}");
+        if !test_support::require_or_skip_when("sshd", remote::testing::available()) {
             return None;
         }
         let world = World::new();
@@ -387,9 +386,10 @@ fn agents_lists_the_registry_and_checks_each_host() {
 }
 
 #[test]
+#[ignore = "needs root and iproute2 (network namespaces); .ci/run runs it with --ignored"]
 fn two_hosts_in_network_namespaces_each_do_their_part() {
-    if let Err(why) = remote::testing::available().and_then(|()| remote::testing::namespaces_available()) {
-        eprintln!("skipping: {why}");
+    let hosts = remote::testing::available().and_then(|()| remote::testing::namespaces_available());
+    if !test_support::require_or_skip_when("root, iproute2 and sshd (two hosts in network namespaces)", hosts) {
         return;
     }
     let world = World::new();

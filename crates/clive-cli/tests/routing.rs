@@ -74,7 +74,7 @@ fn a_question_is_answered_and_nothing_runs() {
     assert!(stderr.contains("routing: tier 1 (classifier): gpt-fake-1, 1 call(s), 320 tokens in / 11 out"), "{stderr}");
     assert!(
         stderr.contains("routing: tier 0 (direct)")
-            && stderr.contains("passed on: `how` is not a known direct command"),
+            && stderr.contains("passed on: `how` is neither a known direct command nor an installed program"),
         "{stderr}"
     );
 }

@@ -120,9 +120,9 @@ async fn open_pane(browser: &mut Browser, key: &str) {
 
 #[test]
 fn the_page_in_headless_chromium() {
-    if chromium_path().is_none() {
-        // `.ci/run` installs Debian's chromium; only a machine without it skips.
-        eprintln!("SKIPPED: no chromium on PATH (apt-get install chromium); the browser tests did not run");
+    // `.ci/run` installs Debian's chromium; only a machine without it skips (and fails under CLIVE_REQUIRE_TOOLS=1).
+    let chromium = chromium_path().map(drop).ok_or_else(|| "no chromium on PATH: apt-get install chromium".to_owned());
+    if !test_support::require_or_skip_when("chromium", chromium) {
         return;
     }
     let world = World::new();

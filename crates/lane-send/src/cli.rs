@@ -18,7 +18,7 @@ use crate::{DeliverOptions, notes};
 pub mod exit_code {
     /// Delivered (possibly into the agent's queue), or a command other than sending succeeded.
     pub const DELIVERED: u8 = 0;
-    /// lane-send itself failed (tmux unreachable, files not writable).
+    /// lane-send itself failed (tmux unreachable, files not writable, stdout not writable).
     pub const INTERNAL: u8 = 1;
     /// Bad arguments or an unsigned message.
     pub const USAGE: u8 = 2;
@@ -43,7 +43,8 @@ Output: exactly one line on stdout, logfmt by default, one JSON object with --js
 
 Exit codes:
   0  delivered (possibly into the agent's queue: queued=true)
-  1  internal error (tmux unreachable, files not writable); outcome=error
+  1  internal error (tmux unreachable, files not writable); outcome=error;
+     also when stdout cannot be written (not a closed pipe): the outcome line goes to stderr
   2  usage error (bad arguments, unsigned message); outcome=usage_error
   3  held (see stage and reason)
 
@@ -102,7 +103,7 @@ pub struct GlobalArgs {
     /// Print one JSON object instead of a logfmt line.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Give up after this long, lock wait included (e.g. 500ms, 10s, 1m).
+    /// Give up after this long, lock wait included: seconds (90), or with a unit (500ms, 10s, 1m).
     #[arg(long, value_name = "DURATION", default_value = "10s", global = true, value_parser = parse_timeout)]
     pub timeout: Duration,
     /// More logging on stderr (-v debug, -vv trace); RUST_LOG also works.
@@ -181,9 +182,10 @@ pub enum FramesCommand {
     },
 }
 
-/// `--timeout`: the workspace's one duration grammar (humantime's: `500ms`, `10s`, `1m 30s`), at most an hour.
+/// `--timeout`: the workspace's one duration grammar ([`tmux_habitat::parse_duration`]: a bare number is seconds,
+/// or `500ms`, `10s`, `1m 30s`), at most an hour.
 fn parse_timeout(text: &str) -> Result<Duration, String> {
-    let timeout = humantime::parse_duration(text).map_err(|e| format!("{e} (write it like 500ms, 10s or 1m)"))?;
+    let timeout = tmux_habitat::parse_duration(text).map_err(|e| e.to_string())?;
     if timeout.is_zero() || timeout > Duration::from_secs(3600) {
         return Err("must be more than 0 and at most 1h".to_string());
     }
@@ -378,10 +380,14 @@ pub fn error_line(json: bool, kind: &str, lane: Option<&str>, reason: &str) -> S
     }
 }
 
-/// Writes to stdout; a reader that went away (`lane-send ls | head -1`) is not an error.
-pub fn print(text: &str) {
+/// Writes to stdout. A reader that went away (`lane-send ls | head -1`) is not an error; any other failure to
+/// write (`> /dev/full`) is: it is returned, for the caller to say on stderr and exit [`exit_code::INTERNAL`].
+pub fn print(text: &str) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 /// Installs the stderr log subscriber: warnings by default, `-v` debug, `-vv` trace; `RUST_LOG` overrides.
@@ -423,7 +429,9 @@ mod tests {
     fn timeouts_use_the_duration_grammar() {
         assert_eq!(parse(&["--timeout", "1m 30s", "a", "b: c"]).unwrap().global.timeout, Duration::from_secs(90));
         assert_eq!(parse(&["a", "b: c"]).unwrap().global.timeout, Duration::from_secs(10));
-        for bad in ["-1", "0s", "2h", "10", "soon"] {
+        // A bare number is seconds, as scripts written for `lane-send --timeout 90` expect.
+        assert_eq!(parse(&["--timeout", "90", "a", "b: c"]).unwrap().global.timeout, Duration::from_secs(90));
+        for bad in ["-1", "0s", "0", "2h", "3601", "soon"] {
             assert!(parse(&["--timeout", bad, "a", "b: c"]).is_err(), "{bad}");
         }
     }

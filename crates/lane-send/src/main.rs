@@ -14,6 +14,10 @@ fn main() -> ExitCode {
         }
         Err(error) => cli::parse_failure(&error, std::env::args().any(|arg| arg == "--json")),
     };
-    cli::print(&stdout);
+    if let Err(error) = cli::print(&stdout) {
+        // The outcome line is the contract: a caller that cannot read it must not see a success.
+        eprintln!("lane-send: writing to stdout failed: {error}; the outcome line was: {}", stdout.trim_end());
+        return ExitCode::from(cli::exit_code::INTERNAL);
+    }
     ExitCode::from(code)
 }

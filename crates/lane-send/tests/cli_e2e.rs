@@ -207,3 +207,17 @@ async fn a_closed_stdout_ends_quietly() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[tokio::test]
+async fn a_failed_write_to_stdout_is_said_on_stderr_and_fails() {
+    let lab = Lab::new().await;
+    assert_eq!(lab.run(&["note", "web", "first"]).await.status.code(), Some(0));
+    for args in [&["notes"][..], &["--json", "web", "unsigned"][..]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let child = lab.cli().args(args).stdout(full).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let output = child.wait_with_output().await.unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("writing to stdout failed") && stderr.contains("No space left"), "{args:?}: {stderr}");
+    }
+}

@@ -87,7 +87,7 @@ impl ProviderKind {
     }
 
     /// The environment variable holding the base URL, and the built-in default (`None`: must be given).
-    fn base_url_source(self) -> (&'static str, Option<&'static str>) {
+    pub(crate) fn base_url_source(self) -> (&'static str, Option<&'static str>) {
         match self {
             ProviderKind::Anthropic => ("ANTHROPIC_BASE_URL", Some("https://api.anthropic.com")),
             ProviderKind::OpenAi => ("OPENAI_BASE_URL", Some("https://api.openai.com/v1")),

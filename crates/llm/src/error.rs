@@ -82,6 +82,18 @@ pub enum Error {
         source: reqwest::Error,
     },
 
+    /// Nothing listens at the loopback address of a model server on this machine (the connection was refused):
+    /// it is not running. Never retried: starting it is what helps.
+    #[error("nothing listens at {url} (connection refused): start {start}")]
+    LocalServerDown {
+        /// The provider.
+        provider: ProviderKind,
+        /// The URL that was requested.
+        url: String,
+        /// What to start, in words.
+        start: String,
+    },
+
     /// The provider did not answer (or a stream went silent) within the deadline.
     #[error("{provider} did not answer within {after:?} ({what}); raise the timeout or check the server")]
     Timeout {
@@ -140,6 +152,21 @@ impl Error {
             Error::Transport { .. } | Error::Timeout { .. } | Error::StreamTruncated { .. } => true,
             _ => false,
         }
+    }
+}
+
+/// What to start when nothing listens at `provider`'s loopback address.
+pub(crate) fn what_to_start(provider: ProviderKind) -> String {
+    let (variable, _) = provider.base_url_source();
+    match provider {
+        ProviderKind::Ollama | ProviderKind::OllamaNative => {
+            format!("Ollama (`ollama serve`), or point {variable} at a running server")
+        }
+        ProviderKind::OpenAiCompatible => format!(
+            "the model server {variable} names (llama.cpp's `llama-server --port <port>`, vLLM, LM Studio), or point \
+             {variable} at a running one"
+        ),
+        _ => format!("the server {variable} names, or unset {variable} to reach {provider} itself"),
     }
 }
 

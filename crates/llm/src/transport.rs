@@ -105,10 +105,19 @@ impl Transport {
             retryable: true,
             retry_after: None,
         };
-        let transport = |source: reqwest::Error| Failure {
-            retryable: !source.is_builder(),
-            error: Error::Transport { provider: self.provider, url: url.to_owned(), source },
-            retry_after: None,
+        let transport = |source: reqwest::Error| {
+            // A refused connection on this machine means the server is not running: retrying only makes the
+            // user wait (3 retries in each of the router's two tiers cost about 5 s).
+            if is_loopback(url) && is_connection_refused(&source) {
+                let start = crate::error::what_to_start(self.provider);
+                let error = Error::LocalServerDown { provider: self.provider, url: url.to_owned(), start };
+                return Failure { error, retryable: false, retry_after: None };
+            }
+            Failure {
+                retryable: !source.is_builder(),
+                error: Error::Transport { provider: self.provider, url: url.to_owned(), source },
+                retry_after: None,
+            }
         };
         tracing::debug!(provider = %self.provider, url, stream, "POST");
         let request = self.client.post(url).headers(self.headers.clone()).json(body).send();
@@ -176,6 +185,19 @@ pub(crate) fn preview(bytes: &[u8]) -> String {
         None if text.is_empty() => "(empty body)".to_owned(),
         None => text.into_owned(),
     }
+}
+
+/// Whether the connection was refused (nothing listens at the address), anywhere in the error's chain.
+fn is_connection_refused(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+        {
+            return true;
+        }
+        source = current.source();
+    }
+    false
 }
 
 fn is_loopback(url: &str) -> bool {

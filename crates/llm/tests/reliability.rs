@@ -266,21 +266,6 @@ async fn timeouts_are_retried_like_other_transient_failures() {
 }
 
 #[tokio::test]
-async fn unreachable_server_is_a_transport_error_naming_the_url() {
-    // Bind and drop a listener: its port is then (very likely) closed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let config = llm::ProviderConfig::new(ProviderKind::OpenAiCompatible)
-        .base_url(&format!("http://127.0.0.1:{port}/v1"))
-        .unwrap()
-        .retry(RetryPolicy::fast_for_tests());
-
-    let error = llm::connect(config).unwrap().chat(&request()).await.unwrap_err();
-
-    assert!(matches!(error, Error::Transport { .. }), "{error:?}");
-    assert!(error.to_string().contains(&format!("127.0.0.1:{port}/v1/chat/completions")), "{error}");
-}
-
-#[tokio::test]
 async fn dropping_the_future_cancels_the_call() {
     let server = FakeServer::start().await.unwrap();
     server.push(
@@ -294,4 +279,55 @@ async fn dropping_the_future_cancels_the_call() {
     let outcome = tokio::time::timeout(Duration::from_millis(50), model.chat(&request)).await;
     assert!(outcome.is_err(), "the slow reply came back within 50 ms");
     assert_eq!(model.chat(&request).await.unwrap().text, "next");
+}
+
+/// A loopback port where nothing listens: bound, then closed.
+fn closed_loopback_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+#[tokio::test]
+async fn a_local_server_that_is_down_fails_at_once_saying_what_to_start() {
+    for (kind, base, start) in [
+        (ProviderKind::OpenAiCompatible, "/v1", "OPENAI_BASE_URL"),
+        (ProviderKind::Ollama, "/v1", "ollama serve"),
+        (ProviderKind::OllamaNative, "", "ollama serve"),
+    ] {
+        let port = closed_loopback_port();
+        let mut config = llm::ProviderConfig::new(kind).retry(RetryPolicy::default());
+        config.base_url = Some(format!("http://127.0.0.1:{port}{base}"));
+        let model = llm::connect(config).unwrap();
+        let started = Instant::now();
+        let error = model.chat(&request()).await.unwrap_err();
+        // The default policy's 3 retries would wait 0.5 + 1 + 2 s before giving up.
+        assert!(started.elapsed() < Duration::from_millis(400), "{kind}: {:?}", started.elapsed());
+        assert!(matches!(error, Error::LocalServerDown { .. }), "{kind}: {error:?}");
+        assert!(!error.is_transient());
+        let message = error.to_string();
+        assert!(message.contains(&format!("127.0.0.1:{port}/")) && message.contains(start), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn a_local_server_that_drops_connections_is_still_retried() {
+    // Listening, but closing every connection at once: a transient failure, unlike a refused connection.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    let server = tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(socket);
+        }
+    });
+    let mut config = llm::ProviderConfig::new(ProviderKind::OpenAiCompatible).retry(RetryPolicy::fast_for_tests());
+    config.base_url = Some(format!("http://127.0.0.1:{port}/v1"));
+    let error = llm::connect(config).unwrap().chat(&request()).await.unwrap_err();
+    server.abort();
+    assert!(matches!(error, Error::Transport { .. }), "{error:?}");
+    assert!(error.is_transient());
+    let retries = RetryPolicy::fast_for_tests().max_retries as usize;
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 1 + retries);
 }

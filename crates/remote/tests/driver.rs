@@ -20,11 +20,7 @@ def say(body):
 "#;
 
 fn python() -> bool {
-    let found = std::process::Command::new("python3").arg("-c").arg("pass").status().is_ok_and(|s| s.success());
-    if !found {
-        eprintln!("skipping: python3 is missing");
-    }
-    found
+    test_support::require_or_skip("python3")
 }
 
 async fn inner(session: &Session, name: &str, script: &str) -> (Pane, Nonce) {

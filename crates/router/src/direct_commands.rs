@@ -23,6 +23,12 @@ pub enum ArgumentRule {
     FindExpression,
     /// Interactive unless this short flag is given (`top` only as `top -b …`).
     RequiresShortFlag(char),
+    /// The program prints without end (`yes`): taken only with its output piped into another command.
+    Piped,
+    /// The program's name is also an English verb (`install ripgrep`, `test this`): taken only when the
+    /// first argument is an option or quoted (`install -m 755 a b`, `test -f x`); then judged like
+    /// [`ArgumentRule::Plain`].
+    OptionFirst,
 }
 
 /// One program that tier 0 runs directly.
@@ -38,9 +44,11 @@ const fn entry(name: &'static str, rule: ArgumentRule) -> DirectCommand {
     DirectCommand { name, rule }
 }
 
-use ArgumentRule::{FindExpression, FreeText, NeedsOperand, Plain, RequiresShortFlag, Subcommand};
+use ArgumentRule::{FindExpression, FreeText, NeedsOperand, OptionFirst, Piped, Plain, RequiresShortFlag, Subcommand};
 
-/// The programs tier 0 runs directly, with their argument rules.
+/// The programs tier 0 runs directly, with their argument rules. Any other installed program is taken too
+/// ([`crate::Installed`]) under the rule [`ArgumentRule::Plain`] with [`INSTALLED_FILLER_WORDS`], unless
+/// [`DECLINED_PROGRAMS`] names it.
 pub const DIRECT_COMMANDS: &[DirectCommand] = &[
     // Looking at files and directories.
     entry("ls", Plain),
@@ -120,9 +128,29 @@ pub const DIRECT_COMMANDS: &[DirectCommand] = &[
     entry("node", NeedsOperand),
     entry("perl", NeedsOperand),
     entry("sleep", NeedsOperand),
+    entry("yes", Piped),
+    entry("install", OptionFirst),
+    entry("test", OptionFirst),
+    // Interpreters that read a program from the terminal when given none (a REPL).
+    entry("python", NeedsOperand),
+    entry("python2", NeedsOperand),
+    entry("ruby", NeedsOperand),
+    entry("irb", NeedsOperand),
+    entry("lua", NeedsOperand),
+    entry("php", NeedsOperand),
+    entry("bc", NeedsOperand),
+    entry("dc", NeedsOperand),
+    entry("sqlite3", NeedsOperand),
+    entry("ghci", NeedsOperand),
+    entry("psql", RequiresShortFlag('c')),
+    entry("mysql", RequiresShortFlag('e')),
     // A shell given its script inline (`sh -c 'exit 3'`); the safety gate looks inside the script.
     entry("sh", RequiresShortFlag('c')),
     entry("bash", RequiresShortFlag('c')),
+    entry("dash", RequiresShortFlag('c')),
+    entry("zsh", RequiresShortFlag('c')),
+    entry("ksh", RequiresShortFlag('c')),
+    entry("fish", RequiresShortFlag('c')),
     entry("true", Plain),
     entry("false", Plain),
 ];
@@ -136,6 +164,121 @@ pub const FILLER_WORDS: &[&str] = &[
     "biggest", "smallest", "newest", "oldest", "most", "least",
 ];
 
+/// Why tier 0 never runs a program, installed or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotDirect {
+    /// It takes over the terminal (an editor, a pager, a full-screen program, a login): clive would wait on
+    /// it until its timeout. A model decides how to drive it (an `interactive` subtask) or what to run instead.
+    Interactive,
+    /// Its name is an English word, and as a program it talks to people or opens things (`write a poem`,
+    /// `look at the logs`, `open the page`): the task is almost always a sentence.
+    EnglishWord,
+}
+
+impl NotDirect {
+    /// Why, in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NotDirect::Interactive => "it is interactive: clive would wait on it",
+            NotDirect::EnglishWord => "its name is an English word that starts sentences",
+        }
+    }
+}
+
+/// Installed programs tier 0 declines whatever their arguments ([`NotDirect`] says why); a model decides.
+pub const DECLINED_PROGRAMS: &[(&str, NotDirect)] = &[
+    ("vi", NotDirect::Interactive),
+    ("vim", NotDirect::Interactive),
+    ("nvim", NotDirect::Interactive),
+    ("view", NotDirect::Interactive),
+    ("nano", NotDirect::Interactive),
+    ("pico", NotDirect::Interactive),
+    ("emacs", NotDirect::Interactive),
+    ("ed", NotDirect::Interactive),
+    ("ex", NotDirect::Interactive),
+    ("micro", NotDirect::Interactive),
+    ("joe", NotDirect::Interactive),
+    ("mcedit", NotDirect::Interactive),
+    ("editor", NotDirect::Interactive),
+    ("red", NotDirect::Interactive),
+    ("rview", NotDirect::Interactive),
+    ("rvim", NotDirect::Interactive),
+    ("vimdiff", NotDirect::Interactive),
+    ("vimtutor", NotDirect::Interactive),
+    ("pager", NotDirect::Interactive),
+    ("less", NotDirect::Interactive),
+    ("more", NotDirect::Interactive),
+    ("most", NotDirect::Interactive),
+    ("pg", NotDirect::Interactive),
+    ("man", NotDirect::Interactive),
+    ("info", NotDirect::Interactive),
+    ("htop", NotDirect::Interactive),
+    ("btop", NotDirect::Interactive),
+    ("atop", NotDirect::Interactive),
+    ("iotop", NotDirect::Interactive),
+    ("nmon", NotDirect::Interactive),
+    ("watch", NotDirect::Interactive),
+    ("mc", NotDirect::Interactive),
+    ("ranger", NotDirect::Interactive),
+    ("nnn", NotDirect::Interactive),
+    ("ncdu", NotDirect::Interactive),
+    ("tig", NotDirect::Interactive),
+    ("lazygit", NotDirect::Interactive),
+    ("fzf", NotDirect::Interactive),
+    ("tmux", NotDirect::Interactive),
+    ("screen", NotDirect::Interactive),
+    ("byobu", NotDirect::Interactive),
+    ("w3m", NotDirect::Interactive),
+    ("lynx", NotDirect::Interactive),
+    ("links", NotDirect::Interactive),
+    ("elinks", NotDirect::Interactive),
+    ("mutt", NotDirect::Interactive),
+    ("neomutt", NotDirect::Interactive),
+    ("ssh", NotDirect::Interactive),
+    ("telnet", NotDirect::Interactive),
+    ("ftp", NotDirect::Interactive),
+    ("sftp", NotDirect::Interactive),
+    ("gdb", NotDirect::Interactive),
+    ("gdbtui", NotDirect::Interactive),
+    ("jshell", NotDirect::Interactive),
+    ("tclsh", NotDirect::Interactive),
+    ("slabtop", NotDirect::Interactive),
+    ("tload", NotDirect::Interactive),
+    ("ipython", NotDirect::Interactive),
+    ("passwd", NotDirect::Interactive),
+    ("su", NotDirect::Interactive),
+    ("login", NotDirect::Interactive),
+    ("script", NotDirect::Interactive),
+    ("visudo", NotDirect::Interactive),
+    ("vipw", NotDirect::Interactive),
+    ("whiptail", NotDirect::Interactive),
+    ("dialog", NotDirect::Interactive),
+    ("write", NotDirect::EnglishWord),
+    ("wall", NotDirect::EnglishWord),
+    ("talk", NotDirect::EnglishWord),
+    ("look", NotDirect::EnglishWord),
+    ("at", NotDirect::EnglishWord),
+    ("batch", NotDirect::EnglishWord),
+    ("open", NotDirect::EnglishWord),
+    ("see", NotDirect::EnglishWord),
+    ("edit", NotDirect::EnglishWord),
+    ("print", NotDirect::EnglishWord),
+    ("compose", NotDirect::EnglishWord),
+    ("say", NotDirect::EnglishWord),
+];
+
+/// Why tier 0 declines `program` (a basename) whatever its arguments, if it does.
+pub fn declined(program: &str) -> Option<NotDirect> {
+    DECLINED_PROGRAMS.iter().find(|(name, _)| *name == program).map(|(_, why)| *why)
+}
+
+/// More unquoted arguments that mark a task as English when its program is not in [`DIRECT_COMMANDS`] (an
+/// installed program tier 0 knows nothing else about): "rename files **to** lowercase", "convert x **to** png".
+pub const INSTALLED_FILLER_WORDS: &[&str] = &[
+    "to", "in", "on", "at", "from", "and", "or", "then", "if", "so", "i", "you", "we", "us", "them", "there", "here",
+    "can", "could", "should", "would", "do", "does", "did", "not", "using", "without",
+];
+
 /// The table entry for `program` (a basename), if tier 0 runs it directly.
 pub fn lookup(program: &str) -> Option<&'static DirectCommand> {
     DIRECT_COMMANDS.iter().find(|c| c.name == program)
@@ -143,9 +286,18 @@ pub fn lookup(program: &str) -> Option<&'static DirectCommand> {
 
 /// Whether `word` (lowercased) is one of [`FILLER_WORDS`].
 pub fn is_filler_word(word: &str) -> bool {
-    let lower = word.to_ascii_lowercase();
-    let trimmed = lower.trim_end_matches([',', '.', '!', '?', ':']);
-    FILLER_WORDS.contains(&trimmed)
+    FILLER_WORDS.contains(&normalised(word).as_str())
+}
+
+/// `word` lowercased, without trailing `,.!?:`.
+fn normalised(word: &str) -> String {
+    word.to_ascii_lowercase().trim_end_matches([',', '.', '!', '?', ':']).to_owned()
+}
+
+/// Whether `word` is one of [`FILLER_WORDS`] or [`INSTALLED_FILLER_WORDS`].
+pub fn is_installed_filler_word(word: &str) -> bool {
+    let word = normalised(word);
+    FILLER_WORDS.contains(&word.as_str()) || INSTALLED_FILLER_WORDS.contains(&word.as_str())
 }
 
 #[cfg(test)]
@@ -159,6 +311,9 @@ mod tests {
         let before = names.len();
         names.dedup();
         assert_eq!(before, names.len(), "duplicate entries in DIRECT_COMMANDS");
+        for (name, _) in DECLINED_PROGRAMS {
+            assert!(lookup(name).is_none(), "{name} is both direct and declined");
+        }
         for required in "ls cat head tail wc grep rg find du df stat file uname date whoami hostname pwd id echo \
                          printf env printenv uptime free ps top which type realpath readlink basename dirname sort \
                          uniq cut tr awk sed jq curl wget ping dig ss ip mount git python3 node perl"

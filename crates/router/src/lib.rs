@@ -1,8 +1,9 @@
 //! Routes a task to the cheapest tier that can do it, and guards the shell with a safety gate.
 //!
-//! - **Tier 0** ([`route`], [`direct_route`]) is pure: a task that already is a shell command
-//!   (`ls -la | wc -l`, `git status`, `top -b -n1`) goes straight to the shell with no model call, while
-//!   English that starts like a command (`find the largest file`) needs a model.
+//! - **Tier 0** ([`route`], [`direct_route`]) uses no model: a task that already is a shell command
+//!   (`ls -la | wc -l`, `git status`, `top -b -n1`, or any installed program: `npm test`, `./build.sh`,
+//!   [`Installed`]) goes straight to the shell, while English that starts like a command (`find the largest
+//!   file`) needs a model.
 //! - **Tier 1**, the classifier (the model's fast tier), answers a question, asks the user one question,
 //!   writes one shell command, or picks one subtask with a mode (`script`, `interactive`, `llm`) and pane.
 //! - **Tier 2**, the planner (the model's default tier), writes a plan in the `dag_sched` format; an invalid
@@ -41,6 +42,7 @@ mod context;
 mod cost;
 pub mod direct_commands;
 mod error;
+mod installed;
 mod model_call;
 mod model_command;
 mod planner;
@@ -57,6 +59,7 @@ pub use classifier::SINGLE_SUBTASK_ID;
 pub use context::{PaneInfo, PastTask, RouteContext, WorkDir};
 pub use cost::{Routed, TierStep};
 pub use error::RouterError;
+pub use installed::Installed;
 pub use route::{Answer, Clarification, DEFAULT_PANE, Decline, DirectRoute, Escalation, PlanRoute, Route, Tier};
-pub use tier0::{direct_route, route};
+pub use tier0::{direct_route, direct_route_with, route, route_with};
 pub use tiers::{Router, RouterOptions};

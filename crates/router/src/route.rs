@@ -200,7 +200,7 @@ pub enum Decline {
     /// The line uses syntax tier 0 does not judge (subshells, function definitions, a
     /// leading redirection).
     UnsupportedSyntax,
-    /// A command word is not in the direct-command table.
+    /// A command word is neither in the direct-command table nor an installed program.
     UnknownCommand {
         /// The word.
         word: String,
@@ -224,6 +224,13 @@ pub enum Decline {
         /// The flag that would make it non-interactive.
         needs_flag: String,
     },
+    /// Tier 0 never runs this program as typed (`vim`, bare `yes`, `write a poem`): docs/router.md lists them.
+    NotDirect {
+        /// The program.
+        program: String,
+        /// Why.
+        why: String,
+    },
 }
 
 impl fmt::Display for Decline {
@@ -232,7 +239,9 @@ impl fmt::Display for Decline {
             Decline::Empty => f.write_str("the task is empty"),
             Decline::UnterminatedQuote => f.write_str("a quote is left open (English, not a command line)"),
             Decline::UnsupportedSyntax => f.write_str("shell syntax tier 0 does not judge"),
-            Decline::UnknownCommand { word } => write!(f, "`{word}` is not a known direct command"),
+            Decline::UnknownCommand { word } => {
+                write!(f, "`{word}` is neither a known direct command nor an installed program")
+            }
             Decline::NaturalLanguage { program, word } => {
                 write!(f, "the arguments of `{program}` read as English (`{word}`)")
             }
@@ -240,6 +249,7 @@ impl fmt::Display for Decline {
             Decline::Interactive { program, needs_flag } => {
                 write!(f, "`{program}` is interactive without `{needs_flag}`")
             }
+            Decline::NotDirect { program, why } => write!(f, "tier 0 does not run `{program}`: {why}"),
         }
     }
 }

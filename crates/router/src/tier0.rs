@@ -1,21 +1,30 @@
 //! Tier 0: tasks that are already shell commands go straight to the shell.
 
 use crate::direct_commands::{self, ArgumentRule, DirectCommand};
+use crate::installed::Installed;
 use crate::route::{Decline, DirectRoute, Escalation, Route};
 use crate::shell_syntax::{self, Token, Word};
 
 /// Routes `task` with tier 0 alone: [`Route::Direct`] when it is a direct command, otherwise
 /// [`Route::NeedsModel`] (a model tier must decide; [`crate::Router::route`] goes on from here).
 ///
-/// Pure and fast: no I/O, no model call.
+/// Fast, and no model call: the only I/O is looking a program outside the table up on `PATH` (or a path
+/// like `./build.sh` from the working directory, [`Installed::from_env`]).
 ///
 /// ```
 /// use router::route;
 /// assert_eq!(route("ls -la | wc -l").as_direct().unwrap().programs, ["ls", "wc"]);
+/// assert_eq!(route("seq 1 5").as_direct().unwrap().programs, ["seq"]);
 /// assert!(route("find the largest file").needs_model());
 /// ```
 pub fn route(task: &str) -> Route {
-    match decide(task) {
+    route_with(task, &Installed::from_env())
+}
+
+/// [`route`], with the programs outside the table looked up in `installed` ([`Installed::none`]: the table
+/// alone, pure).
+pub fn route_with(task: &str, installed: &Installed) -> Route {
+    match decide(task, installed) {
         Ok(route) => route,
         Err(declined) => Route::NeedsModel(Escalation { task: task.to_string(), declined }),
     }
@@ -23,8 +32,8 @@ pub fn route(task: &str) -> Route {
 
 /// Tier 0's route for `task`: a direct command, or the exact answer to an arithmetic question
 /// ([`crate::arithmetic_answer`]); otherwise why tier 0 declines (the command rules' reason).
-pub(crate) fn decide(task: &str) -> Result<Route, Decline> {
-    match direct_route(task) {
+pub(crate) fn decide(task: &str, installed: &Installed) -> Result<Route, Decline> {
+    match direct_route_with(task, installed) {
         Ok(direct) => Ok(Route::Direct(direct)),
         Err(Decline::Empty) => Err(Decline::Empty),
         Err(declined) => match crate::arithmetic::arithmetic_answer(task) {
@@ -38,9 +47,16 @@ pub(crate) fn decide(task: &str) -> Result<Route, Decline> {
 ///
 /// Rules (docs/router.md): every simple command of the line (split on `|`, `&&`, `||`, `;`,
 /// `&`) must start, after `VAR=value` assignments and wrappers such as `sudo`, `env`, `nohup`,
-/// `timeout`, with a program from [`direct_commands::DIRECT_COMMANDS`], and its arguments must
-/// pass that program's [`ArgumentRule`].
+/// `timeout`, with a program from [`direct_commands::DIRECT_COMMANDS`] or an installed program
+/// ([`Installed::from_env`]) that [`direct_commands::DECLINED_PROGRAMS`] does not name, and its
+/// arguments must pass that program's [`ArgumentRule`] (an installed program's: [`ArgumentRule::Plain`]
+/// with [`direct_commands::INSTALLED_FILLER_WORDS`] too).
 pub fn direct_route(task: &str) -> Result<DirectRoute, Decline> {
+    direct_route_with(task, &Installed::from_env())
+}
+
+/// [`direct_route`], with the programs outside the table looked up in `installed`.
+pub fn direct_route_with(task: &str, installed: &Installed) -> Result<DirectRoute, Decline> {
     let command = task.trim();
     if command.is_empty() {
         return Err(Decline::Empty);
@@ -67,21 +83,46 @@ pub fn direct_route(task: &str) -> Result<DirectRoute, Decline> {
                 return Err(Decline::UnknownCommand { word });
             };
             let program = shell_syntax::program_name(&first.text);
-            let entry = match direct_commands::lookup(program) {
-                Some(entry) if !first.quoted => entry,
-                _ => return Err(Decline::UnknownCommand { word: first.text.clone() }),
-            };
+            if first.quoted {
+                return Err(Decline::UnknownCommand { word: first.text.clone() });
+            }
             let stdin_is_terminal = position == 0 && !simple.redirections.iter().any(|r| r.operator.starts_with('<'));
-            judge_arguments(entry, &rest[1..], stdin_is_terminal)?;
+            let output_is_piped = position + 1 < pipeline.commands.len();
+            if let Some(entry) = direct_commands::lookup(program) {
+                judge_arguments(entry, &rest[1..], stdin_is_terminal, output_is_piped)?;
+            } else if let Some(why) = direct_commands::declined(program) {
+                return Err(Decline::NotDirect { program: program.to_string(), why: why.reason().to_string() });
+            } else if installed.has(&first.text) {
+                judge_installed(program, &rest[1..])?;
+            } else {
+                return Err(Decline::UnknownCommand { word: first.text.clone() });
+            }
             programs.push(program.to_string());
         }
     }
     Ok(DirectRoute { command: command.to_string(), programs, privileged })
 }
 
-fn judge_arguments(entry: &DirectCommand, args: &[Word], stdin_is_terminal: bool) -> Result<(), Decline> {
+fn judge_arguments(
+    entry: &DirectCommand,
+    args: &[Word],
+    stdin_is_terminal: bool,
+    output_is_piped: bool,
+) -> Result<(), Decline> {
     let program = entry.name;
     match entry.rule {
+        ArgumentRule::Piped if !output_is_piped => Err(Decline::NotDirect {
+            program: program.to_string(),
+            why: "it prints without end unless its output is piped into another command".to_string(),
+        }),
+        ArgumentRule::Piped => judge_plain(program, args),
+        ArgumentRule::OptionFirst => match args.first() {
+            Some(first) if first.quoted || first.text.starts_with('-') => judge_plain(program, args),
+            _ => Err(Decline::NotDirect {
+                program: program.to_string(),
+                why: "its name is an English verb; it is taken with an option first (`install -m 755 a b`)".to_string(),
+            }),
+        },
         ArgumentRule::FreeText => Ok(()),
         ArgumentRule::Plain => judge_plain(program, args),
         ArgumentRule::NeedsOperand => {
@@ -112,9 +153,27 @@ fn judge_arguments(entry: &DirectCommand, args: &[Word], stdin_is_terminal: bool
     }
 }
 
+/// An installed program outside the table: judged like [`ArgumentRule::Plain`] with more filler words; one
+/// named like a filler word (`who wrote Hamlet`) only bare or with an option first (`who -b`).
+fn judge_installed(program: &str, args: &[Word]) -> Result<(), Decline> {
+    let option_first = args.first().is_none_or(|first| first.text.starts_with('-'));
+    if direct_commands::is_installed_filler_word(program) && !option_first {
+        return Err(Decline::NotDirect {
+            program: program.to_string(),
+            why: "its name is an English word, and its first argument is no option".to_string(),
+        });
+    }
+    judge_words(program, args, direct_commands::is_installed_filler_word)
+}
+
 /// English filler words or a trailing question mark among unquoted, non-option arguments
 /// make the task natural language.
 fn judge_plain(program: &str, args: &[Word]) -> Result<(), Decline> {
+    judge_words(program, args, direct_commands::is_filler_word)
+}
+
+/// [`judge_plain`] with the filler words `is_filler` knows.
+fn judge_words(program: &str, args: &[Word], is_filler: fn(&str) -> bool) -> Result<(), Decline> {
     for arg in args {
         if arg.quoted || arg.text.starts_with('-') {
             continue;
@@ -122,7 +181,7 @@ fn judge_plain(program: &str, args: &[Word]) -> Result<(), Decline> {
         let text = arg.text.as_str();
         let question =
             text.len() > 1 && text.ends_with('?') && text.chars().rev().nth(1).is_some_and(char::is_alphabetic);
-        if question || direct_commands::is_filler_word(text) {
+        if question || is_filler(text) {
             return Err(Decline::NaturalLanguage { program: program.to_string(), word: text.to_string() });
         }
     }
@@ -281,7 +340,7 @@ mod tests {
     #[test]
     fn direct_commands_go_to_tier_zero() {
         for task in DIRECT {
-            let route = route(task);
+            let route = route_with(task, &Installed::none());
             assert!(route.as_direct().is_some(), "{task:?} should be direct, got {route:?}");
         }
     }
@@ -289,9 +348,80 @@ mod tests {
     #[test]
     fn natural_language_goes_to_a_model() {
         for task in MODEL {
-            let route = route(task);
+            for installed in [Installed::none(), Installed::from_env()] {
+                let route = route_with(task, &installed);
+                assert!(route.needs_model(), "{task:?} should need a model, got {route:?}");
+            }
+        }
+    }
+
+    /// A directory of stand-in programs (empty scripts), on the search path of the returned [`Installed`], and
+    /// a working directory holding `build.sh`.
+    fn installed(programs: &[&str]) -> (Installed, tempfile::TempDir, tempfile::TempDir) {
+        use std::os::unix::fs::PermissionsExt as _;
+        let bin = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let paths = programs.iter().map(|p| bin.path().join(p)).chain([work.path().join("build.sh")]);
+        for path in paths {
+            std::fs::write(&path, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        (Installed::with_path(bin.path(), work.path()), bin, work)
+    }
+
+    #[test]
+    fn installed_programs_outside_the_table_are_direct() {
+        let (installed, _bin, _work) =
+            installed(&["seq", "npm", "pytest", "docker", "go", "count", "rename", "convert", "vim", "write", "who"]);
+        for task in [
+            "seq 1 5",
+            "npm test",
+            "npm run build -- --watch=false",
+            "pytest -q",
+            "docker ps",
+            "go test ./...",
+            "./build.sh",
+            "./build.sh --release && npm test",
+            "seq 1 100 | yes | head -3",
+            "yes | head -3",
+            "install -m 755 build/app /tmp/app",
+            "test -f Cargo.toml",
+            "npm",
+            "who",
+            "who -b",
+        ] {
+            let route = route_with(task, &installed);
+            assert!(route.as_direct().is_some(), "{task:?} should be direct, got {route:?}");
+        }
+        assert_eq!(direct_route_with("./build.sh | seq 3", &installed).unwrap().programs, ["build.sh", "seq"]);
+        for task in [
+            "count the lines of x",
+            "rename files to lowercase",
+            "convert logo.svg to png",
+            "npm test and then deploy",
+            "pytest the new module",
+            "vim Cargo.toml",
+            "write a poem",
+            "yes",
+            "yes > out.txt",
+            "install ripgrep",
+            "test",
+            "./missing.sh",
+            "nosuchprogram -x",
+            "'seq' 1 5",
+            "who wrote Hamlet",
+        ] {
+            let route = route_with(task, &installed);
             assert!(route.needs_model(), "{task:?} should need a model, got {route:?}");
         }
+    }
+
+    #[test]
+    fn everyday_commands_need_no_model_on_this_machine() {
+        // coreutils' `seq` is installed wherever the tests run, and is not in the table.
+        assert!(direct_commands::lookup("seq").is_none());
+        assert_eq!(route("seq 1 5").as_direct().map(|d| d.programs.clone()), Some(vec!["seq".to_owned()]));
+        assert!(route("seq the numbers from one to five").needs_model());
     }
 
     #[test]
@@ -311,6 +441,8 @@ mod tests {
         assert_eq!(direct_route("top"), Err(Decline::Interactive { program: "top".into(), needs_flag: "-b".into() }));
         assert_eq!(direct_route("cat"), Err(Decline::MissingOperand { program: "cat".into() }));
         assert_eq!(direct_route("check disk"), Err(Decline::UnknownCommand { word: "check".into() }));
+        assert!(matches!(direct_route("yes"), Err(Decline::NotDirect { program, .. }) if program == "yes"));
+        assert!(matches!(direct_route("less log"), Err(Decline::NotDirect { program, .. }) if program == "less"));
         assert_eq!(direct_route("what's up"), Err(Decline::UnterminatedQuote));
     }
 }

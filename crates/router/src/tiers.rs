@@ -118,10 +118,11 @@ impl Router {
     ///
     /// Errors: [`RouterError::EmptyTask`]; [`RouterError::Refused`] when the gate refuses a command (the
     /// task's own or a model's); [`RouterError::PlanRejected`] when the planner's plan stays invalid;
-    /// [`RouterError::Model`] when the planner cannot be reached.
+    /// [`RouterError::Model`] when the planner cannot be reached, or at once when the model server on this
+    /// machine is not running (its classifier call is refused: [`llm::Error::LocalServerDown`]).
     pub async fn route(&self, task: &str, context: &RouteContext) -> Result<Routed, RouterError> {
         let started = Instant::now();
-        let declined = match tier0::decide(task) {
+        let declined = match tier0::decide(task, &crate::Installed::from_env()) {
             Ok(route) => {
                 if let Route::Direct(direct) = &route {
                     safety::check(&direct.command, self.options.gate)?;
@@ -136,7 +137,14 @@ impl Router {
         tier0.declined = Some(declined.to_string());
         let mut steps = vec![tier0];
 
-        let (verdict, step) = self.run_classifier(task, context).await?;
+        let (verdict, step) = match self.run_classifier(task, context).await {
+            Ok(decided) => decided,
+            Err(RouterError::Model { tier, source, steps: classifier }) => {
+                steps.extend(classifier);
+                return Err(RouterError::Model { tier, source, steps });
+            }
+            Err(error) => return Err(error),
+        };
         steps.push(step);
         if let Verdict::Decided(route) = verdict {
             return Ok(Routed { route, tier: Tier::Classifier, steps });
@@ -146,7 +154,8 @@ impl Router {
     }
 
     /// Tier 1 alone: the classifier's route, or `None` with the step saying why it passed the task on.
-    /// Fails only when the gate refuses the command the classifier wrote.
+    /// Fails when the gate refuses the command the classifier wrote, and with [`RouterError::Model`] when the
+    /// model server on this machine is not running ([`llm::Error::LocalServerDown`]).
     pub async fn classify(&self, task: &str, context: &RouteContext) -> Result<(Option<Route>, TierStep), RouterError> {
         let (verdict, step) = self.run_classifier(task, context).await?;
         Ok((
@@ -172,6 +181,11 @@ impl Router {
         let request = classifier::request(task, context, self.options.classifier_max_tokens);
         let verdict = match meter.chat(self.model.as_ref(), &self.schemas, request).await {
             Ok(reply) => classifier::interpret(&reply.text, &reply.stop_reason, task, context, self.options.gate)?,
+            // The model server on this machine is not running: the planner would fail the same way.
+            Err(error @ llm::Error::LocalServerDown { .. }) => {
+                let step = meter.finish(Some(error.to_string()));
+                return Err(RouterError::Model { tier: Tier::Classifier, source: error, steps: vec![step] });
+            }
             Err(error) => {
                 // The planner takes the task either way, but a failing fast model (a name the provider does not
                 // know, an Ollama model not pulled) would otherwise cost a planner call on every task, unseen.

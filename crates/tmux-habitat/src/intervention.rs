@@ -28,7 +28,9 @@ pub struct Intervention {
 }
 
 static RULES: LazyLock<Vec<(InterventionKind, Regex)>> = LazyLock::new(|| {
-    let rule = |kind, pattern: &str| Regex::new(pattern).ok().map(|re| (kind, re));
+    // Constant patterns: `rules_compile` forces them, so a wrong one fails a test instead of dropping its rule.
+    #[allow(clippy::expect_used, reason = "constant patterns, forced by a unit test")]
+    let rule = |kind, pattern: &str| (kind, Regex::new(pattern).expect("an intervention pattern compiles"));
     [
         rule(
             InterventionKind::Confirm,
@@ -40,7 +42,6 @@ static RULES: LazyLock<Vec<(InterventionKind, Regex)>> = LazyLock::new(|| {
         rule(InterventionKind::PressKey, r"(?i)(press any key|press (enter|return) to continue|hit enter)"),
     ]
     .into_iter()
-    .flatten()
     .collect()
 });
 
@@ -57,6 +58,11 @@ pub fn detect_intervention(text: &str) -> Option<Intervention> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_compile() {
+        assert_eq!(LazyLock::force(&RULES).len(), 5);
+    }
 
     #[test]
     fn table() {

@@ -53,6 +53,7 @@
 mod capture;
 mod control;
 mod diff;
+mod duration;
 mod end_signal;
 mod error;
 mod intervention;
@@ -76,6 +77,7 @@ mod wait;
 
 pub use capture::CaptureOptions;
 pub use diff::{Hunk, ScreenDiff};
+pub use duration::{InvalidDuration, parse_duration};
 pub use error::{Error, Result};
 pub use intervention::{Intervention, InterventionKind, detect_intervention};
 pub use keys::Key;

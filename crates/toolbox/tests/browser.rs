@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{Dirs, HttpServer, T, have_or_skip, launcher, sandbox_or_skip, session};
+use support::{Dirs, HttpServer, T, launcher, sandbox_or_skip, session};
 use tmux_habitat::Key;
 use toolbox::{Network, NetworkMode, SandboxPolicy, find_full_screen};
 
@@ -22,7 +22,7 @@ fn site(dir: &std::path::Path) {
 
 #[tokio::test]
 async fn a_browser_pane_reads_a_page_with_lynx_dump_and_by_keys() {
-    if !have_or_skip("lynx") {
+    if !test_support::require_or_skip("lynx") {
         return;
     }
     let dirs = Dirs::new();

@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{Dirs, Listener, T, have_or_skip, launcher, sandbox_or_skip, session};
+use support::{Dirs, Listener, T, launcher, sandbox_or_skip, session};
 use toolbox::{Launcher, Network, SandboxPolicy};
 
 const BRIDGE: &str = env!("CARGO_BIN_EXE_clive-net-bridge");
@@ -21,7 +21,7 @@ fn with_bridge(launcher: Launcher) -> Launcher {
 
 #[tokio::test]
 async fn a_pane_reaches_no_host_by_default_only_the_hosts_named_or_all_with_the_network_on() {
-    if !have_or_skip("curl") {
+    if !test_support::require_or_skip("curl") {
         return;
     }
     let Some(sandbox) = sandbox_or_skip(SandboxPolicy::default()).await else { return };

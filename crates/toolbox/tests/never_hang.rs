@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use support::{Dirs, T, have_or_skip, launcher, sandbox_or_skip, session};
+use support::{Dirs, T, launcher, sandbox_or_skip, session};
 use tmux_habitat::{Pane, WindowOptions};
 use toolbox::SandboxPolicy;
 
@@ -75,7 +75,7 @@ async fn check_pane(pane: &Pane) {
 
 #[tokio::test]
 async fn git_log_man_and_systemctl_print_and_return() {
-    if !have_or_skip("git") {
+    if !test_support::require_or_skip("git") {
         return;
     }
     let dirs = Dirs::new();
@@ -99,7 +99,7 @@ async fn git_log_man_and_systemctl_print_and_return() {
 /// The control: with a pager, the same `git log` waits for keys, so the test above can fail.
 #[tokio::test]
 async fn without_the_environment_git_log_waits_in_a_pager() {
-    if !have_or_skip("git") || !have_or_skip("less") {
+    if !test_support::require_or_skip("git") || !test_support::require_or_skip("less") {
         return;
     }
     let dirs = Dirs::new();

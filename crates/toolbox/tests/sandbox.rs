@@ -68,7 +68,7 @@ async fn destructive_commands_fail_inside_while_work_in_the_working_directory_su
 
 #[tokio::test]
 async fn the_network_is_off_by_default_and_on_on_request() {
-    if !support::have_or_skip("curl") {
+    if !test_support::require_or_skip("curl") {
         return;
     }
     let Some(with) = sandbox_or_skip(SandboxPolicy { network: toolbox::Network::On, ..Default::default() }).await

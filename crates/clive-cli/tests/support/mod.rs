@@ -90,6 +90,18 @@ impl World {
         self.command(args).output().unwrap()
     }
 
+    /// Runs `clive args` with its stdout a pipe whose reader is gone, and waits for it.
+    pub fn run_with_closed_stdout(&self, args: &[&str]) -> Output {
+        let mut child = self
+            .command(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child.wait_with_output().unwrap()
+    }
+
     /// Runs `clive args` in `dir` and waits for it.
     pub fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
         self.command(args).current_dir(dir).output().unwrap()

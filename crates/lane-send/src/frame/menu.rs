@@ -14,10 +14,16 @@ use tmux_habitat::{Color, Key, Screen};
 const MENU_ROWS: usize = 25;
 
 /// `❯ 1. Yes`, `  2. No (esc)`, `│ ● 1. Allow once │` (borders are stripped first).
-static CHOICE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"^(?P<mark>[❯›>●▶➤→*]\s*)?(?P<number>\d{1,2})[.)]\s+(?P<label>\S.*?)\s*$").ok());
+static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: `patterns_compile` forces it, so a wrong one fails a test instead of switching menus off.
+    #[allow(clippy::expect_used, reason = "a constant pattern, forced by a unit test")]
+    Regex::new(r"^(?P<mark>[❯›>●▶➤→*]\s*)?(?P<number>\d{1,2})[.)]\s+(?P<label>\S.*?)\s*$").expect("CHOICE compiles")
+});
 /// A key named at the end of a label: `(esc)`, `(y)`.
-static HINT: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\((?P<key>esc|[a-z])\)$").ok());
+static HINT: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used, reason = "a constant pattern, forced by a unit test")]
+    Regex::new(r"\((?P<key>esc|[a-z])\)$").expect("HINT compiles")
+});
 
 /// One choice of a menu.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -60,7 +66,7 @@ impl Menu {
 /// The lowest run of consecutively numbered choices (1, 2, …, at least two) near the bottom of the screen,
 /// with the question above it; `None` when there is none.
 pub fn read_menu(screen: &Screen) -> Option<Menu> {
-    let (choice_re, hint_re) = (CHOICE.as_ref()?, HINT.as_ref()?);
+    let (choice_re, hint_re) = (&*CHOICE, &*HINT);
     let start = screen.height().saturating_sub(MENU_ROWS);
     let rows: Vec<String> = (start..screen.height()).map(|row| strip_border(&screen.row_text(row))).collect();
     let parsed: Vec<Option<(bool, u32, String)>> = rows
@@ -136,6 +142,12 @@ fn strip_border(row: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_compile() {
+        LazyLock::force(&CHOICE);
+        LazyLock::force(&HINT);
+    }
 
     fn menu(text: &str) -> Option<Menu> {
         read_menu(&Screen::from_plain(text))

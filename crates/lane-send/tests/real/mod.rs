@@ -57,15 +57,11 @@ fn repo_root() -> PathBuf {
 }
 
 /// The agents' npm prefix: `$LANE_SEND_AGENTS`, else `<repo>/.venv/agents`, installed by
-/// `scripts/agents/setup.sh` when missing. `Err` says why they cannot be had (the suite then skips);
-/// `LANE_SEND_REAL_AGENTS=skip` skips on purpose (CI's second pass on another tmux).
+/// `scripts/agents/setup.sh` when missing. `Err` says why they cannot be had (the suite then fails).
 pub fn agents_prefix() -> Result<PathBuf, String> {
     static PREFIX: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
     PREFIX
         .get_or_init(|| {
-            if std::env::var("LANE_SEND_REAL_AGENTS").is_ok_and(|value| value == "skip") {
-                return Err("LANE_SEND_REAL_AGENTS=skip".to_string());
-            }
             let script = repo_root().join("scripts/agents/setup.sh");
             let output = std::process::Command::new(&script)
                 .stderr(std::process::Stdio::inherit())

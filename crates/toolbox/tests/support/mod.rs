@@ -60,16 +60,6 @@ pub async fn sandbox_or_skip(policy: SandboxPolicy) -> Option<Sandbox> {
     }
 }
 
-/// Whether `tool` is on PATH; if not, says the test is skipped (or fails under `CLIVE_REQUIRE_TOOLS=1`).
-pub fn have_or_skip(tool: &str) -> bool {
-    if toolbox::find_on_path(tool, &std::env::var_os("PATH").unwrap_or_default()).is_some() {
-        return true;
-    }
-    assert!(std::env::var_os("CLIVE_REQUIRE_TOOLS").is_none(), "CLIVE_REQUIRE_TOOLS is set but {tool} is missing");
-    eprintln!("skipped: {tool} is not installed");
-    false
-}
-
 /// A server, a session working in `dirs.work`, and a launcher for it.
 pub async fn session(dirs: &Dirs) -> (Server, Session) {
     let server = Server::isolated().await.unwrap();
