@@ -23,9 +23,10 @@ Examples:
   clive replay 3fa2               play a session's recording in this terminal (--speed 4, --instant)
   clive \"clive@devbox check disk usage\"   hand a task to the clive on devbox over ssh (docs/remote.md)
   clive agents                    the agents clive@<host> reaches, and whether each answers
+  clive mcp                       serve this habitat to Claude Code, Codex or Gemini CLI over MCP (docs/mcp.md)
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan`, `tools`, `agents`, `serve` or `replay` is the management command (also when quoted alone:
+`plan`, `tools`, `agents`, `serve`, `replay` or `mcp` is the management command (also when quoted alone:
 `clive \"sessions\"`); anything else is a task.
 
 Environment:
@@ -172,6 +173,11 @@ pub enum Command {
     ///
     /// Prints the page's URL, which carries the access token, and runs until Ctrl-C.
     Serve(ServeArgs),
+    /// Serve a clive session to an MCP client (Claude Code, Codex, Gemini CLI) on stdin and stdout (docs/mcp.md).
+    ///
+    /// Its tools run commands, drive programs and read screens in the session's panes. Honours --tools,
+    /// --no-sandbox, --allow-destructive, -C, --keep and --retain.
+    Mcp,
     /// Play a session's recording (asciicast v2) in this terminal.
     Replay {
         /// Session id, name (`clive-ID`) or a unique id prefix.
@@ -289,6 +295,7 @@ mod tests {
         assert!(matches!(parse(&["serve"]).command, Some(Command::Serve(_))));
         assert!(matches!(parse(&["replay", "ab12", "--instant"]).command, Some(Command::Replay { instant: true, .. })));
         assert!(matches!(parse(&["tools", "--json"]).command, Some(Command::Tools)));
+        assert!(matches!(parse(&["--no-sandbox", "mcp"]).command, Some(Command::Mcp)));
         let cli = parse(&["--tools", "standard,jq", "--no-sandbox", "--no-network", "tools"]);
         assert_eq!(cli.global.tools.as_deref(), Some("standard,jq"));
         assert!(cli.global.no_sandbox && cli.global.no_network);

@@ -28,6 +28,7 @@ mod logging;
 #[macro_use]
 mod output;
 pub mod manage;
+pub mod mcp_cmd;
 pub mod model_task;
 pub mod plan_cmd;
 pub mod progress;
@@ -216,6 +217,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             let speed = if *instant { None } else { Some(*speed) };
             serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
         }
+        Some(Command::Mcp) => mcp_cmd::serve(settings, &cli.global).await,
         Some(Command::Tools) => {
             let view = tools::tools(&cli.global, settings).await?;
             if json {

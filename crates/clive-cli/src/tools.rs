@@ -97,11 +97,16 @@ impl ToolsChoice {
         cwd: impl Into<PathBuf>,
         run_dir: impl Into<PathBuf>,
     ) -> Result<Launcher, CliError> {
+        Ok(self.model_launcher(cwd).await?.run_dir(run_dir))
+    }
+
+    /// [`ToolsChoice::model_pane_launcher`] without a run directory (`clive mcp`: the client keeps its files).
+    pub async fn model_launcher(&self, cwd: impl Into<PathBuf>) -> Result<Launcher, CliError> {
         let sandbox = match &self.sandbox {
             Some(policy) => Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?),
             None => None,
         };
-        Ok(Launcher::new(cwd).run_dir(run_dir).sandbox(sandbox))
+        Ok(Launcher::new(cwd).sandbox(sandbox))
     }
 }
 
