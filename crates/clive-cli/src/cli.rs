@@ -25,10 +25,11 @@ Examples:
   clive undo 3fa2                 restore every file a task changed to what it was before
   clive \"clive@devbox check disk usage\"   hand a task to the clive on devbox over ssh (docs/remote.md)
   clive agents                    the agents clive@<host> reaches, and whether each answers
+  clive mcp                       serve this habitat to Claude Code, Codex or Gemini CLI over MCP (docs/mcp.md)
 
 Task or management command: a first word that is exactly `run`, `sessions`, `attach`, `logs`, `gc`,
-`plan`, `tools`, `agents`, `serve`, `replay` or `undo` is the management command (also when quoted alone:
-`clive \"sessions\"`); anything else is a task.
+`plan`, `tools`, `agents`, `serve`, `replay`, `undo` or `mcp` is the management command (also when quoted
+alone: `clive \"sessions\"`); anything else is a task.
 
 Environment:
   CLIVE_TMUX_SOCKET   clive's tmux socket: a name (tmux -L) or a path (tmux -S); default `clive`
@@ -185,6 +186,11 @@ pub enum Command {
     ///
     /// Prints the page's URL, which carries the access token, and runs until Ctrl-C.
     Serve(ServeArgs),
+    /// Serve a clive session to an MCP client (Claude Code, Codex, Gemini CLI) on stdin and stdout (docs/mcp.md).
+    ///
+    /// Its tools run commands, drive programs and read screens in the session's panes. Honours --tools,
+    /// --no-sandbox, --allow-destructive, -C, --keep and --retain.
+    Mcp,
     /// Play a session's recording (asciicast v2) in this terminal.
     Replay {
         /// Session id, name (`clive-ID`) or a unique id prefix.
@@ -324,6 +330,7 @@ mod tests {
         assert!(matches!(parse(&["replay", "ab12", "--instant"]).command, Some(Command::Replay { instant: true, .. })));
         assert!(matches!(parse(&["undo", "ab12"]).command, Some(Command::Undo { .. })));
         assert!(matches!(parse(&["tools", "--json"]).command, Some(Command::Tools)));
+        assert!(matches!(parse(&["--no-sandbox", "mcp"]).command, Some(Command::Mcp)));
         let cli = parse(&["--tools", "standard,jq", "--no-sandbox", "--no-network", "tools"]);
         assert_eq!(cli.global.tools.as_deref(), Some("standard,jq"));
         assert!(cli.global.no_sandbox && cli.global.no_network);

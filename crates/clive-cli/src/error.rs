@@ -144,6 +144,12 @@ pub enum CliError {
     /// A toolset, the config file or a tool card is wrong, or the sandbox cannot start.
     #[error("{0}")]
     Tools(#[from] toolbox::Error),
+    /// `clive mcp` could not open its session.
+    #[error("opening the MCP session: {0}")]
+    McpSession(#[source] clive_mcp::ToolError),
+    /// `clive mcp`'s connection failed.
+    #[error("{0}")]
+    McpConnection(#[from] clive_mcp::ServeError),
     /// Local I/O failed.
     #[error("{context} ({path}): {source}")]
     Io {
@@ -186,7 +192,11 @@ impl CliError {
                 exit_code::INTERNAL
             }
             CliError::Tools(_) => exit_code::USAGE,
-            CliError::Tmux(_) | CliError::Io { .. } | CliError::PlanRun(_) => exit_code::INTERNAL,
+            CliError::Tmux(_)
+            | CliError::Io { .. }
+            | CliError::PlanRun(_)
+            | CliError::McpSession(_)
+            | CliError::McpConnection(_) => exit_code::INTERNAL,
         }
     }
 

@@ -28,6 +28,7 @@ mod logging;
 #[macro_use]
 mod output;
 pub mod manage;
+pub mod mcp_cmd;
 pub mod model_task;
 pub mod plan_cmd;
 pub mod progress;
@@ -234,6 +235,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             }
             Ok(exit_code::SUCCESS)
         }
+        Some(Command::Mcp) => mcp_cmd::serve(settings, &cli.global).await,
         Some(Command::Tools) => {
             let view = tools::tools(&cli.global, settings).await?;
             if json {

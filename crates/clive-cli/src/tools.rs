@@ -140,15 +140,20 @@ impl ToolsChoice {
         run_dir: impl Into<PathBuf>,
         networks: &BTreeMap<String, Network>,
     ) -> Result<Launcher, CliError> {
-        let sandbox = match &self.sandbox {
-            Some(policy) => Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?),
-            None => None,
-        };
-        let mut launcher = Launcher::new(cwd).run_dir(run_dir).sandbox(sandbox).bridge(bridge_program());
+        let mut launcher = self.model_launcher(cwd).await?.run_dir(run_dir).bridge(bridge_program());
         for (pane, network) in networks {
             launcher = launcher.pane_network(pane, network.clone());
         }
         Ok(launcher)
+    }
+
+    /// [`ToolsChoice::model_pane_launcher`] without a run directory (`clive mcp`: the client keeps its files).
+    pub async fn model_launcher(&self, cwd: impl Into<PathBuf>) -> Result<Launcher, CliError> {
+        let sandbox = match &self.sandbox {
+            Some(policy) => Some(Sandbox::locate(policy.clone()).await.map_err(toolbox::Error::from)?),
+            None => None,
+        };
+        Ok(Launcher::new(cwd).sandbox(sandbox))
     }
 }
 
