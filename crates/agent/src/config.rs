@@ -58,6 +58,10 @@ pub struct AgentConfig {
     /// sees the goal, the change set and the first lines of the result and answers yes or no (default yes; a no
     /// is a failed attempt; without the look, a result the shell could not check stays unchecked).
     pub final_look: bool,
+    /// Whether the final look's yes alone makes a result checked (default yes). Off for a model whose yes is no
+    /// evidence (a small local model says yes to nearly anything: docs/evals.md): its look can still send a result
+    /// back, but only a check of the content by the shell (a number, a stated shape) makes it checked.
+    pub look_verifies: bool,
     /// Directories whose changes are never a subtask's (the caller's own state, such as clive's run records and
     /// recordings): left out of change sets when they lie inside the working directory.
     pub private_dirs: Vec<std::path::PathBuf>,
@@ -83,6 +87,7 @@ impl Default for AgentConfig {
             prices: PriceTable::default(),
             stage: true,
             final_look: true,
+            look_verifies: true,
             private_dirs: Vec::new(),
         }
     }

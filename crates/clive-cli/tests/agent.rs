@@ -48,7 +48,8 @@ fn a_local_model_is_not_given_the_shell_tool_cards_a_hosted_one_is() {
     let local = FakeModel::start();
     local.replies(&turns.iter().map(String::as_str).collect::<Vec<_>>());
     let out = world.run_with_model(&local, work.path(), &["run true"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Nothing the shell can check, and a local model's yes is no check: done, unchecked.
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     // The same task against a hosted provider (Anthropic's wire format).
     let hosted = FakeModel::start();
     for turn in &turns {
@@ -76,7 +77,7 @@ fn json_reports_route_plan_costs_and_claims() {
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
     model.drive().replies(&[&run("echo 42 > answer.txt"), &done("wrote 42 to answer.txt"), &look_yes()]);
-    let out = world.run_with_model(&model, work.path(), &["--json", "write the answer to answer.txt"]);
+    let out = world.run_hosted(&model, work.path(), &["--json", "write the answer to answer.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = report(&out);
     let file = work.path().canonicalize().unwrap().join("answer.txt");

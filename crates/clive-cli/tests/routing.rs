@@ -189,7 +189,7 @@ fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script
     model.classify("program", "");
     model.reply("```bash\nset -euo pipefail\necho 42\n```");
     model.reply(&look_yes());
-    let out = clive(&world, &model, &["sum the sizes of the log files"]);
+    let out = clive_hosted(&world, &model, &["sum the sizes of the log files"]);
     assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "42\n"), "{}", text(&out.stderr));
 }
 

@@ -24,7 +24,7 @@ fn comparing_two_files_changes_neither() {
     let model = FakeModel::start();
     // `diff` exits 1 when the files differ; the repair prints the difference.
     model.replies(&[PROGRAM, "```bash\ndiff a.txt b.txt\n```", "```bash\ndiff a.txt b.txt || true\n```", &look_yes()]);
-    let out = world.run_with_model(&model, work.path(), &["--json", "Compare a.txt to b.txt and show the differences"]);
+    let out = world.run_hosted(&model, work.path(), &["--json", "Compare a.txt to b.txt and show the differences"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = json_of(&out);
     assert!(report["answer"].as_str().unwrap().contains("> three"), "{report}");
@@ -41,7 +41,7 @@ fn the_change_set_is_reported_and_undone_and_a_file_changed_since_is_refused() {
     let model = FakeModel::start();
     model.replies(&[PROGRAM, "```bash\nsort -o notes.txt notes.txt\nwc -l < notes.txt > count.txt\n```", &look_yes()]);
     let goal = "Sort notes.txt in place and write its line count to count.txt.";
-    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
+    let out = world.run_hosted(&model, work.path(), &["--json", goal]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = json_of(&out);
     assert_eq!(
@@ -78,13 +78,32 @@ fn the_change_set_is_reported_and_undone_and_a_file_changed_since_is_refused() {
 }
 
 #[test]
+fn a_local_models_yes_is_no_check_but_a_number_is() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("notes.txt"), "a\nb\nc\n").unwrap();
+    let model = FakeModel::start();
+    // A local model (no key): its final look may send a result back, but its yes checks nothing.
+    model.replies(&[PROGRAM, "```bash\necho hello there\n```", &look_yes()]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "say hello there"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    assert_eq!(json_of(&out)["verified"], false);
+    // The shell checks that the answer is one number: that is a check of the content.
+    model.replies(&[PROGRAM, "```bash\nwc -l < notes.txt\n```", &look_yes()]);
+    let out =
+        world.run_with_model(&model, work.path(), &["--json", "How many lines does notes.txt have? Just the number."]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(json_of(&out)["verified"], true);
+}
+
+#[test]
 fn a_result_nothing_could_check_exits_6_and_says_so() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
     // The final look answers neither yes nor no.
     model.replies(&[PROGRAM, "```bash\necho hello there\n```", r#"{"answer":"maybe","reason":"?"}"#]);
-    let out = world.run_with_model(&model, work.path(), &["say hello there"]);
+    let out = world.run_hosted(&model, work.path(), &["say hello there"]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "hello there\n");
     assert!(

@@ -23,6 +23,7 @@ use crate::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use crate::runners::final_look;
+use crate::runners::result_check::{Before, check_result};
 use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, last_line, new_part, one_line};
@@ -614,6 +615,21 @@ impl Loop<'_> {
             .filter(|d| resolve(d, &cwd).metadata().is_ok_and(|m| !m.is_file() || m.len() > 0))
             .map(|d| format!("{d} was written"))
             .collect();
+        // The shell's checks of the content (a number, a stated shape) on the destinations and the last output; a
+        // problem there only leaves the result unchecked (the summary is the model's prose, not a script's output).
+        let spec = crate::GoalSpec::parse(&self.request.subtask.description);
+        let required = spec.required_writes(&cwd);
+        let content = check_result(
+            &self.request.subtask.description,
+            &required,
+            &self.cwd,
+            &self.last_output,
+            true,
+            &Before::default(),
+        );
+        let content_checked = content.problem.is_none() && content.content_checked;
+        checks.extend(content.checks.into_iter().filter(|_| content_checked));
+        let mut looked_yes = false;
         if let Some((mut staging, attempt)) = self.staging.take() {
             match staging.settle(&attempt, 0, "") {
                 Settled::Refused(how) => {
@@ -661,7 +677,10 @@ impl Loop<'_> {
                             outcome.output = std::mem::take(&mut self.log);
                             return Turn::End(outcome);
                         }
-                        Some(look) => checks.push(format!("the final look: {}", one_line(&look.reason, 200))),
+                        Some(look) => {
+                            looked_yes = self.shared.config.look_verifies;
+                            checks.push(format!("the final look: {}", one_line(&look.reason, 200)));
+                        }
                         None => {}
                     }
                     let kept = staging.keep(applied);
@@ -674,7 +693,7 @@ impl Loop<'_> {
         }
         self.shared.ledger.update(&id, |s| {
             s.false_completion = None;
-            s.verified = Some(!checks.is_empty());
+            s.verified = Some(looked_yes || content_checked);
             s.checks = checks.clone();
         });
         // Small models copy the prompt's example instead of an answer: then the last output is the answer.

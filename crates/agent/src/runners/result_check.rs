@@ -125,6 +125,8 @@ pub(crate) struct Checked {
     pub problem: Option<Problem>,
     /// What was checked and held, in words (`lines.txt was written`, `lines.txt holds one number`).
     pub checks: Vec<String>,
+    /// Whether a check looked at the content (a number, a stated shape), not only that a file is there.
+    pub content_checked: bool,
 }
 
 /// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`, and what
@@ -142,7 +144,7 @@ pub(crate) fn check_result(
 ) -> Checked {
     let wants_number = asks_number(goal);
     let mut checks = Vec::new();
-    let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new() };
+    let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new(), content_checked: false };
     // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
     // script printed): a wrong shape is wrong on any attempt.
     let shapes = if required.len() <= 1 { goal_shape::shapes(goal) } else { Vec::new() };
@@ -222,7 +224,9 @@ pub(crate) fn check_result(
     {
         return fail(problem);
     }
-    Checked { problem: None, checks }
+    // Existence is not content: what else was checked says something about the result itself.
+    let content_checked = checks.iter().any(|c| !c.ends_with(" was written") && !c.ends_with(" was made"));
+    Checked { problem: None, checks, content_checked }
 }
 
 /// [`check_result`] with the goal's own destinations, for the tests written before [`crate::GoalSpec`].

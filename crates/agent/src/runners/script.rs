@@ -382,6 +382,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 }
                 // The final look: the right shape may hold the wrong thing. A no is a failed attempt.
                 let mut checks = checked.checks;
+                let mut verified = checked.content_checked;
                 if shared.config.final_look {
                     let changed = applied.as_ref().map(|a| a.changes().to_vec()).unwrap_or_default();
                     let look = tokio::select! {
@@ -402,7 +403,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             });
                             continue;
                         }
-                        Some(look) => checks.push(format!("the final look: {}", one_line(&look.reason, 200))),
+                        Some(look) => {
+                            verified |= shared.config.look_verifies;
+                            checks.push(format!("the final look: {}", one_line(&look.reason, 200)));
+                        }
                         None => {}
                     }
                 }
@@ -412,7 +416,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 }
                 drop(running);
                 shared.ledger.update(&subtask.id, |s| {
-                    s.verified = Some(!checks.is_empty());
+                    s.verified = Some(verified);
                     s.checks = checks.clone();
                     s.changes.extend(changes.changes);
                     s.journal = changes.journal.or(s.journal.take());

@@ -179,6 +179,18 @@ impl World {
         self.command(args).current_dir(dir).env("OPENAI_BASE_URL", base).output().unwrap()
     }
 
+    /// `clive args` in `dir` with `model` as a hosted provider (OpenAI's wire format, with a key): a model whose
+    /// final look counts as a check, unlike a local one's.
+    pub fn run_hosted(&self, model: &FakeModel, dir: &Path, args: &[&str]) -> Output {
+        let base = format!("{}/v1", model.server.url());
+        self.command(args)
+            .current_dir(dir)
+            .env("OPENAI_BASE_URL", base)
+            .env("OPENAI_API_KEY", "sk-test")
+            .output()
+            .unwrap()
+    }
+
     /// The tmux server of this world.
     pub fn server(&self) -> &Server {
         &self._server
