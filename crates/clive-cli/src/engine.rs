@@ -192,8 +192,10 @@ impl Engine {
                 // clive's own state (run records, recordings, logs) changes while a task runs: not the task's
                 // change, even when the task works in a directory that holds it.
                 private_dirs: vec![settings.state_dir.clone()],
-                // A small local model's yes is no evidence of a right result (held-out tasks: it said yes to 3 wrong
-                // results of 8, docs/evals.md); only the shell's checks of the content count for it.
+                // A small local model's final look is noise: it said yes to 3 wrong results of 8 held-out ones and no
+                // to right ones (a count, an answered prompt), which cost repairs and the budget (docs/evals.md). For
+                // it only the shell's checks of the content count; a hosted model's look is one more check.
+                final_look: !local,
                 look_verifies: !local,
                 ..AgentConfig::default()
             };

@@ -23,7 +23,7 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("notes.txt"), "a\nb\nc\n").unwrap();
     let model = FakeModel::start();
-    model.drive().replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines"), &look_yes()]);
+    model.drive().replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines")]);
     let out = world.run_with_model(&model, work.path(), &["count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "notes.txt has 3 lines\n");
@@ -177,7 +177,8 @@ fn plan_run_runs_model_modes_next_to_commands() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
-    model.replies(&[&run("echo 7 > seven.txt"), &done("wrote seven.txt"), &look_yes(), "Seven was written."]);
+    // A local model: no final look (docs/agent.md, "Trust").
+    model.replies(&[&run("echo 7 > seven.txt"), &done("wrote seven.txt"), "Seven was written."]);
     let plan = work.path().join("plan.json");
     std::fs::write(
         &plan,
@@ -194,8 +195,7 @@ fn plan_run_runs_model_modes_next_to_commands() {
     let modes: Vec<&str> = subtasks.iter().map(|s| s["mode"].as_str().unwrap()).collect();
     assert_eq!(modes, ["interactive", "direct", "llm"]);
     assert_eq!(subtasks[1]["output_excerpt"], "7\n");
-    // Two turns and the final look.
-    assert_eq!(subtasks[0]["model_calls"], 3);
+    assert_eq!(subtasks[0]["model_calls"], 2);
 }
 
 #[test]
