@@ -7,25 +7,26 @@ use regex::Regex;
 
 /// Words that say a file was made; paths in a summary are checked only next to them, so "there is no
 /// config.yaml" is not taken for a claim.
-static WROTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
+static WROTE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
         r"(?i)\b(wrote|written|write|created|create|saved|save|generated|produced|stored|exported|copied|moved|made)\b",
     )
-    .ok()
 });
 
 /// Path-like words: `/abs/path`, `./rel`, `~/x`, `dir/file`, or `name.ext` with a letter in the extension.
-static PATH: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s`'(\x22])((?:~|\.{1,2})?/?[\w.+-]+(?:/[\w.+-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}|(?:~|\.{1,2})?/[\w.+/-]+|[\w.+-]+/[\w.+/-]+)")
-        .ok()
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?:^|[\s`'(\x22])((?:~|\.{1,2})?/?[\w.+-]+(?:/[\w.+-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}|(?:~|\.{1,2})?/[\w.+/-]+|[\w.+-]+/[\w.+/-]+)",
+    )
 });
 
 /// The files a `done` names: those listed explicitly, and path-like words of a summary that says it wrote
 /// something. URLs and numbers are not paths.
 pub fn claimed_files(summary: &str, listed: &[String]) -> Vec<String> {
     let mut files: Vec<String> = listed.iter().map(|f| f.trim().to_owned()).filter(|f| !f.is_empty()).collect();
-    let says_wrote = WROTE.as_ref().is_some_and(|re| re.is_match(summary));
-    if says_wrote && let Some(re) = PATH.as_ref() {
+    let says_wrote = WROTE.is_match(summary);
+    if says_wrote {
+        let re = &*PATH;
         for found in re.captures_iter(summary).filter_map(|c| c.get(1)) {
             let word = found.as_str().trim_end_matches(['.', ',', ':', ';']);
             let start = found.start();
@@ -73,6 +74,13 @@ pub fn check_files(files: &[String], cwd: &Path) -> (Vec<PathBuf>, Vec<String>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claims_patterns_compile() {
+        for re in [&*WROTE, &*PATH] {
+            assert!(!re.as_str().is_empty());
+        }
+    }
 
     #[test]
     fn paths_count_only_when_the_summary_says_it_wrote_them() {

@@ -186,11 +186,7 @@ impl fmt::Display for Shape {
 // ---------------------------------------------------------------------------------------------------------------
 // Reading shapes
 
-/// Builds a constant pattern. A typo in one is a bug, not an input error: `every_pattern_compiles` forces each.
-#[allow(clippy::expect_used)] // constant patterns only; the test above makes a bad one fail at once, not in a run
-fn pattern(re: &str) -> Regex {
-    Regex::new(re).expect("a constant pattern of goal_shape compiles")
-}
+use crate::patterns::constant as pattern;
 
 /// What masking hides: file names (`sorted.txt`, `data/top`), `$VARS`, the `PATH` variable.
 static MASKED_WORDS: LazyLock<Regex> = LazyLock::new(|| {

@@ -123,11 +123,7 @@ static IN_PLACE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^[`'\x22]?\s+i
 /// A sentence boundary: a goal's rules apply within one sentence.
 static SENTENCE: LazyLock<Regex> = LazyLock::new(|| compile(r"[.!?;](?:\s|$)|\n"));
 
-/// Builds a constant pattern; a wrong one fails the tests of this module, never a check at run time.
-#[allow(clippy::expect_used)] // constant patterns: `every_pattern_compiles` proves each one
-fn compile(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a constant pattern of goal_spec compiles")
-}
+use crate::patterns::constant as compile;
 
 impl GoalSpec {
     /// Reads `goal`.

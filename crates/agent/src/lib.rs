@@ -53,6 +53,7 @@ mod goal_shape;
 mod goal_spec;
 mod model;
 pub mod observe;
+mod patterns;
 pub mod prompt;
 mod runners;
 pub mod stage;

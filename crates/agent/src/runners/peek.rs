@@ -19,8 +19,8 @@ const CODE_PEEK_LINES: usize = 40;
 /// A goal to fix a program, whose error may be anywhere in it. Only then is a program shown: a goal to run one,
 /// shown its code, has a small model copy the code instead of running the program (`./build.sh` became its
 /// `sleep 2; echo …` lines, `./show.sh` its `less report.txt`).
-static FIXING: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:fix|bug|crash(?:es)?|fails|failing|broken|debug|repair)\b").ok());
+static FIXING: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:fix|bug|crash(?:es)?|fails|failing|broken|debug|repair)\b"));
 
 /// Whether `name` is a program by its extension.
 fn is_code(name: &str) -> bool {
@@ -42,7 +42,7 @@ pub fn named_files(goal: &str) -> Vec<String> {
 /// any label it sees, so the label is the file's name.
 pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
     let names = named_files(goal);
-    let fixing = matches!(FIXING.as_ref(), Some(re) if re.is_match(goal));
+    let fixing = FIXING.is_match(goal);
     let reads: Vec<String> = names
         .iter()
         .filter_map(|name| {
@@ -86,6 +86,11 @@ fn split_peeks(output: &str) -> Vec<Input> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn peek_patterns_compile() {
+        assert!(!FIXING.as_str().is_empty());
+    }
 
     #[test]
     fn the_files_a_goal_names_are_words_with_an_extension() {

@@ -17,16 +17,17 @@ use crate::goal_shape;
 use crate::runners::peek::named_files;
 
 /// Goals whose result is one number: "write the number to", "how many … write", "reply with the number only".
-static ASKS_NUMBER: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:the number\b|how many\b|number only\b)").ok());
+static ASKS_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:the number\b|how many\b|number only\b)"));
 
 /// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
-static CONDITIONAL: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"(?i)\b(?:if|unless|otherwise)\b").ok());
+static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:if|unless|otherwise)\b"));
 
 /// A program's error line: `prog: …: No such file or directory`, `cannot access`, `command not found`, …
-static PROGRAM_ERROR: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"^[\w./-]+: .*(?:No such file or directory|cannot access|cannot open|command not found|Permission denied|Is a directory)")
-        .ok()
+static PROGRAM_ERROR: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"^[\w./-]+: .*(?:No such file or directory|cannot access|cannot open|command not found|Permission denied|Is a directory)",
+    )
 });
 
 /// The most bytes of a destination read to judge it.
@@ -310,12 +311,12 @@ pub(crate) fn error_line(printed: &str) -> Option<&str> {
 }
 
 /// A count followed by a name (`12 notes.txt`, `28K\tdata/`): what `wc FILE` and `du` print.
-static COUNT_AND_NAME: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\d[\d.,]*[KMGT]?\s+(\S+)$").ok());
+static COUNT_AND_NAME: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"^\d[\d.,]*[KMGT]?\s+(\S+)$"));
 
 /// The problem of a file that should hold a number, said with the fix when the mistake is a known one: a small
 /// model repeats `wc -l notes.txt` three times when told only that the file holds more than the number.
 fn not_just_a_number(file: &str, text: &str) -> String {
-    let name = COUNT_AND_NAME.as_ref().and_then(|re| re.captures(text)).and_then(|c| c.get(1)).map(|m| m.as_str());
+    let name = COUNT_AND_NAME.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str());
     match name {
         Some(name) if !name.ends_with('/') => format!(
             "{file} holds `{}`: the number and a name; write only the number (read the file on stdin: `wc -l < \
@@ -331,8 +332,8 @@ fn not_just_a_number(file: &str, text: &str) -> String {
     }
 }
 
-fn matches(re: &LazyLock<Option<Regex>>, text: &str) -> bool {
-    re.as_ref().is_some_and(|re| re.is_match(text))
+fn matches(re: &LazyLock<Regex>, text: &str) -> bool {
+    re.is_match(text)
 }
 
 pub(crate) use crate::goal_shape::is_number;
@@ -345,6 +346,13 @@ fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn result_check_patterns_compile() {
+        for re in [&*ASKS_NUMBER, &*CONDITIONAL, &*PROGRAM_ERROR, &*COUNT_AND_NAME] {
+            assert!(!re.as_str().is_empty());
+        }
+    }
 
     fn check(goal: &str, files: &[(&str, &str)], printed: &str, last: bool) -> Option<String> {
         let dir = tempfile::tempdir().unwrap();

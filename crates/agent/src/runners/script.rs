@@ -137,8 +137,8 @@ fn first_fence(text: &str) -> Option<(&str, String)> {
 
 /// String literals of a Python script: the gate judges each as a command line, so `os.system("rm -rf ~")` is
 /// caught. (Python's own file operations are for the sandbox to contain.)
-static PY_STRINGS: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r#""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"#).ok());
+static PY_STRINGS: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r#""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"#));
 
 /// Passes the whole script through the gate, and refuses one that removes the directory it works in.
 fn gate_script(pane: &GatedPane, script: &Script, cwd: &str) -> Result<(), TypeError> {
@@ -148,7 +148,8 @@ fn gate_script(pane: &GatedPane, script: &Script, cwd: &str) -> Result<(), TypeE
     match script.language {
         Language::Bash => pane.check(&script.text),
         Language::Python => {
-            if let Some(re) = PY_STRINGS.as_ref() {
+            {
+                let re = &*PY_STRINGS;
                 for literal in re.find_iter(&script.text) {
                     let text = literal.as_str();
                     pane.check(&text[1..text.len() - 1])?;
@@ -623,6 +624,11 @@ fn tail(text: &str, chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_patterns_compile() {
+        assert!(!PY_STRINGS.as_str().is_empty());
+    }
 
     #[test]
     fn scripts_come_from_fences_or_shebangs() {

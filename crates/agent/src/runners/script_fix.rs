@@ -23,17 +23,16 @@ use crate::runners::script::{Language, Script};
 /// prints the name after the count. Read on stdin, it prints the count alone.
 /// The file is a literal path or one double-quoted word (`"$f"`); an unquoted variable or a glob may be several
 /// files, which `<` refuses. Never across lines: `wc -l` at the end of one line is followed by `done` on the next.
-static WC_ONE_FILE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
+static WC_ONE_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
         r#"(?m)\bwc((?:[ \t]+-[a-zA-Z]+)+)[ \t]+([A-Za-z0-9_./][A-Za-z0-9_./-]*|"[^"`*?\[]*")([ \t]*(?:$|[|>;&)]))"#,
     )
-    .ok()
 });
 
 /// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`), with its delimiter. Not
 /// `python3 prog.py <<EOF`: that heredoc is the program's input, not code.
-static PYTHON_HEREDOC: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#).ok());
+static PYTHON_HEREDOC: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#));
 
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
 const IMPORT_TABLE: &[(&str, &str, &str)] = &[
@@ -64,7 +63,7 @@ const IMPORT_TABLE: &[(&str, &str, &str)] = &[
 static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
     IMPORT_TABLE
         .iter()
-        .filter_map(|(name, used, import)| Some((*name, Regex::new(&format!(r"(?:^|[^\w.]){used}")).ok()?, *import)))
+        .map(|(name, used, import)| (*name, crate::patterns::constant(&format!(r"(?:^|[^\w.]){used}")), *import))
         .collect()
 });
 
@@ -185,13 +184,13 @@ fn with_parents(goal: &str, text: &str) -> String {
 }
 
 fn stdin_for_wc(text: &str) -> String {
-    let Some(re) = WC_ONE_FILE.as_ref() else { return text.to_owned() };
+    let re = &*WC_ONE_FILE;
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
 }
 
 /// Each python heredoc of a bash script with the imports it lacks.
 fn heredoc_imports(text: &str) -> String {
-    let Some(start) = PYTHON_HEREDOC.as_ref() else { return text.to_owned() };
+    let start = &*PYTHON_HEREDOC;
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut at = 0;
@@ -248,6 +247,13 @@ fn rejoin<S: AsRef<str>>(lines: &[S], like: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_fix_patterns_compile() {
+        for re in [&*WC_ONE_FILE, &*PYTHON_HEREDOC] {
+            assert!(!re.as_str().is_empty());
+        }
+    }
 
     fn bash(body: &str) -> Script {
         Script { language: Language::Bash, text: format!("#!/bin/bash\n{body}\n") }
