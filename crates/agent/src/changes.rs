@@ -107,7 +107,7 @@ fn walk_upper(lower: &Path, upper: &Path, rel: &Path, changes: &mut Vec<Change>)
                         bytes_after: Some(0),
                         dir: true,
                     });
-                    walk_upper(&PathBuf::from("/nonexistent-lower"), upper, &path, changes)?;
+                    created_below(upper, &path, changes)?;
                 }
             }
         } else {
@@ -129,6 +129,29 @@ fn walk_upper(lower: &Path, upper: &Path, rel: &Path, changes: &mut Vec<Change>)
                 }
                 None => changes.push(created(&path, &meta)),
             }
+        }
+    }
+    Ok(())
+}
+
+/// Records everything under a directory the attempt made (nothing of it was below) as created.
+fn created_below(upper: &Path, rel: &Path, changes: &mut Vec<Change>) -> io::Result<()> {
+    let mut entries: Vec<fs::DirEntry> = fs::read_dir(upper.join(rel))?.collect::<io::Result<_>>()?;
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        let path = rel.join(entry.file_name());
+        let meta = entry.metadata()?;
+        if meta.is_dir() {
+            changes.push(Change {
+                path: path.clone(),
+                kind: ChangeKind::Created,
+                bytes_before: None,
+                bytes_after: Some(0),
+                dir: true,
+            });
+            created_below(upper, &path, changes)?;
+        } else {
+            changes.push(created(&path, &meta));
         }
     }
     Ok(())
@@ -553,6 +576,31 @@ mod tests {
             ["modified a.txt (1 → 2 bytes)", "created sub/new.txt (3 bytes)", "deleted b.txt (1 bytes)"]
         );
         assert!(after.complete);
+    }
+
+    #[test]
+    fn an_upper_layer_reads_as_created_modified_and_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let (lower, upper) = (dir.path().join("lower"), dir.path().join("upper"));
+        write(&lower, "same.txt", "same");
+        write(&lower, "edit.txt", "old");
+        write(&lower, "keep/k.txt", "k");
+        // Copied up unchanged, changed, a new directory with a file, a new file in an old directory.
+        write(&upper, "same.txt", "same");
+        write(&upper, "edit.txt", "newer");
+        write(&upper, "made/deep/x.txt", "x");
+        write(&upper, "keep/new.txt", "n");
+        let changes: Vec<String> = from_upper(&lower, &upper).unwrap().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            changes,
+            [
+                "modified edit.txt (3 → 5 bytes)",
+                "created keep/new.txt (1 bytes)",
+                "created made/",
+                "created made/deep/",
+                "created made/deep/x.txt (1 bytes)"
+            ]
+        );
     }
 
     #[test]

@@ -538,24 +538,6 @@ mod tests {
         assert!(!spec("According to auth.log, how many users logged in?").mutates);
     }
 
-    #[test]
-    fn the_old_destination_cases_hold() {
-        let d = |g: &str| spec(g).destinations();
-        assert_eq!(d("Write the word hello into a file named greeting.txt."), ["greeting.txt"]);
-        assert!(d("Convert data.csv to JSON and send it to alice").is_empty());
-        assert!(d("Rename every .txt file to .md").is_empty());
-        assert!(d("How many .log files are here? Answer with the number.").is_empty());
-        assert!(d("Post it to https://example.com/x.json").is_empty());
-        assert_eq!(
-            d("Write the line 'hi' (without the quotes) to the file reports/2024/summary.txt."),
-            ["reports/2024/summary.txt"]
-        );
-        assert!(d("Count the lines in notes.txt and print the number.").is_empty());
-        assert!(d("What is the first line in settings.ini? Answer briefly.").is_empty());
-        assert!(d("According to auth.log, how many users logged in?").is_empty());
-        assert_eq!(d("Relative to src/, list the files and save them to out/list.txt."), ["out/list.txt"]);
-    }
-
     fn file_name() -> impl Strategy<Value = String> {
         ("[a-z][a-z0-9_]{0,7}", prop::sample::select(vec!["txt", "csv", "log", "json", "md", "conf"]))
             .prop_map(|(stem, ext)| format!("{stem}.{ext}"))
