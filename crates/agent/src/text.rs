@@ -72,12 +72,12 @@ fn replace_case_insensitive(text: &str, needle: &str, replacement: &str) -> Stri
     out
 }
 
-/// The screen without tmux-habitat's framing — the typed marker lines (`printf … __HAB_S_ …`), the markers
-/// themselves, the readiness handshake (`… wait-for -S hab-ready-…`) — and without blank rows around it. Give it
-/// a capture with wrapped lines joined, so a long typed line is one line.
+/// The screen without tmux-habitat's framing — its concealed markers, the readiness handshake of older
+/// servers (`… wait-for -S hab-ready-…`) — and without blank rows around it. Give it a capture with wrapped
+/// lines joined, so a marker split over two rows is whole.
 pub fn clean_screen(screen: &str) -> String {
-    let framing = |line: &str| line.contains("__HAB_") || line.contains("hab-ready-");
-    let lines: Vec<&str> = screen.lines().map(str::trim_end).filter(|line| !framing(line)).collect();
+    let screen = tmux_habitat::without_markers(screen);
+    let lines: Vec<&str> = screen.lines().map(str::trim_end).filter(|line| !line.contains("hab-ready-")).collect();
     let start = lines.iter().position(|line| !line.is_empty()).unwrap_or(lines.len());
     let end = lines.iter().rposition(|line| !line.is_empty()).map_or(start, |i| i + 1);
     let mut out = lines[start..end].join("\n");
@@ -152,9 +152,8 @@ mod tests {
 
     #[test]
     fn habitat_framing_is_removed_from_screens() {
-        let screen =
-            "$ printf '\\r\\n%s%s\\r\\n' __HAB_S_ 5f; . '/tmp/x'; printf …\n__HAB_S_5f\nhello\n__HAB_E_5f:0\n$\n\n\n";
-        assert_eq!(clean_screen(screen), "hello\n$\n");
+        let screen = "$ echo hello __HAB_S_5f3a5f3a5f3a5f3a\nhello\n__HAB_E_5f3a5f3a5f3a5f3a:0\n$\n\n\n";
+        assert_eq!(clean_screen(screen), "$ echo hello\nhello\n$\n");
         let subprocess = "$ 'tmux' -S '/tmp/s' wait-for -S hab-ready-3499d5aa\n$ ls\na.txt\n$";
         assert_eq!(clean_screen(subprocess), "$ ls\na.txt\n$\n");
     }

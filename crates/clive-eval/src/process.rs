@@ -123,8 +123,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (out, err) = (dir.path().join("out"), dir.path().join("err"));
         let script = "trap 'echo interrupted; exit 130' INT; sleep 300 & wait";
-        let ended =
-            run_limited(sh(script), &out, &err, Duration::from_millis(300), Duration::from_secs(10)).await.unwrap();
+        // The limit leaves bash time to set its trap and reach `wait` on a loaded machine: a SIGINT that comes
+        // sooner finds no trap (CI saw the run go to the full grace under load with 300 ms).
+        let ended = run_limited(sh(script), &out, &err, Duration::from_secs(2), Duration::from_secs(10)).await.unwrap();
         assert!(ended.timed_out && ended.wall < Duration::from_secs(10), "{ended:?}");
         assert_eq!(std::fs::read_to_string(out).unwrap(), "interrupted\n");
     }

@@ -67,9 +67,10 @@ async fn drain(output: &mut tmux_habitat::PaneOutput) {
     while output.recv().await.is_some() {}
 }
 
-/// The visible screen as text, without the blank rows below the last one written.
+/// The visible screen as text, without the blank rows below the last one written and without the concealed
+/// markers around commands the habitat ran.
 pub(crate) async fn visible(pane: &Pane) -> tmux_habitat::Result<String> {
-    Ok(trim_screen(&pane.capture_text().await?))
+    Ok(trim_screen(&tmux_habitat::without_markers(&pane.capture_text().await?)))
 }
 
 fn trim_screen(screen: &str) -> String {

@@ -8,6 +8,7 @@ use tmux_control::Command;
 use crate::capture::CaptureOptions;
 use crate::end_signal::EndSignal;
 use crate::error::{Error, Result};
+use crate::frame::TypedAt;
 use crate::keys::Key;
 use crate::screen::Screen;
 use crate::server::Server;
@@ -357,41 +358,37 @@ impl Pane {
 
     /// Waits until the pane's shell proves it reads input: it runs a handshake line that prints a marker
     /// (seen on the output stream over control mode) or writes a unique token into a FIFO of ours (subprocess
-    /// transport; the shell never needs to reach the tmux server, so a sandboxed shell works too). Fails after
-    /// `timeout` with the pane and what was on its screen.
+    /// transport; the shell never needs to reach the tmux server, so a sandboxed shell works too). The line
+    /// wipes itself and its marker from the screen, so a watcher sees just the prompt. Fails after `timeout`
+    /// with the pane and what was on its screen.
     pub async fn wait_ready(&self, timeout: Duration) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
-        let token = format!("{:016x}", rand::random::<u64>());
         let stream = self.server.subscribe_output(&self.id).await?;
-        // Without a stream, the shell writes the token into a FIFO with its printf builtin: no process, and no
-        // need to reach the tmux server (a sandboxed shell cannot).
-        let (line, mut stream) = match stream {
-            Some(stream) => (format!("printf '%s%s\\n' __HAB_R_ {token}"), Ok(stream)),
-            None => {
-                let signal = EndSignal::create(self.server.runtime_dir().join(format!("ready-{token}")))?;
-                let fifo = crate::shell_quote(&signal.path().display().to_string());
-                (format!("printf '%s\\n' {token} 1<>{fifo}"), Err(signal))
-            }
+        let Some(mut stream) = stream else {
+            return self.ready_by_fifo(timeout).await;
         };
-        let id = self.id.as_str();
-        let typed = crate::Invocation::new(Command::new("send-keys").args(["-t", id, "-l", &line]))
-            .then(Command::new("send-keys").args(["-t", id, "Enter"]));
-        self.server.tmux(typed).await?;
-        let stream = match &mut stream {
-            Ok(stream) => stream,
-            Err(signal) => return self.wait_for_fifo(signal, &token, timeout, "the shell to become ready").await,
-        };
+        let token = format!("{:016x}", rand::random::<u64>());
         let marker = format!("__HAB_R_{token}");
-        match crate::stream::wait_for_marker(stream, marker.as_bytes(), deadline).await {
+        // The cursor goes back to the prompt's row and clears it all, then the marker is printed concealed from
+        // the first column and erased at once: the stream has seen it, and the screen is as it was before the line
+        // was typed. Wiping first means that once the marker is seen, the screen no longer holds the typed line.
+        // (Not by saving and restoring the cursor: bash's exit restores a saved cursor too.)
+        let at = self.typed_at().await?;
+        let marker_rows = (marker.len() - 1) / usize::from(at.width.max(1));
+        let up = if marker_rows > 0 { format!("\\033[{marker_rows}A") } else { String::new() };
+        let line = |wipe: &str| format!("printf '{wipe}\\033[8m%s%s\\r{up}\\033[J\\033[0m' __HAB_R_ {token}");
+        let (_, rows) = at.fit(line(&at.wipe_all(9, 0)));
+        let line = match rows {
+            Some(rows) => at.fit(line(&at.wipe_all(rows, 0))).0,
+            None => line(""),
+        };
+        self.type_line(&line).await?;
+        match crate::stream::wait_for_marker(&mut stream, marker.as_bytes(), deadline).await {
             crate::stream::StreamWait::Found => Ok(()),
             crate::stream::StreamWait::Lost => {
+                // The marker may have gone by unseen; a second handshake over a FIFO cannot be missed.
                 self.server.continue_pane(&self.id).await;
-                let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-                self.wait_until("the shell to become ready", left, |screen| {
-                    screen.lines().any(|l| l.trim_end() == marker)
-                })
-                .await
-                .map(drop)
+                self.ready_by_fifo(deadline.saturating_duration_since(tokio::time::Instant::now())).await
             }
             crate::stream::StreamWait::TimedOut => Err(Error::Timeout {
                 pane: self.id.to_string(),
@@ -400,6 +397,37 @@ impl Pane {
                 screen: self.capture_text().await.unwrap_or_default(),
             }),
         }
+    }
+
+    /// The handshake over a FIFO: the shell writes a unique token into it with its printf builtin (no process,
+    /// and no need to reach the tmux server), after wiping the typed line.
+    async fn ready_by_fifo(&self, timeout: Duration) -> Result<()> {
+        let token = format!("{:016x}", rand::random::<u64>());
+        let mut signal = EndSignal::create(self.server.runtime_dir().join(format!("ready-{token}")))?;
+        let fifo = crate::shell_quote(&signal.path().display().to_string());
+        let at = self.typed_at().await?;
+        let line = |wipe: &str| format!("printf '{wipe}'; printf '%s\\n' {token} 1<>{fifo}");
+        let (_, rows) = at.fit(line(&at.wipe_all(9, 0)));
+        let line = match rows {
+            Some(rows) => at.fit(line(&at.wipe_all(rows, 0))).0,
+            None => format!("printf '%s\\n' {token} 1<>{fifo}"),
+        };
+        self.type_line(&line).await?;
+        self.wait_for_fifo(&mut signal, &token, timeout, "the shell to become ready").await
+    }
+
+    /// Where a line typed now would start, for wiping it afterwards.
+    async fn typed_at(&self) -> Result<TypedAt> {
+        let info = self.info().await?;
+        Ok(TypedAt::of(&info))
+    }
+
+    /// Types `line` and Enter, in one call.
+    async fn type_line(&self, line: &str) -> Result<()> {
+        let id = self.id.as_str();
+        let typed = crate::Invocation::new(Command::new("send-keys").args(["-t", id, "-l", line]))
+            .then(Command::new("send-keys").args(["-t", id, "Enter"]));
+        self.server.tmux(typed).await.map(drop)
     }
 
     /// The exit status of the pane's program once it has died (`None` while it runs, or if it cannot be

@@ -1,21 +1,26 @@
 //! Running a shell command in a pane and knowing exactly when it ended.
 //!
 //! The command goes into a script file that the pane's shell sources (so it inherits and changes the shell's
-//! state: `cd`, `export`, history), framed by two markers and, on the subprocess transport, followed by a
-//! signal on a FIFO unique to this command:
+//! state: `cd`, `export`, history). The typed line sources a second script around it, which shows the
+//! command, frames it by two markers and, on the subprocess transport, ends with a signal on a FIFO unique to
+//! this command:
 //!
 //! ```text
-//! printf '\r\n%s%s\r\n' __HAB_S_ 5f3a…; . '/tmp/…/cmd-5f3a….sh'; printf '\r\n%s%s:%s\r\n' __HAB_E_ 5f3a… "$?"; printf '%s\n' 5f3a… 1<>'/tmp/…/end-5f3a…'
+//! $ . '/tmp/…/run-5f3a….sh'                     ← typed, then wiped and replaced by the command
+//! $ ls -la ⟨__HAB_S_5f3a…⟩                      ← ⟨…⟩: printed concealed
+//! total 8
+//! ⟨__HAB_E_5f3a…:0⟩
 //! ```
 //!
-//! The typed line contains each marker only split in two, so its echo can never be taken for the marker; the
-//! signal is sent only after the end marker is printed, so completion is never reported early; and since the
-//! script is sourced, multi-line commands, heredocs and lines longer than a terminal line all work. If the
-//! command kills the shell, a `pane-died` hook on the pane signals a `wait-for` channel unique to the
-//! command, and a look at the pane once a second covers a hook that tmux does not run.
+//! Nothing typed contains a marker, so no echo can be taken for one; the signal is sent only after the end
+//! marker is printed, so completion is never reported early; and since the script is sourced, multi-line
+//! commands, heredocs and lines longer than a terminal line all work. A person watching sees the command as it
+//! was given and no plumbing ([`crate::frame`]). If the command kills the shell, a `pane-died` hook on the pane
+//! signals a `wait-for` channel unique to the command, and a look at the pane once a second covers a hook that
+//! tmux does not run.
 //!
 //! Over control mode the end marker itself is the signal: the pane's output stream is watched for it, so
-//! the typed line has no FIFO write and the end is seen within a millisecond. Should the stream miss it (a
+//! the script has no FIFO write and the end is seen within a millisecond. Should the stream miss it (a
 //! slow reader, a paused or moved pane), a look at the screen once a second finds it.
 
 use std::time::Duration;
@@ -26,6 +31,7 @@ use tmux_control::{Command, OutputSubscription};
 
 use crate::end_signal::EndSignal;
 use crate::error::{Error, Result};
+use crate::frame::{self, TypedAt};
 use crate::intervention::{Intervention, detect_intervention};
 use crate::pane::{Pane, PaneInfo};
 use crate::stream::{StreamWait, wait_for_any_output, wait_for_marker};
@@ -58,7 +64,8 @@ impl CommandOutput {
 #[derive(Debug)]
 pub struct RunningCommand {
     pane: Pane,
-    script: std::path::PathBuf,
+    /// The command's script and the one around it that the typed line sources; removed once it has ended.
+    scripts: [std::path::PathBuf; 2],
     token: String,
     channel: String,
     started: Instant,
@@ -77,7 +84,9 @@ pub struct RunningCommand {
 impl Drop for RunningCommand {
     fn drop(&mut self) {
         if !self.ended.load(std::sync::atomic::Ordering::Relaxed) {
-            self.pane.server().leave_script(self.pane.id(), std::mem::take(&mut self.script));
+            for script in &mut self.scripts {
+                self.pane.server().leave_script(self.pane.id(), std::mem::take(script));
+            }
         }
     }
 }
@@ -119,27 +128,36 @@ impl Pane {
         let token = format!("{:016x}", rand::random::<u64>());
         let channel = unique_token("done");
         let script = self.server().runtime_dir().join(format!("cmd-{token}.sh"));
+        let frame = self.server().runtime_dir().join(format!("run-{token}.sh"));
         let mut body = command.replace("\r\n", "\n");
         if !body.ends_with('\n') {
             body.push('\n');
         }
-        std::fs::write(&script, body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
+        std::fs::write(&script, &body).map_err(|e| Error::io(format!("writing {}", script.display()), e))?;
         let stream = self.server().subscribe_output(self.id()).await?;
-        let script_word = crate::shell_quote(&script.display().to_string());
-        // CR before each marker puts it at column 0 even when the terminal does not turn LF into CRLF. The
-        // script is removed once the command has ended (never before: the shell may not have read it yet).
-        let mut line = format!(
-            "printf '\\r\\n%s%s\\r\\n' {START} {token}; . {script_word}; printf '\\r\\n%s%s:%s\\r\\n' {END} {token} \"$?\""
-        );
+        let at = TypedAt::of(&info);
+        let (line, rows) = at.fit(format!(". {}", crate::shell_quote(&frame.display().to_string())));
         let end_signal = match stream {
             Some(_) => None,
-            None => {
-                let signal = EndSignal::create(self.server().runtime_dir().join(format!("end-{token}")))?;
-                let fifo = crate::shell_quote(&signal.path().display().to_string());
-                line.push_str(&format!("; printf '%s\\n' {token} 1<>{fifo}"));
-                Some(signal)
-            }
+            None => Some(EndSignal::create(self.server().runtime_dir().join(format!("end-{token}")))?),
         };
+        // Over the subprocess transport the script ends by writing the token into the FIFO.
+        let after = end_signal.as_ref().map(|signal| {
+            format!("printf '%s\\n' {token} 1<>{}", crate::shell_quote(&signal.path().display().to_string()))
+        });
+        let text = frame::command_script(
+            &body,
+            rows.map(|rows| at.wipe(rows)),
+            info.cursor_x == 0,
+            (START, &token),
+            (END, &token),
+            &crate::shell_quote(&script.display().to_string()),
+            after,
+        );
+        if let Err(e) = std::fs::write(&frame, text) {
+            let _ = std::fs::remove_file(&script);
+            return Err(Error::io(format!("writing {}", frame.display()), e));
+        }
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
         let started = Instant::now();
@@ -151,7 +169,7 @@ impl Pane {
             pane: self.clone(),
             token,
             channel,
-            script,
+            scripts: [script, frame],
             started,
             start_line: info.history_size + usize::from(info.cursor_y),
             start_cursor_y: info.cursor_y,
@@ -237,7 +255,9 @@ impl RunningCommand {
         }
         let duration = self.started.elapsed();
         // The shell has read the script: the command is over, and so are those given up on before it.
-        let _ = std::fs::remove_file(&self.script);
+        for script in &self.scripts {
+            let _ = std::fs::remove_file(script);
+        }
         self.ended.store(true, std::sync::atomic::Ordering::Relaxed);
         self.pane.server().remove_left_scripts(self.pane.id());
         // Fast path, one tmux call: capture from a little above where the command started. Unless its output
@@ -385,40 +405,42 @@ struct Parsed {
     saw_start: bool,
 }
 
-/// Finds the output between this command's start and end markers. The end marker is preceded by a forced
-/// newline, so a final empty line before it means the output ended with a newline.
+/// Finds the output between this command's start and end markers. The start marker ends the row that shows
+/// the command; the end marker follows the output directly, so text before it on its row is a last line
+/// without a newline, and a marker at the start of a row means the output ended with one.
 fn parse_output(lines: &[String], token: &str) -> Parsed {
     let start_marker = format!("{START}{token}");
     let end_prefix = format!("{END}{token}:");
-    let start = lines.iter().position(|l| l.trim_start_matches('\r') == start_marker);
+    let start = lines.iter().position(|l| l.ends_with(&start_marker));
     let body_from = start.map_or(0, |i| i + 1);
     let mut exit_code = None;
     let mut body: Vec<&str> = Vec::new();
+    let mut ended_with_newline = false;
     for line in &lines[body_from..] {
-        if let Some(code) = line.strip_prefix(&end_prefix).and_then(|c| c.trim().parse().ok()) {
+        let end = line.find(&end_prefix).and_then(|at| {
+            let code = line[at + end_prefix.len()..].trim().parse().ok()?;
+            Some((at, code))
+        });
+        if let Some((at, code)) = end {
             exit_code = Some(code);
+            match &line[..at] {
+                "" => ended_with_newline = !body.is_empty(),
+                last => body.push(last),
+            }
             break;
         }
         body.push(line);
     }
-    let output = if exit_code.is_some() {
-        match body.split_last() {
-            Some((&"", rest)) => {
-                if rest.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}\n", rest.join("\n"))
-                }
-            }
-            _ => body.join("\n"),
-        }
-    } else {
+    if exit_code.is_none() {
         // Still running: trailing blank rows are just the empty screen below the cursor.
         while body.last().is_some_and(|l| l.is_empty()) {
             body.pop();
         }
-        body.join("\n")
-    };
+    }
+    let mut output = body.join("\n");
+    if ended_with_newline {
+        output.push('\n');
+    }
     Parsed { output, exit_code, saw_start: start.is_some() }
 }
 
@@ -432,7 +454,7 @@ mod tests {
 
     #[test]
     fn output_between_markers_keeps_its_final_newline() {
-        let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; . x; …\n__HAB_S_t1\nhello\n\n__HAB_E_t1:0\n$");
+        let screen = lines("$ echo hello __HAB_S_t1\nhello\n__HAB_E_t1:0\n$");
         assert_eq!(
             parse_output(&screen, "t1"),
             Parsed { output: "hello\n".into(), exit_code: Some(0), saw_start: true }
@@ -441,20 +463,23 @@ mod tests {
 
     #[test]
     fn output_without_final_newline() {
-        let screen = lines("__HAB_S_t1\nabc\n__HAB_E_t1:3");
+        let screen = lines("$ x __HAB_S_t1\nabc__HAB_E_t1:3");
         assert_eq!(parse_output(&screen, "t1").output, "abc");
         assert_eq!(parse_output(&screen, "t1").exit_code, Some(3));
+        let screen = lines("$ x __HAB_S_t1\na\n\nbc__HAB_E_t1:3");
+        assert_eq!(parse_output(&screen, "t1").output, "a\n\nbc");
     }
 
     #[test]
-    fn empty_output() {
-        let screen = lines("__HAB_S_t1\n\n__HAB_E_t1:0");
-        assert_eq!(parse_output(&screen, "t1").output, "");
+    fn empty_output_and_empty_lines() {
+        assert_eq!(parse_output(&lines("$ true __HAB_S_t1\n__HAB_E_t1:0"), "t1").output, "");
+        assert_eq!(parse_output(&lines("$ echo __HAB_S_t1\n\n__HAB_E_t1:0"), "t1").output, "\n");
+        assert_eq!(parse_output(&lines("$ x __HAB_S_t1\na\n\n\n__HAB_E_t1:0"), "t1").output, "a\n\n\n");
     }
 
     #[test]
-    fn echo_of_the_typed_line_is_not_a_marker() {
-        let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; printf '\\n%s%s:%s\\n' __HAB_E_ t1 \"$?\"");
+    fn a_marker_split_in_two_is_not_a_marker() {
+        let screen = lines("$ printf '%s%s\\n' __HAB_S_ t1; printf '%s%s:%s\\n' __HAB_E_ t1 \"$?\"");
         let parsed = parse_output(&screen, "t1");
         assert_eq!(parsed.exit_code, None);
         assert!(!parsed.saw_start);
@@ -462,9 +487,15 @@ mod tests {
 
     #[test]
     fn markers_of_other_commands_are_ignored() {
-        let screen = lines("__HAB_S_t1\n__HAB_E_t0:1\n__HAB_E_t1x:2\nreal\n\n__HAB_E_t1:0");
+        let screen = lines("$ x __HAB_S_t1\n__HAB_E_t0:1\n__HAB_E_t1x:2\nreal\n__HAB_E_t1:0");
         let parsed = parse_output(&screen, "t1");
         assert_eq!(parsed.exit_code, Some(0));
         assert_eq!(parsed.output, "__HAB_E_t0:1\n__HAB_E_t1x:2\nreal\n");
+    }
+
+    #[test]
+    fn still_running_output_drops_the_empty_screen_below() {
+        let parsed = parse_output(&lines("$ x __HAB_S_t1\nsome\n\n\n"), "t1");
+        assert_eq!((parsed.output.as_str(), parsed.exit_code), ("some", None));
     }
 }
