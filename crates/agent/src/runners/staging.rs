@@ -155,11 +155,11 @@ impl<'a> Staging<'a> {
                         .map_or_else(String::new, |l| l.trim().to_owned());
                     self.shared.remember_unstageable(&self.pane, &reason);
                     self.unstaged = Some(reason);
-                    let _ = stage.discard();
+                    stage.discard_in_background();
                     return Settled::Unavailable;
                 }
                 let settled = self.settle_staged(stage, exit_code);
-                let _ = stage.discard();
+                stage.discard_in_background();
                 settled
             }
             Attempt::Unstaged(before) => self.settle_unstaged(before, exit_code),
@@ -170,7 +170,7 @@ impl<'a> Staging<'a> {
     pub(crate) fn abandon(&mut self, attempt: &Attempt) -> Settled {
         match attempt {
             Attempt::Staged(stage) => {
-                let _ = stage.discard();
+                stage.discard_in_background();
                 Settled::Applied(None)
             }
             Attempt::Unstaged(before) => {
