@@ -18,12 +18,10 @@ use tmux_habitat::{Server, Session};
 use crate::error::CliError;
 use crate::progress::Progress;
 use crate::recording::Recorder;
+use crate::remote_runner::{AnswerCounter, remote_runner};
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
-use crate::tools::ToolsChoice;
-
-/// The pane a task without a plan runs in (the session's first window).
-pub const TASK_PANE: &str = "shell";
+use crate::tools::{TASK_PANE, ToolsChoice};
 
 /// How a model-backed run is set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +88,7 @@ pub fn connect_model(budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, Cli
 
 /// Whether `provider` serves a local model (an OpenAI-compatible server such as llama.cpp's, or Ollama), which
 /// clive takes to be a small one: sampled greedily, shown no tool cards, and its router's command is not the first
-/// attempt (`route_cmd`).
+/// attempt (the router's route, carried out by `clive "<task>"`).
 pub fn is_local(provider: ProviderKind) -> bool {
     matches!(provider, ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative)
 }
@@ -123,7 +121,7 @@ pub struct Engine {
     /// The agent, when a model is configured.
     pub agent: Option<Agent>,
     /// The model calls that answered remote agents' questions (plans with `remote` subtasks).
-    pub remote_answers: Option<Arc<crate::remote_cmd::AnswerCounter>>,
+    pub remote_answers: Option<Arc<AnswerCounter>>,
     /// Each pane's network (`On` where commands run as typed).
     pub networks: BTreeMap<String, toolbox::Network>,
     executor: Executor,
@@ -230,7 +228,7 @@ impl Engine {
         if let Some(session) = &session
             && plan.subtasks().iter().any(|s| s.mode == Mode::Remote)
         {
-            let (runner, counter) = crate::remote_cmd::remote_runner(session.clone(), answer_model)?;
+            let (runner, counter) = remote_runner(session.clone(), answer_model)?;
             executor = executor.with_runner(Mode::Remote, Arc::new(runner));
             remote_answers = Some(counter);
         }

@@ -19,7 +19,7 @@ pub enum CliError {
         /// Why tier 0 declined the task.
         reason: String,
     },
-    /// [`crate::run_task`] runs shell commands only; a task in words goes through [`crate::route_cmd`].
+    /// [`crate::run_task`] runs shell commands only; a task in words is routed first (`clive "<task>"`).
     #[error(
         "this task needs a language model ({reason}); run_task runs shell commands only, route the task with \
          clive_cli::route_cmd::run (as `clive \"<task>\"` does)"

@@ -34,6 +34,11 @@ pub const INTERNAL: i32 = 125;
 /// Interrupted by Ctrl-C; the command was interrupted too and its session is kept.
 pub const INTERRUPTED: i32 = 130;
 
+/// The process exit status of `code`: its low eight bits, as `std::process::exit` would give the parent.
+pub fn to_exit_code(code: i32) -> std::process::ExitCode {
+    std::process::ExitCode::from(code.to_le_bytes()[0])
+}
+
 /// The table printed at the end of `--help`.
 pub const HELP_TABLE: &str = "\
 Exit codes:

@@ -35,6 +35,7 @@ pub mod progress;
 pub mod provider;
 pub mod recording;
 pub mod remote_cmd;
+pub mod remote_runner;
 pub mod route_cmd;
 pub mod serve_cmd;
 pub mod session_record;
@@ -55,7 +56,11 @@ use serde_json::json;
 use crate::manage::LogSource;
 
 /// Runs one parsed invocation, prints its results and returns the process exit code.
-pub async fn execute(cli: Cli) -> i32 {
+pub async fn execute(cli: Cli) -> std::process::ExitCode {
+    exit_code::to_exit_code(execute_code(cli).await)
+}
+
+async fn execute_code(cli: Cli) -> i32 {
     let json = cli.global.json;
     let task = cli.task_text();
     let result = match Settings::from_env() {
@@ -126,7 +131,7 @@ fn task_options(cli: &Cli) -> Result<TaskOptions, CliError> {
         timeout: cli.global.timeout,
         allow_destructive: cli.global.allow_destructive,
         cwd: cli.global.cwd.clone(),
-        tools: tools::ToolsChoice::resolve(&cli.global)?,
+        tools: tools::ToolsChoice::resolve(&cli.global.tools_args())?,
         model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
     })
 }
@@ -237,7 +242,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         }
         Some(Command::Mcp) => mcp_cmd::serve(settings, &cli.global).await,
         Some(Command::Tools) => {
-            let view = tools::tools(&cli.global, settings).await?;
+            let view = tools::tools(&cli.global.tools_args(), settings).await?;
             if json {
                 outln!("{}", serde_json::to_string(&view).unwrap_or_default());
             } else {
@@ -284,7 +289,7 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
                 cwd: cli.global.cwd.clone(),
                 timeout: cli.global.timeout,
                 model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
-                tools: tools::ToolsChoice::resolve(&cli.global)?,
+                tools: tools::ToolsChoice::resolve(&cli.global.tools_args())?,
             };
             let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
             if json {

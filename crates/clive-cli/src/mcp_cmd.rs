@@ -20,7 +20,7 @@ const EXPIRY_REFRESH: Duration = Duration::from_secs(300);
 /// Serves MCP on stdin and stdout until the client closes the connection; then the session is removed (kept
 /// for the retention period with `--keep`).
 pub async fn serve(settings: &Settings, global: &GlobalArgs) -> Result<i32, CliError> {
-    let choice = ToolsChoice::resolve(global)?;
+    let choice = ToolsChoice::resolve(&global.tools_args())?;
     let cwd = match &global.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,

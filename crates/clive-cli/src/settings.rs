@@ -73,7 +73,7 @@ impl Settings {
     }
 
     /// Where pane recordings (asciicast v2, `<session>.cast`, `<session>.<pane>.cast`; see
-    /// [`crate::recording::Recorder`]) go; `clive serve` lists them, `clive replay` plays them.
+    /// `Recorder` in the recording module) go; `clive serve` lists them, `clive replay` plays them.
     pub fn recordings_dir(&self) -> PathBuf {
         self.state_dir.join("recordings")
     }

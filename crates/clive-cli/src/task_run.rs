@@ -174,7 +174,7 @@ fn plan_task_in(
 }
 
 /// Runs `task` when it is a shell command (tier 0; a task in words is an error here, see
-/// [`crate::route_cmd`]): gates it, sweeps expired sessions, runs the command in a fresh detached session
+/// `clive "<task>"`): gates it, sweeps expired sessions, runs the command in a fresh detached session
 /// `clive-<id>` in the caller's directory and environment, and removes the session after a success (keeps it
 /// after a failure or with `keep`).
 pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
@@ -247,7 +247,7 @@ async fn run_on(
         _ => None,
     };
     let sandboxed = sandbox.is_some();
-    let pane = crate::engine::TASK_PANE;
+    let pane = crate::tools::TASK_PANE;
     let network =
         options.tools.network.network_for(task, &format!("{task}\n{command}"), &options.tools.config.sandbox.hosts);
     let launcher = toolbox::Launcher::new(&cwd)

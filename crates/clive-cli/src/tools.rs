@@ -10,9 +10,25 @@ use toolbox::{
     ToolsReport, Toolset, UserConfig,
 };
 
-use crate::cli::GlobalArgs;
 use crate::error::CliError;
 use crate::settings::Settings;
+
+/// The pane a task without a plan runs in (the session's first window).
+pub const TASK_PANE: &str = "shell";
+
+/// A caller's choices over the config file's: the toolset, and the sandbox and network of panes a model types
+/// into.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolsArgs {
+    /// A profile, pane kinds or tools, separated by commas (`--tools`); `None` for the config file's.
+    pub tools: Option<String>,
+    /// Panes a model types into run unconfined (`--no-sandbox`).
+    pub no_sandbox: bool,
+    /// Sandboxed panes reach no host at all (`--no-network`).
+    pub no_network: bool,
+    /// Sandboxed panes reach every host (`--network`).
+    pub network: bool,
+}
 
 /// The toolset and sandbox this invocation uses: `--tools` over the config file over the default profile;
 /// the sandbox on unless `--no-sandbox` or the config file turns it off.
@@ -54,7 +70,7 @@ impl Default for ToolsChoice {
 
 impl ToolsChoice {
     /// Reads the config file and applies the command line over it.
-    pub fn resolve(args: &GlobalArgs) -> Result<ToolsChoice, CliError> {
+    pub fn resolve(args: &ToolsArgs) -> Result<ToolsChoice, CliError> {
         let config = UserConfig::load()?;
         let catalog = match &config.cards_dir {
             Some(dir) => Catalog::with_user_cards(dir)?,
@@ -96,7 +112,7 @@ impl ToolsChoice {
     /// nothing with `--network` or `--no-network`. `On` for every pane when the sandbox is off.
     pub fn pane_networks(&self, trusted: &str, plan: &dag_sched::Plan) -> BTreeMap<String, Network> {
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
-        texts.entry(crate::engine::TASK_PANE.to_owned()).or_default();
+        texts.entry(TASK_PANE.to_owned()).or_default();
         for subtask in &plan.subtasks {
             let text = texts.entry(subtask.pane.clone()).or_default();
             for part in [Some(&subtask.description), subtask.command.as_ref()].into_iter().flatten() {
@@ -216,7 +232,7 @@ pub struct SandboxView {
 }
 
 /// Runs `clive tools`.
-pub async fn tools(args: &GlobalArgs, settings: &Settings) -> Result<ToolsView, CliError> {
+pub async fn tools(args: &ToolsArgs, settings: &Settings) -> Result<ToolsView, CliError> {
     let choice = ToolsChoice::resolve(args)?;
     let server = settings.server().await?;
     let (version, problem) = match server.tmux_version().await {
