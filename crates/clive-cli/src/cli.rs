@@ -269,8 +269,8 @@ pub enum PlanCommand {
 
 impl GlobalArgs {
     /// The tool options (`--tools`, `--no-sandbox`, `--no-network`, `--network`).
-    pub fn tools_args(&self) -> crate::tools::ToolsArgs {
-        crate::tools::ToolsArgs {
+    pub fn tools_args(&self) -> clive_core::ToolsArgs {
+        clive_core::ToolsArgs {
             tools: self.tools.clone(),
             no_sandbox: self.no_sandbox,
             no_network: self.no_network,

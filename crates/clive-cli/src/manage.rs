@@ -3,13 +3,13 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::archive::{self, ArchivedSession};
-use crate::error::CliError;
-use crate::session_record::{self, SESSION_PREFIX, SessionRecord};
-use crate::settings::Settings;
+use clive_core::Error;
+use clive_core::Settings;
+use clive_core::archive::{self, ArchivedSession};
+use clive_core::session_record::{self, SESSION_PREFIX, SessionRecord};
 
 /// Every clive session on the server, oldest first.
-pub async fn sessions(settings: &Settings) -> Result<Vec<SessionRecord>, CliError> {
+pub async fn sessions(settings: &Settings) -> Result<Vec<SessionRecord>, Error> {
     if !settings.server_may_run() {
         return Ok(Vec::new());
     }
@@ -41,13 +41,13 @@ pub fn human_age(seconds: u64) -> String {
 }
 
 /// Attaches this terminal to the session (`tmux attach` on clive's socket) and returns tmux's exit code.
-pub async fn attach(settings: &Settings, id: &str) -> Result<i32, CliError> {
+pub async fn attach(settings: &Settings, id: &str) -> Result<i32, Error> {
     let records = sessions(settings).await?;
     let record = session_record::resolve(&records, id)?;
     let server = settings.server().await?;
     let mut command = server.raw_command();
     command.args(["attach-session", "-t", &format!("={}", record.session)]);
-    let status = command.status().await.map_err(|e| CliError::io("starting tmux attach", "tmux", e))?;
+    let status = command.status().await.map_err(|e| Error::io("starting tmux attach", "tmux", e))?;
     Ok(status.code().unwrap_or(crate::exit_code::INTERNAL))
 }
 
@@ -61,7 +61,7 @@ pub enum LogSource {
 }
 
 /// The output of a session: live from its pane while it exists, else its archived log.
-pub async fn logs(settings: &Settings, id: &str) -> Result<(LogSource, String), CliError> {
+pub async fn logs(settings: &Settings, id: &str) -> Result<(LogSource, String), Error> {
     let records = sessions(settings).await?;
     match session_record::resolve(&records, id) {
         Ok(record) => {
@@ -69,18 +69,18 @@ pub async fn logs(settings: &Settings, id: &str) -> Result<(LogSource, String), 
             let text = archive::capture_all(&server, &record.session).await?;
             return Ok((LogSource::Live(record.session.clone()), text));
         }
-        Err(CliError::NoSuchSession { .. }) => {}
+        Err(Error::NoSuchSession { .. }) => {}
         Err(e) => return Err(e),
     }
     let path = archived_log(settings, id)?;
-    let text = std::fs::read_to_string(&path).map_err(|e| CliError::io("reading a session log", &path, e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("reading a session log", &path, e))?;
     Ok((LogSource::Archived(path), text))
 }
 
 /// Finds the archived log of `id` (a name, an id or a unique id prefix).
-fn archived_log(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
+fn archived_log(settings: &Settings, id: &str) -> Result<PathBuf, Error> {
     let wanted = id.strip_prefix(SESSION_PREFIX).unwrap_or(id);
-    let not_found = || CliError::NoSuchSession { id: id.to_owned() };
+    let not_found = || Error::NoSuchSession { id: id.to_owned() };
     if wanted.is_empty() {
         return Err(not_found());
     }
@@ -101,7 +101,7 @@ fn archived_log(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
     match matches.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(not_found()),
-        many => Err(CliError::AmbiguousSession {
+        many => Err(Error::AmbiguousSession {
             id: id.to_owned(),
             matches: many
                 .iter()
@@ -113,7 +113,7 @@ fn archived_log(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
 }
 
 /// Archives and removes expired sessions (all of them with `all`).
-pub async fn gc(settings: &Settings, all: bool) -> Result<Vec<ArchivedSession>, CliError> {
+pub async fn gc(settings: &Settings, all: bool) -> Result<Vec<ArchivedSession>, Error> {
     if !settings.server_may_run() {
         return Ok(Vec::new());
     }
@@ -124,7 +124,7 @@ pub async fn gc(settings: &Settings, all: bool) -> Result<Vec<ArchivedSession>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session_record::SessionState;
+    use clive_core::session_record::SessionState;
 
     #[test]
     fn ages() {
@@ -164,6 +164,6 @@ mod tests {
         std::fs::write(settings.log_file("clive-ab12"), "x").unwrap();
         assert_eq!(archived_log(&settings, "ab12").unwrap(), settings.log_file("clive-ab12"));
         assert_eq!(archived_log(&settings, "clive-ab").unwrap(), settings.log_file("clive-ab12"));
-        assert!(matches!(archived_log(&settings, "zz"), Err(CliError::NoSuchSession { .. })));
+        assert!(matches!(archived_log(&settings, "zz"), Err(Error::NoSuchSession { .. })));
     }
 }

@@ -10,9 +10,9 @@ use router::safety::GatePolicy;
 
 use crate::cli::GlobalArgs;
 use crate::error::CliError;
-use crate::session_record::{self, SESSION_PREFIX};
-use crate::settings::Settings;
-use crate::tools::ToolsChoice;
+use clive_core::Settings;
+use clive_core::ToolsChoice;
+use clive_core::session_record::{self, SESSION_PREFIX};
 
 /// How often a serving session's expiry is pushed forward, so `clive gc` leaves it alone while it serves.
 const EXPIRY_REFRESH: Duration = Duration::from_secs(300);

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use agent::changes::{Change, JOURNAL_FILE, Journal};
 use serde::Serialize;
 
-use crate::error::CliError;
-use crate::session_record::match_id;
-use crate::settings::Settings;
+use clive_core::Error;
+use clive_core::Settings;
+use clive_core::session_record::match_id;
 
 /// What `clive undo` did.
 #[derive(Debug, Clone, Serialize)]
@@ -21,7 +21,7 @@ pub struct UndoReport {
 }
 
 /// Undoes the changes of the task `id` names (an id, a session name or a unique id prefix).
-pub fn undo(settings: &Settings, id: &str) -> Result<UndoReport, CliError> {
+pub fn undo(settings: &Settings, id: &str) -> Result<UndoReport, Error> {
     let runs = settings.state_dir.join("runs");
     let mut names: Vec<String> = std::fs::read_dir(&runs)
         .into_iter()
@@ -31,7 +31,7 @@ pub fn undo(settings: &Settings, id: &str) -> Result<UndoReport, CliError> {
         .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
         .collect();
     names.sort();
-    let nothing = || CliError::NothingToUndo { id: id.to_owned(), dir: runs.clone() };
+    let nothing = || Error::NothingToUndo { id: id.to_owned(), dir: runs.clone() };
     let session = match_id(&names, id)?.ok_or_else(nothing)?.clone();
     let mut journals = journals(&runs.join(&session))?;
     if journals.is_empty() {
@@ -52,7 +52,7 @@ pub fn undo(settings: &Settings, id: &str) -> Result<UndoReport, CliError> {
 }
 
 /// The journals of applied changes under a run directory, the latest first.
-fn journals(run_dir: &Path) -> Result<Vec<Journal>, CliError> {
+fn journals(run_dir: &Path) -> Result<Vec<Journal>, Error> {
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     let subtasks = run_dir.join("subtasks");
     for subtask in std::fs::read_dir(&subtasks).into_iter().flatten().flatten() {
@@ -65,7 +65,7 @@ fn journals(run_dir: &Path) -> Result<Vec<Journal>, CliError> {
         }
     }
     found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-    found.into_iter().map(|(_, dir)| Journal::load(&dir).map_err(CliError::from)).collect()
+    found.into_iter().map(|(_, dir)| Journal::load(&dir).map_err(Error::from)).collect()
 }
 
 /// The text `clive undo` prints.

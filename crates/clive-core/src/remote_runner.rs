@@ -1,7 +1,6 @@
 //! The runner of `remote` subtasks (crates/remote) for a run's session: who answers an inner agent's question
-//! (one short call to the outer's model, else the user on this terminal) and what those answers cost.
+//! (one short call to the outer's model, else the caller's fallback) and what those answers cost.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,17 +10,19 @@ use async_trait::async_trait;
 use llm::{ChatModel, ChatRequest};
 use remote::{AnswerRequest, Answerer, Registry, RemoteRunner};
 
-use crate::error::CliError;
+use crate::error::Error;
 
 /// The prompt that asks the outer's model to answer an inner's question.
 const QUESTION_PROMPT: &str = include_str!("../prompts/remote_question.md");
 
 /// The runner of `remote` subtasks for a run in `session`: the user's registry, the provider variables that are
-/// set (sent with `SendEnv`), questions answered by `model` (else by the user on a terminal).
+/// set (sent with `SendEnv`), questions answered by `model`, else by `fallback` (`clive` asks the user on its
+/// terminal).
 pub fn remote_runner(
     session: tmux_habitat::Session,
     model: Option<Arc<dyn ChatModel>>,
-) -> Result<(RemoteRunner, Arc<AnswerCounter>), CliError> {
+    fallback: Option<Arc<dyn Answerer>>,
+) -> Result<(RemoteRunner, Arc<AnswerCounter>), Error> {
     let config = toolbox::UserConfig::load()?;
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let registry = Registry::load(&config, home.as_deref());
@@ -30,9 +31,9 @@ pub fn remote_runner(
         .collect();
     let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
     let control_dir = remote::default_control_dir(runtime.as_deref())
-        .map_err(|e| CliError::io("creating ssh's shared-connection directory", "clive-ssh", e))?;
+        .map_err(|e| Error::io("creating ssh's shared-connection directory", "clive-ssh", e))?;
     let counter = Arc::new(AnswerCounter::default());
-    let answerer = Arc::new(QuestionAnswerer { model, counter: counter.clone() });
+    let answerer = Arc::new(QuestionAnswerer { model, counter: counter.clone(), fallback });
     Ok((RemoteRunner::new(session, Arc::new(registry), env, control_dir).answerer(answerer), counter))
 }
 
@@ -50,10 +51,11 @@ impl AnswerCounter {
     }
 }
 
-/// Answers an inner's question: one short call to the outer's model, else the user on this terminal.
+/// Answers an inner's question: one short call to the outer's model, else the fallback.
 struct QuestionAnswerer {
     model: Option<Arc<dyn ChatModel>>,
     counter: Arc<AnswerCounter>,
+    fallback: Option<Arc<dyn Answerer>>,
 }
 
 /// The prompt for one question (the dependencies' results are data, in tags).
@@ -96,19 +98,10 @@ impl Answerer for QuestionAnswerer {
                 Err(_) => tracing::warn!("the model did not answer the agent's question in time"),
             }
         }
-        if !std::io::stdin().is_terminal() {
-            return None;
+        match &self.fallback {
+            Some(fallback) => fallback.answer(request).await,
+            None => None,
         }
-        eprintln!("clive@{} asks: {}", request.host, request.question.unwrap_or("(it waits for input)"));
-        eprint!("answer> ");
-        tokio::task::spawn_blocking(|| {
-            let mut line = String::new();
-            std::io::stdin().read_line(&mut line).ok().filter(|n| *n > 0).map(|_| line.trim().to_owned())
-        })
-        .await
-        .ok()
-        .flatten()
-        .filter(|answer| !answer.is_empty())
     }
 }
 
