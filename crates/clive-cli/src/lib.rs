@@ -44,7 +44,7 @@ use clive_core::session_record;
 use clive_core::{Config, Provider, Settings, TaskOptions};
 use serde_json::json;
 
-use crate::manage::LogSource;
+use clive_core::sessions::{self, LogSource};
 
 /// Runs one parsed invocation, prints its results and returns the process exit code.
 pub async fn execute(cli: Cli) -> std::process::ExitCode {
@@ -149,7 +149,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
     }
     match &cli.command {
         Some(Command::Sessions) => {
-            let records = manage::sessions(settings).await?;
+            let records = sessions::sessions(settings).await?;
             if json {
                 outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
@@ -159,7 +159,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         }
         Some(Command::Attach { id }) => Ok(manage::attach(settings, id).await?),
         Some(Command::Logs { id }) => {
-            let (source, text) = manage::logs(settings, id).await?;
+            let (source, text) = sessions::logs(settings, id).await?;
             if json {
                 let (live, from) = match &source {
                     LogSource::Live(session) => (true, session.clone()),
@@ -172,7 +172,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
-            let removed = manage::gc(settings, *all).await?;
+            let removed = sessions::gc(settings, *all).await?;
             if json {
                 outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
@@ -222,7 +222,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await?)
         }
         Some(Command::Undo { id }) => {
-            let report = undo_cmd::undo(settings, id)?;
+            let report = clive_core::undo::undo(settings, id)?;
             if json {
                 outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {

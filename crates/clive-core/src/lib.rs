@@ -29,7 +29,8 @@
 //! - [`event`]: what a run reports while it works;
 //! - [`task_run`] (one command), [`model_task`] (a plan for the runners), [`remote_task`] (`clive@host`),
 //!   [`plan_run`] (a plan file), all on [`engine::Engine`];
-//! - [`session_record`], [`archive`] and [`recording`]: what clive keeps of its sessions;
+//! - [`session_record`], [`archive`] and [`recording`]: what clive keeps of its sessions; [`sessions`] lists them,
+//!   reads their logs and sweeps them; [`undo`] takes a task's changes back;
 //! - [`tools`]: the toolset and the sandbox of panes a model types into.
 
 pub mod archive;
@@ -46,9 +47,11 @@ pub mod remote_runner;
 pub mod remote_task;
 pub mod run;
 pub mod session_record;
+pub mod sessions;
 pub mod settings;
 pub mod task_run;
 pub mod tools;
+pub mod undo;
 
 pub use config::{Config, ConfigBuilder, ModelOptions, Provider, TaskOptions};
 pub use dag_sched::CancelToken;
