@@ -46,6 +46,8 @@ pub struct EngineOptions {
     pub network_from: String,
     /// Who answers a remote agent's question when the model cannot (`clive` asks the user on its terminal).
     pub answerer: Option<Arc<dyn remote::Answerer>>,
+    /// Where remote agents' questions are told (the plan's own events go where [`Engine::run`] is told).
+    pub events: Events,
 }
 
 /// The model a run uses, with its budget.
@@ -209,7 +211,8 @@ impl Engine {
         if let Some(session) = &session
             && plan.subtasks().iter().any(|s| s.mode == Mode::Remote)
         {
-            let (runner, counter) = remote_runner(session.clone(), answer_model, options.answerer.clone())?;
+            let (runner, counter) =
+                remote_runner(session.clone(), answer_model, options.answerer.clone(), options.events.clone())?;
             executor = executor.with_runner(Mode::Remote, Arc::new(runner));
             remote_answers = Some(counter);
         }

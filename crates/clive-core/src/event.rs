@@ -35,6 +35,20 @@ pub enum Event {
     },
     /// A subtask started, made progress (a turn), ended, was skipped or cancelled.
     Subtask(dag_sched::Event),
+    /// What a subtask changed in the working directory (the run's `clive undo` takes it back), once it ended.
+    Changes {
+        /// The subtask id.
+        subtask: String,
+        /// Its changes, in the order it made them.
+        changes: Vec<agent::changes::Change>,
+    },
+    /// A remote agent (`clive@host`) asked a question; the model answers it, else the task's answerer.
+    Question {
+        /// The agent's host.
+        host: String,
+        /// Its question (`None`: it waits for input without one).
+        question: Option<String>,
+    },
     /// The network proxy refused requests of panes a model typed into.
     NetworkRefused {
         /// Each refused request: the pane and the host.

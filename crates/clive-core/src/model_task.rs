@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::config::TaskOptions;
 use crate::engine::{Engine, EngineOptions, ModelSetup, task_directory};
 use crate::error::Error;
-use crate::event::Events;
+use crate::event::{Event, Events};
 use crate::exit_code;
 use crate::settings::Settings;
 use crate::task_run::RoutingReport;
@@ -234,6 +234,7 @@ pub async fn run_model_plan(
         tools: options.task.tools.clone(),
         network_from: task.to_owned(),
         answerer: options.answerer.clone(),
+        events: options.events.clone(),
     };
     let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
     let summary = engine.run(plan, &options.events, &options.cancel).await?;
@@ -298,6 +299,9 @@ pub async fn run_model_plan(
             }
         })
         .collect();
+    for subtask in subtasks.iter().filter(|s| !s.changes.is_empty()) {
+        options.events.emit(Event::Changes { subtask: subtask.id.clone(), changes: subtask.changes.clone() });
+    }
     let routing_ms = crate::task_run::routing_ms(routed);
     let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX) + routing_ms;
     let mut totals = ledger.totals();

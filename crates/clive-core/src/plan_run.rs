@@ -133,6 +133,7 @@ pub async fn run_plan(
         // The user wrote the plan file: the hosts it names are theirs.
         network_from: plan.plan().to_json_pretty(),
         answerer: None,
+        events: events.clone(),
     };
     let engine = Engine::start(settings, &plan, &engine_options, model).await?;
     let summary = engine.run(&plan, events, cancel).await?;

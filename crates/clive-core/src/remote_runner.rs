@@ -11,17 +11,19 @@ use llm::{ChatModel, ChatRequest};
 use remote::{AnswerRequest, Answerer, Registry, RemoteRunner};
 
 use crate::error::Error;
+use crate::event::{Event, Events};
 
 /// The prompt that asks the outer's model to answer an inner's question.
 const QUESTION_PROMPT: &str = include_str!("../prompts/remote_question.md");
 
 /// The runner of `remote` subtasks for a run in `session`: the user's registry, the provider variables that are
-/// set (sent with `SendEnv`), questions answered by `model`, else by `fallback` (`clive` asks the user on its
-/// terminal).
+/// set (sent with `SendEnv`), questions (each sent to `events`) answered by `model`, else by `fallback`
+/// (`clive` asks the user on its terminal).
 pub fn remote_runner(
     session: tmux_habitat::Session,
     model: Option<Arc<dyn ChatModel>>,
     fallback: Option<Arc<dyn Answerer>>,
+    events: Events,
 ) -> Result<(RemoteRunner, Arc<AnswerCounter>), Error> {
     let config = toolbox::UserConfig::load()?;
     let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -33,7 +35,7 @@ pub fn remote_runner(
     let control_dir = remote::default_control_dir(runtime.as_deref())
         .map_err(|e| Error::io("creating ssh's shared-connection directory", "clive-ssh", e))?;
     let counter = Arc::new(AnswerCounter::default());
-    let answerer = Arc::new(QuestionAnswerer { model, counter: counter.clone(), fallback });
+    let answerer = Arc::new(QuestionAnswerer { model, counter: counter.clone(), fallback, events });
     Ok((RemoteRunner::new(session, Arc::new(registry), env, control_dir).answerer(answerer), counter))
 }
 
@@ -56,6 +58,7 @@ struct QuestionAnswerer {
     model: Option<Arc<dyn ChatModel>>,
     counter: Arc<AnswerCounter>,
     fallback: Option<Arc<dyn Answerer>>,
+    events: Events,
 }
 
 /// The prompt for one question (the dependencies' results are data, in tags).
@@ -81,6 +84,8 @@ pub fn question_prompt(request: &AnswerRequest<'_>) -> String {
 #[async_trait]
 impl Answerer for QuestionAnswerer {
     async fn answer(&self, request: AnswerRequest<'_>) -> Option<String> {
+        self.events
+            .emit(Event::Question { host: request.host.to_owned(), question: request.question.map(str::to_owned) });
         if let Some(model) = &self.model {
             let chat = ChatRequest::new(question_prompt(&request)).max_tokens(200).temperature(0.0);
             match tokio::time::timeout(Duration::from_secs(120), model.chat(&chat)).await {

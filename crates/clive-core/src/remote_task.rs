@@ -144,6 +144,7 @@ pub async fn run(
         tools: options.tools.clone(),
         network_from: task.to_owned(),
         answerer,
+        events: events.clone(),
     };
     let engine = Engine::start(settings, &plan, &engine_options, setup).await?;
     let summary = engine.run(&plan, events, cancel).await?;

@@ -31,7 +31,7 @@ async fn a_task_in_words_drives_a_pane_and_reports_its_events() {
     let model = FakeServer::start().await.unwrap();
     // The classifier chooses one interactive subtask; the runner runs a command, says done; the final look agrees.
     reply(&model, r#"{"kind":"drive","text":""}"#);
-    reply(&model, &serde_json::json!({"action": "run", "command": "wc -l < notes.txt"}).to_string());
+    reply(&model, &serde_json::json!({"action": "run", "command": "wc -l < notes.txt > count.txt"}).to_string());
     reply(&model, &serde_json::json!({"action": "done", "summary": "notes.txt has 3 lines"}).to_string());
     reply(&model, &serde_json::json!({"answer": "yes", "reason": "it counted the lines"}).to_string());
     let config = Config::builder()
@@ -44,7 +44,9 @@ async fn a_task_in_words_drives_a_pane_and_reports_its_events() {
         .build()
         .unwrap();
     let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
-    let outcome = clive_core::run(&config, Task::new("count the lines of notes.txt").events(sender)).await.unwrap();
+    let outcome = clive_core::run(&config, Task::new("write the line count of notes.txt to count.txt").events(sender))
+        .await
+        .unwrap();
 
     let TaskOutcome::Plan(report) = outcome else { panic!("{outcome:?}") };
     assert_eq!(report.answer, "notes.txt has 3 lines");
@@ -62,6 +64,11 @@ async fn a_task_in_words_drives_a_pane_and_reports_its_events() {
         .iter()
         .any(|e| matches!(e, Event::Subtask(dag_sched::Event::Finished { status: SubtaskStatus::Succeeded, .. })));
     assert!(finished, "{received:?}");
+    let changed = received.iter().any(|e| {
+        matches!(e, Event::Changes { changes, .. } if changes.iter().any(|c| c.path == std::path::Path::new("count.txt")))
+    });
+    assert!(changed, "{received:?}");
+    assert_eq!(std::fs::read_to_string(work.path().join("count.txt")).unwrap().trim(), "3");
 }
 
 #[test]
