@@ -41,15 +41,6 @@ impl Provider {
             },
         }
     }
-
-    /// Whether a provider is configured at all (without checking that it is usable).
-    pub fn is_configured(&self) -> bool {
-        match self {
-            Provider::None => false,
-            Provider::Config(_) => true,
-            Provider::FromEnv => crate::provider::configured_provider(|name| std::env::var(name).ok()).is_some(),
-        }
-    }
 }
 
 /// How a model-backed run is set up.
