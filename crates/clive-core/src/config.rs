@@ -163,6 +163,13 @@ impl ConfigBuilder {
         self
     }
 
+    /// The sandbox of panes a model types into: bubblewrap with `policy`, or `None` to run them unconfined
+    /// (default: on, with the default policy). Set after [`ConfigBuilder::tools`], which carries its own.
+    pub fn sandbox(mut self, policy: Option<toolbox::SandboxPolicy>) -> Self {
+        self.options.tools.sandbox = policy;
+        self
+    }
+
     /// The token budget of one task (default 50,000).
     pub fn max_tokens(mut self, tokens: u64) -> Self {
         self.options.model.max_tokens = tokens;

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use clive_core::{Config, Event, Task, TaskOutcome, ToolsChoice};
+use clive_core::{Config, Event, Task, TaskOutcome};
 use dag_sched::SubtaskStatus;
 use llm::ProviderKind;
 use llm::testing::{FakeServer, Reply, Tokens, wire};
@@ -39,7 +39,7 @@ async fn a_task_in_words_drives_a_pane_and_reports_its_events() {
         .socket(SocketSpec::Path(socket))
         .provider(model.config(ProviderKind::OpenAi))
         // Unconfined: this test is about the engine's seams, tests/sandbox.rs of clive-cli about the sandbox.
-        .tools(ToolsChoice { sandbox: None, ..ToolsChoice::default() })
+        .sandbox(None)
         .cwd(work.path())
         .build()
         .unwrap();
