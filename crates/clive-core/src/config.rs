@@ -170,6 +170,14 @@ impl ConfigBuilder {
         self
     }
 
+    /// The program that bridges clive's network proxy into a sandbox (a sandboxed pane reaches the hosts a task
+    /// names through it): `clive`, or toolbox's `clive-net-bridge`. Default: `CLIVE_NET_BRIDGE`, else this very
+    /// program, which is right for `clive` alone.
+    pub fn net_bridge(mut self, program: impl Into<PathBuf>) -> Self {
+        self.options.tools.bridge = Some(program.into());
+        self
+    }
+
     /// The token budget of one task (default 50,000).
     pub fn max_tokens(mut self, tokens: u64) -> Self {
         self.options.model.max_tokens = tokens;

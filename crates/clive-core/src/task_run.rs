@@ -210,10 +210,8 @@ async fn run_on(
     let pane = TASK_PANE;
     let network =
         options.tools.network.network_for(task, &format!("{task}\n{command}"), &options.tools.config.sandbox.hosts);
-    let launcher = toolbox::Launcher::new(&cwd)
-        .sandbox(sandbox)
-        .bridge(crate::tools::bridge_program())
-        .pane_network(pane, network);
+    let launcher =
+        toolbox::Launcher::new(&cwd).sandbox(sandbox).bridge(options.tools.bridge.clone()).pane_network(pane, network);
     let network = launcher.network_of(pane);
     let session_options = launcher.session(&server, &session_name, pane)?;
     let session = server.new_session(session_options).await?;

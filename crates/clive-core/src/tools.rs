@@ -48,6 +48,9 @@ pub struct ToolsChoice {
     pub network: NetworkMode,
     /// Where that came from: `--network`, `--no-network`, the config file, or the default.
     pub network_source: String,
+    /// The program that bridges the network proxy into a sandbox ([`bridge_program`]: `clive` itself); an
+    /// embedder names `clive` or toolbox's `clive-net-bridge`.
+    pub bridge: Option<PathBuf>,
 }
 
 impl Default for ToolsChoice {
@@ -62,6 +65,7 @@ impl Default for ToolsChoice {
             sandbox_off_by: None,
             network: NetworkMode::ByTask,
             network_source: "the default".to_owned(),
+            bridge: bridge_program(),
         }
     }
 }
@@ -102,7 +106,17 @@ impl ToolsChoice {
             hidden: settings.hidden.clone(),
             keep_variables: Vec::new(),
         });
-        Ok(ToolsChoice { config, catalog, toolset, toolset_source, sandbox, sandbox_off_by, network, network_source })
+        Ok(ToolsChoice {
+            config,
+            catalog,
+            toolset,
+            toolset_source,
+            sandbox,
+            sandbox_off_by,
+            network,
+            network_source,
+            bridge: bridge_program(),
+        })
     }
 
     /// The network of each pane of `plan` when a model types into it: the hosts both `trusted` (the user's task
@@ -146,7 +160,7 @@ impl ToolsChoice {
     /// The launcher for panes a model types into: the never-hang environment, and the sandbox unless it is
     /// turned off. Fails (naming the package) when the sandbox is on and `bwrap` is missing or unusable: a
     /// model's commands never run unconfined by accident.
-    /// Each pane's network is `networks`' (else off); clive's own binary bridges the network proxy into the
+    /// Each pane's network is `networks`' (else off); [`ToolsChoice::bridge`] bridges the network proxy into the
     /// sandbox.
     pub async fn model_pane_launcher(
         &self,
@@ -154,7 +168,7 @@ impl ToolsChoice {
         run_dir: impl Into<PathBuf>,
         networks: &BTreeMap<String, Network>,
     ) -> Result<Launcher, Error> {
-        let mut launcher = self.model_launcher(cwd).await?.run_dir(run_dir).bridge(bridge_program());
+        let mut launcher = self.model_launcher(cwd).await?.run_dir(run_dir).bridge(self.bridge.clone());
         for (pane, network) in networks {
             launcher = launcher.pane_network(pane, network.clone());
         }
