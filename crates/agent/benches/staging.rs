@@ -1,4 +1,4 @@
-//! What staging an attempt costs (`cargo bench -p agent --bench staging`), in a working directory of 1,000 files:
+//! What staging an attempt costs (`cargo bench -p clive-agent --bench staging`), in a working directory of 1,000 files:
 //! a command run the way the script runner runs it staged (the stage's directories made, the command run in a
 //! new user and mount namespace on an overlay of the directory, its change set read, the stage removed), against
 //! the same command run plain, alternated in the same run; and what an unstaged attempt's walks cost (one before,
@@ -13,8 +13,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agent::changes::Snapshot;
-use agent::stage::Stage;
+use clive_agent::changes::Snapshot;
+use clive_agent::stage::Stage;
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();

@@ -1,4 +1,4 @@
-//! clive's own time per model turn (`cargo bench -p agent`): everything but the model's reply and the command's
+//! clive's own time per model turn (`cargo bench -p clive-agent`): everything but the model's reply and the command's
 //! runtime, with the fake model answering at once.
 //!
 //! One interactive subtask of 20 turns (19 × `run :`, then `done`) on a real tmux server (each transport), against
@@ -16,11 +16,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agent::observe::Observation;
-use agent::prompt::{
+use clive_agent::observe::Observation;
+use clive_agent::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
-use agent::{Agent, PaneProfile};
+use clive_agent::{Agent, PaneProfile};
 use dag_sched::{PanePool, RunOptions, ValidatedPlan};
 use llm::testing::{FakeServer, Reply, Tokens, wire};
 use llm::{ChatRequest, ProviderKind};
@@ -89,7 +89,7 @@ async fn measure(transport: TransportKind, runs: usize) {
             fake.push(Reply::json(200, wire::openai::completion(&run, "stop", Tokens::new(300, 12))));
         }
         fake.push(Reply::json(200, wire::openai::completion(&done, "stop", Tokens::new(300, 12))));
-        let config = agent::AgentConfig { max_turns: TURNS as u32, ..agent::AgentConfig::default() };
+        let config = clive_agent::AgentConfig { max_turns: TURNS as u32, ..clive_agent::AgentConfig::default() };
         let agent = Agent::builder(model.clone()).pool(agent.pool().expect("pool").clone()).config(config).build();
         let run_dir = tempfile::tempdir().expect("run dir");
         let started = Instant::now();
@@ -141,7 +141,7 @@ async fn tokens_of_a_typical_turn() {
     let prompt =
         Prompt { system: INTERACTIVE_SYSTEM.into(), messages: interactive_conversation(&first, &[exchange], 8) };
     let chars: usize = prompt.system.len() + prompt.messages.iter().map(|m| m.content.len()).sum::<usize>();
-    let schema = agent::action_schema().to_string();
+    let schema = clive_agent::action_schema().to_string();
     println!(
         "tokens of a typical second turn ({chars} characters of prompt; the schema adds {} characters where sent)",
         schema.len()

@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! export LOCAL_LLM_URL="$(scripts/local-llm/start.sh)"
-//! cargo run -p agent --example reply_formats -- 3      # repeats per task and format
+//! cargo run -p clive-agent --example reply_formats -- 3      # repeats per task and format
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agent::{Agent, AgentConfig, ReplyFormat};
+use clive_agent::{Agent, AgentConfig, ReplyFormat};
 use dag_sched::{PanePool, RunOptions, ValidatedPlan};
 use llm::{ProviderConfig, ProviderKind, Timeouts};
 use tmux_habitat::{Server, SessionOptions};

@@ -25,7 +25,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use agent::Agent;
+//! use clive_agent::Agent;
 //! use dag_sched::{PanePool, RunOptions, ValidatedPlan};
 //! use llm::{Budgeted, TokenBudget};
 //!

@@ -6,7 +6,7 @@
 
 mod support;
 
-use agent::AgentConfig;
+use clive_agent::AgentConfig;
 use dag_sched::{Mode, SubtaskStatus};
 use llm::TokenBudget;
 use support::{World, run};

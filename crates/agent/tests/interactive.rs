@@ -6,7 +6,7 @@ mod support;
 
 use std::time::Duration;
 
-use agent::{AgentConfig, FINAL_ANSWER_ID};
+use clive_agent::{AgentConfig, FINAL_ANSWER_ID};
 use dag_sched::SubtaskStatus;
 use support::{World, done, keys, look_yes, run};
 

@@ -5,7 +5,7 @@
 
 mod support;
 
-use agent::{AgentConfig, FINAL_ANSWER_ID};
+use clive_agent::{AgentConfig, FINAL_ANSWER_ID};
 use dag_sched::{Mode, SubtaskStatus};
 use llm::TokenBudget;
 use support::{World, done, look_yes, run};

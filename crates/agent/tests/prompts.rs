@@ -2,13 +2,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use agent::observe::Observation;
-use agent::prompt::{
+use clive_agent::observe::Observation;
+use clive_agent::prompt::{
     Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace, answer_request,
     confirm_request, interactive_conversation, interactive_first, judge_request, llm_request, script_request,
     summary_request,
 };
-use agent::{Input, PaneProfile};
+use clive_agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
 
 const GOAL: &str = "Count the lines in notes.txt and write just the number to lines.txt.";
@@ -142,5 +142,5 @@ fn text_prompts() {
 
 #[test]
 fn action_schema() {
-    insta::assert_json_snapshot!(agent::action_schema());
+    insta::assert_json_snapshot!(clive_agent::action_schema());
 }

@@ -7,7 +7,7 @@
 
 mod support;
 
-use agent::AgentConfig;
+use clive_agent::AgentConfig;
 use dag_sched::SubtaskStatus;
 use support::{World, look_yes};
 

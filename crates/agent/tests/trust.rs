@@ -5,8 +5,8 @@
 
 mod support;
 
-use agent::AgentConfig;
-use agent::changes::{ChangeKind, Journal};
+use clive_agent::AgentConfig;
+use clive_agent::changes::{ChangeKind, Journal};
 use dag_sched::SubtaskStatus;
 use support::{World, look, look_yes};
 

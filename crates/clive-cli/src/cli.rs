@@ -267,6 +267,18 @@ pub enum PlanCommand {
     },
 }
 
+impl GlobalArgs {
+    /// The tool options (`--tools`, `--no-sandbox`, `--no-network`, `--network`).
+    pub fn tools_args(&self) -> clive_core::ToolsArgs {
+        clive_core::ToolsArgs {
+            tools: self.tools.clone(),
+            no_sandbox: self.no_sandbox,
+            no_network: self.no_network,
+            network: self.network,
+        }
+    }
+}
+
 impl Cli {
     /// The task as one string, when this invocation runs a task.
     pub fn task_text(&self) -> Option<String> {

@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use turn_protocol::{Context, Emitter, LineFormat, Message, NONCE_ENV_VAR, Nonce, TurnState};
 
+use clive_core::model_task::{self, ModelTaskOptions};
+use clive_core::{CancelToken, Config, Error, Settings, Task};
+
 use crate::error::CliError;
 use crate::exit_code;
-use crate::route_cmd;
-use crate::settings::Settings;
-use crate::task_run::{self, TaskOptions};
 
 /// The tmux session (on a socket of its own per conversation) the inner runs in.
 const SESSION: &str = "conversation";
@@ -38,7 +38,7 @@ const MAX_QUESTIONS: usize = 3;
 /// `inner_args` are the options the inner clive gets (`--tools`, `-C`, `--no-sandbox`, …: those given here).
 pub fn attach(settings: &Settings, id: &str, inner_args: &[String]) -> Result<i32, CliError> {
     if !matches!(Nonce::from_env(), Ok(Some(_))) {
-        let variables = crate::provider::provider_variables();
+        let variables = clive_core::provider::provider_variables();
         eprintln!(
             "{} ({NONCE_ENV_VAR} is not set): add this line to /etc/ssh/sshd_config and reload sshd:\n    {}",
             remote::connect_error::NONCE_MISSING_MARKER,
@@ -47,11 +47,11 @@ pub fn attach(settings: &Settings, id: &str, inner_args: &[String]) -> Result<i3
         return Ok(exit_code::USAGE);
     }
     if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(CliError::Invalid {
+        return Err(CliError::Core(Error::Invalid {
             what: "--attach",
             value: id.to_owned(),
             reason: "hex digits (1 to 32)".into(),
-        });
+        }));
     }
     let dir = settings.state_dir.join("conversations");
     create_private_dir(&dir)?;
@@ -112,7 +112,7 @@ fn create_private_dir(dir: &Path) -> Result<(), CliError> {
 }
 
 /// The inner agent: one task read from this terminal, run, reported in turn-protocol lines.
-pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, CliError> {
+pub async fn serve(config: &Config) -> Result<i32, CliError> {
     let format = match Nonce::from_env() {
         Ok(Some(nonce)) => LineFormat::Tagged(nonce),
         // Run by hand, without a nonce: numbered lines, readable and deduplicated.
@@ -126,7 +126,7 @@ pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, Cl
     let mut questions = 0;
     let outcome = loop {
         say(Message::Progress("routing the task".into()));
-        match with_heartbeat(&out, run_once(settings, &task, options, &out)).await {
+        match with_heartbeat(&out, run_once(config, &task, &out)).await {
             Ok(Outcome::Question(question)) if questions < MAX_QUESTIONS => {
                 questions += 1;
                 say(Message::Question(question.clone()));
@@ -157,7 +157,7 @@ pub async fn serve(settings: &Settings, options: &TaskOptions) -> Result<i32, Cl
         }
     };
     // Stay until the outer has read the result (it ends the input), so a dropped connection loses nothing.
-    let _ = tokio::time::timeout(options.retention, read_line()).await;
+    let _ = tokio::time::timeout(config.options.retention, read_line()).await;
     Ok(code)
 }
 
@@ -194,37 +194,58 @@ async fn with_heartbeat<T>(out: &Out, work: impl std::future::Future<Output = T>
     }
 }
 
-async fn run_once(settings: &Settings, task: &str, options: &TaskOptions, out: &Out) -> Result<Outcome, CliError> {
+async fn run_once(config: &Config, task: &str, out: &Out) -> Result<Outcome, CliError> {
+    let (settings, options) = (&config.settings, &config.options);
     let budget = llm::TokenBudget::new(options.model.max_tokens);
-    let routed = route_cmd::route_task(task, options, &budget).await?;
-    match &routed.route {
-        Route::Clarify(clarification) => Ok(Outcome::Question(clarification.question.clone())),
-        Route::Answer(answer) => {
-            Ok(Outcome::Finished { result: answer.text.clone(), files: Vec::new(), succeeded: true })
+    let (sender, events) = tokio::sync::mpsc::unbounded_channel();
+    let cancel = CancelToken::new();
+    let request = Task::new(task).events(sender).cancel(cancel.clone());
+    let work = async {
+        let routed = clive_core::route(config, &request, &budget).await?;
+        match &routed.route {
+            Route::Clarify(clarification) => Ok(Outcome::Question(clarification.question.clone())),
+            Route::Answer(answer) => {
+                Ok(Outcome::Finished { result: answer.text.clone(), files: Vec::new(), succeeded: true })
+            }
+            Route::Direct(direct) => {
+                say(out, &Message::Progress(format!("running `{}`", direct.command)));
+                let report = clive_core::task_run::run_command(
+                    settings,
+                    task,
+                    &routed,
+                    &direct.command,
+                    options,
+                    &clive_core::Events::default(),
+                    &cancel,
+                )
+                .await?;
+                let succeeded = report.exit_code == 0;
+                Ok(Outcome::Finished { result: report.output, files: Vec::new(), succeeded })
+            }
+            Route::Plan(planned) => {
+                let modes: Vec<&str> = planned.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
+                say(out, &Message::Progress(format!("running {} subtask(s): {}", modes.len(), modes.join(", "))));
+                let Some(setup) = clive_core::engine::connect_model(&config.provider, budget.clone())? else {
+                    return Err(Error::NoProvider { reason: "the plan has model-driven subtasks".into() });
+                };
+                let plan =
+                    dag_sched::ValidatedPlan::new(planned.plan.clone()).map_err(|e| Error::PlanRun(Box::new(e)))?;
+                let model_options = ModelTaskOptions {
+                    task: options.clone(),
+                    yes_no: false,
+                    events: clive_core::Events::default(),
+                    cancel: cancel.clone(),
+                    answerer: None,
+                };
+                let report = model_task::run_model_plan(settings, task, &routed, &plan, setup, &model_options).await?;
+                let succeeded = report.status == model_task::TaskStatus::Succeeded;
+                Ok(Outcome::Finished { result: report.answer, files: report.files_written, succeeded })
+            }
+            other => Err(Error::NeedsRunners { modes: other.kind().to_owned() }),
         }
-        Route::Direct(direct) => {
-            say(out, &Message::Progress(format!("running `{}`", direct.command)));
-            let report = task_run::run_command(settings, task, &routed, &direct.command, options).await?;
-            let succeeded = report.exit_code == 0;
-            Ok(Outcome::Finished { result: report.output, files: Vec::new(), succeeded })
-        }
-        Route::Plan(planned) => {
-            let modes: Vec<&str> = planned.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
-            say(out, &Message::Progress(format!("running {} subtask(s): {}", modes.len(), modes.join(", "))));
-            let Some(setup) = crate::engine::connect_model(budget.clone())? else {
-                return Err(CliError::NoProvider { reason: "the plan has model-driven subtasks".into() });
-            };
-            let plan =
-                dag_sched::ValidatedPlan::new(planned.plan.clone()).map_err(|e| CliError::PlanRun(Box::new(e)))?;
-            let model_options =
-                crate::model_task::ModelTaskOptions { task: options.clone(), yes_no: false, quiet: true };
-            let report =
-                crate::model_task::run_model_plan(settings, task, &routed, &plan, setup, &model_options).await?;
-            let succeeded = report.status == crate::model_task::TaskStatus::Succeeded;
-            Ok(Outcome::Finished { result: report.answer, files: report.files_written, succeeded })
-        }
-        other => Err(CliError::NeedsRunners { modes: other.kind().to_owned() }),
-    }
+    };
+    // Nothing shows on this terminal but turn-protocol lines; Ctrl-C (the outer cancelling) cancels the run.
+    Ok(crate::progress::drive(work, events, &cancel, |_| true).await?)
 }
 
 /// One line from the terminal, without its end; `None` at the end of input.

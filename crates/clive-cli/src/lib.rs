@@ -1,27 +1,26 @@
-//! The `clive` command: the front door that runs a task in tmux panes, composing the clive crates.
+//! The `clive` command: the front door that runs a task in tmux panes. The engine ([`clive_core`]) routes and
+//! runs; this crate adds the command line (clap), text and JSON output, exit codes, Ctrl-C and progress lines.
 //!
 //! `clive "ls -la"` routes the task with [`router`] (tier 0: it is a shell command, no model), passes it
 //! through the safety gate, runs it in a fresh detached session `clive-<id>` on clive's own tmux server
 //! (socket `clive`) in the caller's directory and environment, prints its output and exits with its exit
-//! code. A task in words goes to the model tiers ([`route_cmd`]): an answer, a question, one command, or a
+//! code. A task in words goes to the model tiers ([`route_cmd`], [`clive_core::run()`]): an answer, a question, one command, or a
 //! plan; `--dry-run` prints the route and plan without running anything. Successful runs leave no session
 //! behind (only their recording, for `clive replay`); failed runs (and `--keep`) stay for a retention period,
 //! then are archived to a log file and removed. `docs/clive.md` describes the grammar, exit codes and files.
 //!
 //! ```no_run
-//! use clive_cli::{Settings, TaskOptions, run_task};
+//! use clap::Parser as _;
 //!
-//! # async fn demo() -> Result<(), clive_cli::CliError> {
-//! let settings = Settings::from_env()?;
-//! let report = run_task(&settings, "echo hello", &TaskOptions::default()).await?;
-//! assert_eq!((report.exit_code, report.output.as_str()), (0, "hello\n"));
-//! # Ok(()) }
+//! # async fn demo() {
+//! let cli = clive_cli::Cli::parse_from(["clive", "--json", "echo hello"]);
+//! let code = clive_cli::execute(cli).await; // prints the report, returns the exit code
+//! # let _ = code; }
 //! ```
 
-pub mod archive;
+pub mod answerer;
 pub mod cli;
 pub mod conversational;
-pub mod engine;
 mod error;
 pub mod exit_code;
 mod logging;
@@ -29,38 +28,35 @@ mod logging;
 mod output;
 pub mod manage;
 pub mod mcp_cmd;
-pub mod model_task;
 pub mod plan_cmd;
 pub mod progress;
-pub mod provider;
-pub mod recording;
 pub mod remote_cmd;
 pub mod route_cmd;
 pub mod serve_cmd;
-pub mod session_record;
-pub mod settings;
-pub mod task_run;
 pub mod tools;
 pub mod undo_cmd;
 
 pub use cli::{Cli, Command, PlanCommand, ServeArgs};
 pub use error::CliError;
 pub use logging::init_logging;
-pub use model_task::{ModelReport, ModelTaskOptions, run_model_plan};
-pub use settings::Settings;
-pub use task_run::{TaskOptions, TaskReport, run_task};
 
+use clive_core::session_record;
+use clive_core::{Config, Provider, Settings, TaskOptions};
 use serde_json::json;
 
-use crate::manage::LogSource;
+use clive_core::sessions::{self, LogSource};
 
 /// Runs one parsed invocation, prints its results and returns the process exit code.
-pub async fn execute(cli: Cli) -> i32 {
+pub async fn execute(cli: Cli) -> std::process::ExitCode {
+    exit_code::to_exit_code(execute_code(cli).await)
+}
+
+async fn execute_code(cli: Cli) -> i32 {
     let json = cli.global.json;
     let task = cli.task_text();
     let result = match Settings::from_env() {
         Ok(settings) => dispatch(&cli, &settings, task.as_deref()).await,
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     };
     let code = match result {
         Ok(code) => code,
@@ -86,7 +82,7 @@ pub async fn execute(cli: Cli) -> i32 {
 fn error_report(task: Option<&str>, error: &CliError) -> serde_json::Value {
     let mut report = json!({ "task": task, "error": error.to_string(), "exit_code": error.exit_code() });
     // What routing spent before it failed (the planner's attempts, a failed provider) is part of the cost.
-    if let CliError::Route(route_error) = error
+    if let Some(clive_core::Error::Route(route_error)) = error.core()
         && !route_error.steps().is_empty()
     {
         report["routing"] = json!({ "steps": route_error.steps() });
@@ -118,17 +114,19 @@ fn inner_args(global: &cli::GlobalArgs) -> Vec<String> {
     args
 }
 
-/// The options of a task run, from the command line.
-fn task_options(cli: &Cli) -> Result<TaskOptions, CliError> {
-    Ok(TaskOptions {
+/// The engine's configuration for a task run: `settings`, the environment's provider, and the options from the
+/// command line (the tools over the config file's).
+fn task_config(cli: &Cli, settings: &Settings) -> Result<Config, CliError> {
+    let options = TaskOptions {
         keep: cli.global.keep,
         retention: cli.global.retain,
         timeout: cli.global.timeout,
         allow_destructive: cli.global.allow_destructive,
         cwd: cli.global.cwd.clone(),
-        tools: tools::ToolsChoice::resolve(&cli.global)?,
-        model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
-    })
+        tools: clive_core::ToolsChoice::resolve(&cli.global.tools_args())?,
+        model: clive_core::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+    };
+    Ok(Config { settings: settings.clone(), provider: Provider::FromEnv, options })
 }
 
 async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<i32, CliError> {
@@ -137,25 +135,21 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         if let Some(id) = &cli.global.attach {
             return conversational::attach(settings, id, &inner_args(&cli.global));
         }
-        let options = task_options(cli)?;
-        return conversational::serve(settings, &options).await;
+        return conversational::serve(&task_config(cli, settings)?).await;
     }
     if let Some(task) = task {
-        let options = task_options(cli)?;
+        let config = task_config(cli, settings)?;
         let output = route_cmd::Output {
             json,
             dry_run: cli.global.dry_run,
             oneline: cli.global.oneline,
             yes_no: cli.global.yes_no,
         };
-        if cli.unrouted() {
-            return route_cmd::run_unrouted(settings, task, &options, output).await;
-        }
-        return route_cmd::run(settings, task, &options, output).await;
+        return route_cmd::run(&config, task, cli.unrouted(), output).await;
     }
     match &cli.command {
         Some(Command::Sessions) => {
-            let records = manage::sessions(settings).await?;
+            let records = sessions::sessions(settings).await?;
             if json {
                 outln!("{}", serde_json::to_string(&records).unwrap_or_default());
             } else {
@@ -163,9 +157,9 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             }
             Ok(exit_code::SUCCESS)
         }
-        Some(Command::Attach { id }) => manage::attach(settings, id).await,
+        Some(Command::Attach { id }) => Ok(manage::attach(settings, id).await?),
         Some(Command::Logs { id }) => {
-            let (source, text) = manage::logs(settings, id).await?;
+            let (source, text) = sessions::logs(settings, id).await?;
             if json {
                 let (live, from) = match &source {
                     LogSource::Live(session) => (true, session.clone()),
@@ -178,7 +172,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
             Ok(exit_code::SUCCESS)
         }
         Some(Command::Gc { all }) => {
-            let removed = manage::gc(settings, *all).await?;
+            let removed = sessions::gc(settings, *all).await?;
             if json {
                 outln!("{}", serde_json::to_string(&removed).unwrap_or_default());
             } else {
@@ -190,7 +184,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         }
         Some(Command::Plan(plan)) => run_plan_command(plan, settings, cli).await,
         Some(Command::Agents { deadline }) => {
-            let agents = remote_cmd::agents(*deadline).await?;
+            let agents = clive_core::remote_task::agents(*deadline).await?;
             if json {
                 outln!("{}", remote_cmd::agents_json(&agents));
             } else {
@@ -207,7 +201,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                 prefix: args.prefix.clone(),
                 new_token: args.new_token,
             };
-            serve_cmd::serve(settings, &options, |serving| {
+            let served = serve_cmd::serve(settings, &options, |serving| {
                 if json {
                     outln!("{}", serde_json::to_string(serving).unwrap_or_default());
                 } else {
@@ -215,7 +209,8 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                     eprintln!("clive serve: open the URL above; Ctrl-C stops");
                 }
             })
-            .await
+            .await;
+            Ok(served?)
         }
         Some(Command::Replay { id, speed, instant, idle_limit }) => {
             if json {
@@ -224,10 +219,10 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                 return Ok(exit_code::SUCCESS);
             }
             let speed = if *instant { None } else { Some(*speed) };
-            serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await
+            Ok(serve_cmd::replay(settings, id, clive_serve::ReplayOptions { speed, idle_limit: *idle_limit }).await?)
         }
         Some(Command::Undo { id }) => {
-            let report = undo_cmd::undo(settings, id)?;
+            let report = clive_core::undo::undo(settings, id)?;
             if json {
                 outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
@@ -237,7 +232,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
         }
         Some(Command::Mcp) => mcp_cmd::serve(settings, &cli.global).await,
         Some(Command::Tools) => {
-            let view = tools::tools(&cli.global, settings).await?;
+            let view = tools::tools(&cli.global.tools_args(), settings).await?;
             if json {
                 outln!("{}", serde_json::to_string(&view).unwrap_or_default());
             } else {
@@ -258,7 +253,7 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
     let json = cli.global.json;
     match command {
         PlanCommand::Check { file } => {
-            let plan = plan_cmd::load_plan(file)?;
+            let plan = clive_core::plan_run::load_plan(file)?;
             if json {
                 outln!("{}", json!({ "plan": file, "valid": true, "subtasks": plan.subtasks().len() }));
             } else {
@@ -272,21 +267,24 @@ async fn run_plan_command(command: &PlanCommand, settings: &Settings, cli: &Cli)
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Show { file, format } => {
-            let plan = plan_cmd::load_plan(file)?;
+            let plan = clive_core::plan_run::load_plan(file)?;
             out!("{}", plan_cmd::render(&plan, *format));
             Ok(exit_code::SUCCESS)
         }
         PlanCommand::Run { file } => {
-            let options = plan_cmd::PlanRunOptions {
+            let options = clive_core::plan_run::PlanRunOptions {
                 retention: cli.global.retain,
-                quiet: json,
                 allow_destructive: cli.global.allow_destructive,
                 cwd: cli.global.cwd.clone(),
                 timeout: cli.global.timeout,
-                model: engine::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
-                tools: tools::ToolsChoice::resolve(&cli.global)?,
+                model: clive_core::ModelOptions { max_tokens: cli.global.max_tokens, max_turns: cli.global.max_turns },
+                tools: clive_core::ToolsChoice::resolve(&cli.global.tools_args())?,
             };
-            let (summary, report) = plan_cmd::run_plan(settings, file, &options).await?;
+            let (sender, events) = tokio::sync::mpsc::unbounded_channel();
+            let cancel = clive_core::CancelToken::new();
+            let sender = clive_core::Events::to(sender);
+            let run = clive_core::plan_run::run_plan((settings, &Provider::FromEnv), file, &options, &sender, &cancel);
+            let (summary, report) = progress::drive(run, events, &cancel, |_| json).await?;
             if json {
                 outln!("{}", serde_json::to_string(&report).unwrap_or_default());
             } else {
@@ -309,9 +307,9 @@ mod tests {
 
     #[test]
     fn error_report_shape() {
-        let error = CliError::NoSuchSession { id: "zz".into() };
+        let error = CliError::from(clive_core::Error::NoSuchSession { id: "zz".into() });
         insta::assert_json_snapshot!(error_report(None, &error));
-        let refused = task_run::plan_task("rm -rf ~", false).unwrap_err();
+        let refused = CliError::from(clive_core::task_run::plan_task("rm -rf ~", false).unwrap_err());
         insta::assert_json_snapshot!(error_report(Some("rm -rf ~"), &refused));
     }
 }

@@ -1,27 +1,27 @@
 //! `clive`: parse the arguments, run the library, exit with its code.
 
+use std::process::ExitCode;
+
 use clap::Parser;
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "the binary's one exit point: no runtime teardown may wait on a blocked reader"
-)]
-fn main() {
+fn main() -> ExitCode {
     // Inside a sandbox, clive is also the bridge to its network proxy (toolbox::bridge): before any runtime.
     if let Some(code) = toolbox::bridge::run_if_requested() {
-        std::process::exit(code);
+        return clive_cli::exit_code::to_exit_code(code);
     }
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
-    let code = match runtime {
-        Ok(runtime) => runtime.block_on(async {
-            let cli = clive_cli::Cli::parse();
-            clive_cli::init_logging(cli.global.verbose);
-            clive_cli::execute(cli).await
-        }),
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("clive: cannot start the async runtime: {e}");
-            1
+            return ExitCode::FAILURE;
         }
     };
-    std::process::exit(code);
+    let code = runtime.block_on(async {
+        let cli = clive_cli::Cli::parse();
+        clive_cli::init_logging(cli.global.verbose);
+        clive_cli::execute(cli).await
+    });
+    // No teardown may wait on a blocked reader (a terminal read for a question, on a blocking thread).
+    runtime.shutdown_background();
+    code
 }

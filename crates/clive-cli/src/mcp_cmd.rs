@@ -10,9 +10,9 @@ use router::safety::GatePolicy;
 
 use crate::cli::GlobalArgs;
 use crate::error::CliError;
-use crate::session_record::{self, SESSION_PREFIX};
-use crate::settings::Settings;
-use crate::tools::ToolsChoice;
+use clive_core::Settings;
+use clive_core::ToolsChoice;
+use clive_core::session_record::{self, SESSION_PREFIX};
 
 /// How often a serving session's expiry is pushed forward, so `clive gc` leaves it alone while it serves.
 const EXPIRY_REFRESH: Duration = Duration::from_secs(300);
@@ -20,7 +20,7 @@ const EXPIRY_REFRESH: Duration = Duration::from_secs(300);
 /// Serves MCP on stdin and stdout until the client closes the connection; then the session is removed (kept
 /// for the retention period with `--keep`).
 pub async fn serve(settings: &Settings, global: &GlobalArgs) -> Result<i32, CliError> {
-    let choice = ToolsChoice::resolve(global)?;
+    let choice = ToolsChoice::resolve(&global.tools_args())?;
     let cwd = match &global.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,

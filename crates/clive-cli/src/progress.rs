@@ -1,11 +1,13 @@
 //! Progress on stderr: on a terminal, one live line per subtask (state, pane, turn, tokens, elapsed, what it
-//! does); otherwise plain event lines.
+//! does); otherwise plain event lines. [`drive`] runs the engine's work while it renders the events and turns
+//! Ctrl-C into the work's cancel token.
 
 use std::collections::HashMap;
 use std::io::IsTerminal as _;
 use std::time::Duration;
 
-use dag_sched::{Event, ValidatedPlan};
+use clive_core::CancelToken;
+use dag_sched::{Event, Plan};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Shows a run's events.
@@ -31,8 +33,8 @@ pub struct Live {
 
 impl Progress {
     /// Progress for `plan`: live on a terminal, lines otherwise, nothing when `quiet`.
-    pub fn new(plan: &ValidatedPlan, quiet: bool) -> Progress {
-        let panes: HashMap<String, String> = plan.subtasks().iter().map(|s| (s.id.clone(), s.pane.clone())).collect();
+    pub fn new(plan: &Plan, quiet: bool) -> Progress {
+        let panes: HashMap<String, String> = plan.subtasks.iter().map(|s| (s.id.clone(), s.pane.clone())).collect();
         if quiet {
             return Progress::Quiet;
         }
@@ -43,7 +45,7 @@ impl Progress {
         let style = ProgressStyle::with_template("{spinner} {prefix:.bold} [{elapsed}] {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner());
         let bars = plan
-            .subtasks()
+            .subtasks
             .iter()
             .map(|subtask| {
                 let bar = multi.add(ProgressBar::new_spinner());
@@ -131,6 +133,78 @@ impl Live {
                 if let Some(bar) = bar(id) {
                     bar.finish_with_message(agent::text::one_line(reason, 100));
                 }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Runs `work` while it shows the events that arrive on `events`: a plan's progress (none for a plan `quiet`
+/// says to keep quiet about), and what the network proxy refused. The first Ctrl-C cancels `cancel` (with a
+/// note when a plan's progress shows); the work then ends as the engine ends a cancelled run.
+pub async fn drive<T>(
+    work: impl std::future::Future<Output = T>,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<clive_core::Event>,
+    cancel: &CancelToken,
+    quiet: impl Fn(&Plan) -> bool,
+) -> T {
+    let mut display = Display { progress: None, quiet: true };
+    tokio::pin!(work);
+    let mut interrupted = false;
+    let result = loop {
+        tokio::select! {
+            result = &mut work => break result,
+            Some(event) = events.recv() => display.show(event, &quiet),
+            _ = tokio::signal::ctrl_c(), if !interrupted => {
+                interrupted = true;
+                if let Some(progress) = &display.progress {
+                    progress.note("clive: cancelling (Ctrl-C)…");
+                }
+                cancel.cancel();
+            }
+        }
+    };
+    while let Ok(event) = events.try_recv() {
+        display.show(event, &quiet);
+    }
+    if let Some(progress) = &mut display.progress {
+        progress.finish();
+    }
+    result
+}
+
+/// What [`drive`] shows.
+struct Display {
+    /// The running plan's progress.
+    progress: Option<Progress>,
+    /// Whether the running plan is one to keep quiet about.
+    quiet: bool,
+}
+
+impl Display {
+    fn show(&mut self, event: clive_core::Event, quiet: &impl Fn(&Plan) -> bool) {
+        match event {
+            clive_core::Event::PlanStarted { plan, .. } => {
+                if let Some(progress) = &mut self.progress {
+                    progress.finish();
+                }
+                self.quiet = quiet(&plan);
+                self.progress = Some(Progress::new(&plan, self.quiet));
+            }
+            clive_core::Event::Subtask(event) => {
+                if let Some(progress) = &mut self.progress {
+                    progress.show(&event);
+                }
+            }
+            clive_core::Event::NetworkRefused { refused, log } if !self.quiet => {
+                let hosts: Vec<String> = refused.iter().map(|(pane, host)| format!("{host} (pane {pane})")).collect();
+                let first = refused.first().map(|(_, host)| host.as_str()).unwrap_or_default();
+                eprintln!(
+                    "clive: the network is off for commands a model writes; refused: {}. To allow a host, name it in \
+                     the task (for example https://{first}/), or run with --network (log: {})",
+                    hosts.join(", "),
+                    log.display()
+                );
             }
             _ => {}
         }

@@ -12,9 +12,9 @@ use clive_serve::{Access, AccessToken, Catalog, InputPolicy, ReplayOptions, Serv
 use serde::Serialize;
 use tmux_habitat::{Server, SocketSpec};
 
-use crate::error::CliError;
-use crate::session_record::{self, SessionState};
-use crate::settings::Settings;
+use clive_core::Error;
+use clive_core::Settings;
+use clive_core::session_record::{self, SessionState};
 
 /// How often a running `clive serve` archives expired sessions (as every `clive` start does).
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
@@ -90,17 +90,13 @@ impl Catalog for CliveCatalog {
 
 /// Starts the server, prints where it listens (the URL on stdout, notes on stderr) through `announce`, and
 /// runs until Ctrl-C. Expired sessions are archived every minute, as any `clive` start would.
-pub async fn serve(
-    settings: &Settings,
-    options: &ServeOptions,
-    announce: impl FnOnce(&Serving),
-) -> Result<i32, CliError> {
+pub async fn serve(settings: &Settings, options: &ServeOptions, announce: impl FnOnce(&Serving)) -> Result<i32, Error> {
     let token_file = settings.serve_token_file();
     if options.new_token {
         match std::fs::remove_file(&token_file) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(CliError::io("removing the old access token", token_file, e)),
+            Err(e) => return Err(Error::io("removing the old access token", token_file, e)),
         }
     }
     let token = AccessToken::load_or_create(&token_file).map_err(|e| serve_error(&token_file, e))?;
@@ -138,7 +134,7 @@ pub async fn serve(
             () = tokio::time::sleep_until(next_sweep) => {
                 next_sweep = tokio::time::Instant::now() + SWEEP_EVERY;
                 if settings.server_may_run()
-                    && let Err(e) = crate::archive::sweep(&sweeper, settings, session_record::unix_now(), false).await
+                    && let Err(e) = clive_core::archive::sweep(&sweeper, settings, session_record::unix_now(), false).await
                 {
                     tracing::warn!(error = %e, "archiving expired sessions failed");
                 }
@@ -154,24 +150,22 @@ fn socket_spec(socket: &str) -> SocketSpec {
     if socket.contains('/') { SocketSpec::Path(socket.into()) } else { SocketSpec::Name(socket.to_owned()) }
 }
 
-fn serve_error(path: &std::path::Path, error: clive_serve::Error) -> CliError {
+fn serve_error(path: &std::path::Path, error: clive_serve::Error) -> Error {
     match error {
-        clive_serve::Error::Tmux(e) => CliError::Tmux(e),
-        clive_serve::Error::Bind { addr, source } => CliError::Invalid {
+        clive_serve::Error::Tmux(e) => Error::Tmux(e),
+        clive_serve::Error::Bind { addr, source } => Error::Invalid {
             what: "address",
             value: addr.to_string(),
             reason: format!("cannot listen there ({source}); is another `clive serve` running? choose another --port"),
         },
-        clive_serve::Error::Io { what, source } => CliError::Io {
+        clive_serve::Error::Io { what, source } => Error::Io {
             context: "clive serve",
             path: path.to_owned(),
             source: std::io::Error::new(source.kind(), format!("{what}: {source}")),
         },
-        other => CliError::Invalid {
-            what: "clive serve setting",
-            value: path.display().to_string(),
-            reason: other.to_string(),
-        },
+        other => {
+            Error::Invalid { what: "clive serve setting", value: path.display().to_string(), reason: other.to_string() }
+        }
     }
 }
 
@@ -195,7 +189,7 @@ pub struct ReplayReport {
 }
 
 /// Finds the recording `id` names: a session name (`clive-ab12cd`), an id (`ab12cd`) or a unique prefix.
-pub fn find_recording(settings: &Settings, id: &str) -> Result<PathBuf, CliError> {
+pub fn find_recording(settings: &Settings, id: &str) -> Result<PathBuf, Error> {
     let dir = settings.recordings_dir();
     let mut stems: Vec<String> = std::fs::read_dir(&dir)
         .into_iter()
@@ -207,24 +201,24 @@ pub fn find_recording(settings: &Settings, id: &str) -> Result<PathBuf, CliError
         })
         .collect();
     stems.sort();
-    match crate::session_record::match_id(&stems, id)? {
+    match session_record::match_id(&stems, id)? {
         Some(stem) => Ok(dir.join(format!("{stem}.cast"))),
-        None => Err(CliError::NoRecording { id: id.to_owned(), dir }),
+        None => Err(Error::NoRecording { id: id.to_owned(), dir }),
     }
 }
 
 /// Reads the recording `id` names.
-pub fn load_recording(settings: &Settings, id: &str) -> Result<(PathBuf, clive_serve::Cast), CliError> {
+pub fn load_recording(settings: &Settings, id: &str) -> Result<(PathBuf, clive_serve::Cast), Error> {
     let path = find_recording(settings, id)?;
     let cast = clive_serve::read_cast(&path).map_err(|e| match e {
-        clive_serve::Error::Io { source, .. } => CliError::io("reading a recording", &path, source),
-        other => CliError::Invalid { what: "recording", value: path.display().to_string(), reason: other.to_string() },
+        clive_serve::Error::Io { source, .. } => Error::io("reading a recording", &path, source),
+        other => Error::Invalid { what: "recording", value: path.display().to_string(), reason: other.to_string() },
     })?;
     Ok((path, cast))
 }
 
 /// Plays the recording `id` on stdout with its timing (`options`).
-pub async fn replay(settings: &Settings, id: &str, options: ReplayOptions) -> Result<i32, CliError> {
+pub async fn replay(settings: &Settings, id: &str, options: ReplayOptions) -> Result<i32, Error> {
     let (path, cast) = load_recording(settings, id)?;
     let mut stdout = tokio::io::stdout();
     match clive_serve::replay(&cast, &mut stdout, options).await {
@@ -233,15 +227,15 @@ pub async fn replay(settings: &Settings, id: &str, options: ReplayOptions) -> Re
         Err(clive_serve::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
             Ok(crate::exit_code::SUCCESS)
         }
-        Err(clive_serve::Error::Io { source, .. }) => Err(CliError::io("writing the replay", path, source)),
+        Err(clive_serve::Error::Io { source, .. }) => Err(Error::io("writing the replay", path, source)),
         Err(other) => {
-            Err(CliError::Invalid { what: "recording", value: path.display().to_string(), reason: other.to_string() })
+            Err(Error::Invalid { what: "recording", value: path.display().to_string(), reason: other.to_string() })
         }
     }
 }
 
 /// The `--json` description of the recording `id`.
-pub fn replay_report(settings: &Settings, id: &str) -> Result<ReplayReport, CliError> {
+pub fn replay_report(settings: &Settings, id: &str) -> Result<ReplayReport, Error> {
     let (path, cast) = load_recording(settings, id)?;
     let first = cast.events.first().map_or(0.0, |e| e.time);
     let last = cast.events.last().map_or(0.0, |e| e.time);
@@ -281,9 +275,9 @@ mod tests {
         assert_eq!(find_recording(&settings, "ab12").unwrap(), dir.join("clive-ab12cd34.cast"));
         assert_eq!(find_recording(&settings, "clive-ab99").unwrap(), dir.join("clive-ab99.cast"));
         assert_eq!(find_recording(&settings, "lane-x").unwrap(), dir.join("lane-x.cast"));
-        assert!(matches!(find_recording(&settings, "ab"), Err(CliError::AmbiguousSession { .. })));
+        assert!(matches!(find_recording(&settings, "ab"), Err(Error::AmbiguousSession { .. })));
         let missing = find_recording(&settings, "zz").unwrap_err();
-        assert_eq!(missing.exit_code(), crate::exit_code::NOT_FOUND);
         assert!(missing.to_string().contains("recordings"), "{missing}");
+        assert_eq!(crate::CliError::from(missing).exit_code(), crate::exit_code::NOT_FOUND);
     }
 }

@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
-use clive_cli::TaskReport;
-use clive_cli::archive::ArchivedSession;
-use clive_cli::plan_cmd::{PlanReport, SubtaskReport};
-use clive_cli::session_record::{SessionRecord, SessionState};
+use clive_core::TaskReport;
+use clive_core::archive::ArchivedSession;
+use clive_core::plan_run::{PlanReport, SubtaskReport};
+use clive_core::session_record::{SessionRecord, SessionState};
 use dag_sched::SubtaskStatus;
 
 #[test]

@@ -80,7 +80,7 @@ async fn clive_session(server: &Server, name: &str, task: &str, command: Option<
         options = options.command(command);
     }
     let session = server.new_session(options).await.unwrap();
-    clive_cli::session_record::record_start(server, name, task, Duration::from_secs(3600)).await.unwrap();
+    clive_core::session_record::record_start(server, name, task, Duration::from_secs(3600)).await.unwrap();
     session.first_pane().clone()
 }
 

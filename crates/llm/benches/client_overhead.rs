@@ -3,15 +3,15 @@
 //! Baseline, measured in the same run: a bare `reqwest` POST that reads the same reply's bytes without parsing.
 //! Measured: `ChatModel::chat` (request building, retry loop, JSON parsing) and `ChatModel::chat_stream` over a
 //! 1,000-delta Anthropic stream (SSE framing and event decoding). Prints medians and the ratio to the baseline.
-//! Run: `cargo bench -p llm --bench client_overhead`.
+//! Run: `cargo bench -p clive-models --bench client_overhead`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a bench may panic on the unexpected
 
 use std::time::{Duration, Instant};
 
+use clive_models::testing::{FakeServer, Reply, Tokens, wire};
+use clive_models::{ChatRequest, ProviderKind};
 use futures_util::StreamExt;
-use llm::testing::{FakeServer, Reply, Tokens, wire};
-use llm::{ChatRequest, ProviderKind};
 
 const ROUNDS: usize = 200;
 
@@ -36,7 +36,7 @@ fn micros(duration: Duration) -> f64 {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let server = FakeServer::start().await.unwrap();
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
     let raw = reqwest::Client::new();
     let url = format!("{}/v1/messages", server.url());
     let request = ChatRequest::new("hi").system("You are terse.").max_tokens(64);

@@ -1,7 +1,7 @@
 //! Ask a chat model one question from the command line.
 //!
 //! ```text
-//! cargo run -p llm --example chat -- [--provider anthropic|openai|openrouter|ollama|ollama-native|openai-compatible]
+//! cargo run -p clive-models --example chat -- [--provider anthropic|openai|openrouter|ollama|ollama-native|openai-compatible]
 //!     [--model M] [--fast] [--stream] [--json] [--max-tokens N] [--system TEXT] "prompt"
 //! ```
 //!
@@ -15,17 +15,17 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use futures_util::StreamExt;
-use llm::{
+use clive_models::{
     ChatModel, ChatRequest, Metered, ModelTier, PriceTable, ProviderConfig, ProviderKind, StreamEvent, UsageLedger,
 };
+use futures_util::StreamExt;
 
 #[derive(Parser)]
 #[command(
     about = "Ask a chat model one question",
     after_help = "Examples:\n  \
-    ANTHROPIC_API_KEY=... cargo run -p llm --example chat -- \"Name one Unix shell\"\n  \
-    OLLAMA_HOST=127.0.0.1:11434 cargo run -p llm --example chat -- --provider ollama --model llama3.2 --stream \"hi\"\n\n\
+    ANTHROPIC_API_KEY=... cargo run -p clive-models --example chat -- \"Name one Unix shell\"\n  \
+    OLLAMA_HOST=127.0.0.1:11434 cargo run -p clive-models --example chat -- --provider ollama --model llama3.2 --stream \"hi\"\n\n\
     Exit codes: 0 success, 1 the call failed, 2 bad arguments or configuration."
 )]
 struct Args {
@@ -65,7 +65,7 @@ async fn main() -> ExitCode {
         Some(kind) => ProviderConfig::from_env(kind),
         None => ProviderConfig::detect_from_env(),
     };
-    let model = match config.and_then(llm::connect) {
+    let model = match config.and_then(clive_models::connect) {
         Ok(model) => model,
         Err(error) => {
             eprintln!("error: {error}");
@@ -111,7 +111,7 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn plain(model: &Metered, request: &ChatRequest) -> llm::Result<(String, llm::StopReason)> {
+async fn plain(model: &Metered, request: &ChatRequest) -> clive_models::Result<(String, clive_models::StopReason)> {
     let reply = model.chat(request).await?;
     println!("{}", reply.text);
     Ok((reply.model, reply.stop_reason))
@@ -122,9 +122,9 @@ async fn json(
     request: &ChatRequest,
     streamed: bool,
     ledger: &UsageLedger,
-) -> llm::Result<(String, llm::StopReason)> {
+) -> clive_models::Result<(String, clive_models::StopReason)> {
     let reply = if streamed {
-        llm::collect_stream(model.chat_stream(request).await?).await?
+        clive_models::collect_stream(model.chat_stream(request).await?).await?
     } else {
         model.chat(request).await?
     };
@@ -141,7 +141,7 @@ async fn json(
     Ok((reply.model, reply.stop_reason))
 }
 
-async fn stream(model: &Metered, request: &ChatRequest) -> llm::Result<(String, llm::StopReason)> {
+async fn stream(model: &Metered, request: &ChatRequest) -> clive_models::Result<(String, clive_models::StopReason)> {
     let mut stream = model.chat_stream(request).await?;
     let mut stdout = std::io::stdout();
     while let Some(event) = stream.next().await {
@@ -158,5 +158,5 @@ async fn stream(model: &Metered, request: &ChatRequest) -> llm::Result<(String, 
             }
         }
     }
-    Ok((model.model_for(request), llm::StopReason::Other("interrupted".to_owned())))
+    Ok((model.model_for(request), clive_models::StopReason::Other("interrupted".to_owned())))
 }

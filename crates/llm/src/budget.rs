@@ -112,8 +112,8 @@ pub fn estimate_prompt_tokens(request: &ChatRequest) -> u64 {
 /// the provider may have billed it.
 ///
 /// ```
-/// use llm::{Budgeted, TokenBudget};
-/// # fn wrap(model: std::sync::Arc<dyn llm::ChatModel>) {
+/// use clive_models::{Budgeted, TokenBudget};
+/// # fn wrap(model: std::sync::Arc<dyn clive_models::ChatModel>) {
 /// let budget = TokenBudget::new(50_000);
 /// let model = Budgeted::new(model, budget.clone());
 /// // ... calls through `model` ...

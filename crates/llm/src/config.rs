@@ -200,12 +200,12 @@ impl fmt::Display for ApiKey {
 /// Everything needed to talk to one provider.
 ///
 /// ```
-/// use llm::{ProviderConfig, ProviderKind};
+/// use clive_models::{ProviderConfig, ProviderKind};
 /// let config = ProviderConfig::new(ProviderKind::OpenAiCompatible)
 ///     .base_url("http://127.0.0.1:8080/v1")?
 ///     .default_model("qwen2.5-coder");
 /// assert_eq!(config.models.default, "qwen2.5-coder");
-/// # Ok::<(), llm::Error>(())
+/// # Ok::<(), clive_models::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct ProviderConfig {

@@ -13,10 +13,10 @@
 //!
 //! ```no_run
 //! use futures_util::StreamExt;
-//! use llm::{ChatRequest, ModelTier, ProviderConfig, StreamEvent};
+//! use clive_models::{ChatRequest, ModelTier, ProviderConfig, StreamEvent};
 //!
-//! # async fn demo() -> Result<(), llm::Error> {
-//! let model = llm::connect(ProviderConfig::detect_from_env()?)?;
+//! # async fn demo() -> Result<(), clive_models::Error> {
+//! let model = clive_models::connect(ProviderConfig::detect_from_env()?)?;
 //! let request = ChatRequest::new("Name one Unix shell.").tier(ModelTier::Fast).max_tokens(50);
 //! let reply = model.chat(&request).await?;
 //! println!("{} ({:?}, {} tokens out)", reply.text, reply.stop_reason, reply.usage.output_tokens);
@@ -31,7 +31,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! With the `testing` feature, `llm::testing::FakeServer` is a scripted local server speaking every wire format,
+//! With the `testing` feature, `clive_models::testing::FakeServer` is a scripted local server speaking every wire format,
 //! for tests of this crate and of the crates that use it.
 
 mod budget;

@@ -65,12 +65,12 @@ impl UsageLedger {
 /// A [`ChatModel`] that records every completed call (streamed ones at their end) in a [`UsageLedger`].
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), llm::Error> {
+/// # async fn demo() -> Result<(), clive_models::Error> {
 /// use std::sync::Arc;
-/// let ledger = Arc::new(llm::UsageLedger::default());
-/// let model = llm::Metered::new(llm::connect(llm::ProviderConfig::detect_from_env()?)?, ledger.clone());
-/// # use llm::ChatModel;
-/// model.chat(&llm::ChatRequest::new("hi")).await?;
+/// let ledger = Arc::new(clive_models::UsageLedger::default());
+/// let model = clive_models::Metered::new(clive_models::connect(clive_models::ProviderConfig::detect_from_env()?)?, ledger.clone());
+/// # use clive_models::ChatModel;
+/// model.chat(&clive_models::ChatRequest::new("hi")).await?;
 /// println!("{:.4} USD so far", ledger.totals().cost_usd);
 /// # Ok(()) }
 /// ```

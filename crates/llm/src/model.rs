@@ -37,9 +37,9 @@ pub trait ChatModel: Send + Sync {
 /// Builds the client for `config`'s provider.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), llm::Error> {
-/// let model = llm::connect(llm::ProviderConfig::detect_from_env()?)?;
-/// let reply = model.chat(&llm::ChatRequest::new("Say hi").max_tokens(20)).await?;
+/// # async fn demo() -> Result<(), clive_models::Error> {
+/// let model = clive_models::connect(clive_models::ProviderConfig::detect_from_env()?)?;
+/// let reply = model.chat(&clive_models::ChatRequest::new("Say hi").max_tokens(20)).await?;
 /// println!("{}", reply.text);
 /// # Ok(()) }
 /// ```

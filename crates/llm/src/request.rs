@@ -57,7 +57,7 @@ pub struct JsonSchemaFormat {
 /// A chat request, independent of the provider.
 ///
 /// ```
-/// use llm::{ChatRequest, ModelTier};
+/// use clive_models::{ChatRequest, ModelTier};
 /// let request = ChatRequest::new("List the files in /tmp")
 ///     .system("You are a shell expert.")
 ///     .tier(ModelTier::Fast)

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use llm::testing::{AgentBackend, DEFAULT_REPLY, Turn};
-use llm::{ChatRequest, ProviderConfig, ProviderKind};
+use clive_models::testing::{AgentBackend, DEFAULT_REPLY, Turn};
+use clive_models::{ChatRequest, ProviderConfig, ProviderKind};
 use serde_json::{Value, json};
 
 async fn post(backend: &AgentBackend, path: &str, body: Value) -> (String, String) {
@@ -84,7 +84,7 @@ async fn our_own_clients_read_its_replies_and_a_slow_turn_is_slow() {
             ProviderKind::Anthropic => backend.url().to_string(),
             _ => format!("{}/v1", backend.url()),
         });
-        let model = llm::connect(config).unwrap();
+        let model = clive_models::connect(config).unwrap();
         // No tools: a side call, answered with the default text.
         assert_eq!(model.chat(&ChatRequest::new("ops: hi")).await.unwrap().text, DEFAULT_REPLY);
     }

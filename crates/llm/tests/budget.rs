@@ -6,9 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use clive_models::testing::{FakeServer, Reply, Tokens, wire};
+use clive_models::{Budgeted, ChatModel, ChatRequest, Error, ProviderKind, TokenBudget};
 use futures_util::StreamExt;
-use llm::testing::{FakeServer, Reply, Tokens, wire};
-use llm::{Budgeted, ChatModel, ChatRequest, Error, ProviderKind, TokenBudget};
 
 fn request(max_tokens: u32) -> ChatRequest {
     ChatRequest::new("hello there").max_tokens(max_tokens)
@@ -23,7 +23,8 @@ async fn a_call_in_flight_holds_its_reservation_and_settles_to_reported_usage() 
             .headers_delay(Duration::from_millis(300)),
     );
     let budget = TokenBudget::new(1000);
-    let model = Arc::new(Budgeted::new(llm::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone()));
+    let model =
+        Arc::new(Budgeted::new(clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone()));
     let call = {
         let model = model.clone();
         tokio::spawn(async move {
@@ -55,12 +56,12 @@ async fn failed_calls_spend_their_estimated_prompt() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::json(400, wire::openai::error_body("invalid_request_error", "no")));
     let budget = TokenBudget::new(10_000);
-    let model = Budgeted::new(llm::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone());
+    let model = Budgeted::new(clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone());
     let request = request(100);
     model.chat(&request).await.unwrap_err();
     let state = budget.state();
     assert_eq!(state.reserved, 0);
-    assert_eq!(state.spent, llm::estimate_prompt_tokens(&request));
+    assert_eq!(state.spent, clive_models::estimate_prompt_tokens(&request));
     assert!(state.spent > 0);
 }
 
@@ -73,8 +74,8 @@ async fn streams_settle_at_their_end_and_count_when_dropped_early() {
             .chunk_delay(Duration::from_millis(200)),
     );
     let budget = TokenBudget::new(10_000);
-    let model = Budgeted::new(llm::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone());
-    let reply = llm::collect_stream(model.chat_stream(&request(50)).await.unwrap()).await.unwrap();
+    let model = Budgeted::new(clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap(), budget.clone());
+    let reply = clive_models::collect_stream(model.chat_stream(&request(50)).await.unwrap()).await.unwrap();
     assert_eq!(reply.text, "ab");
     assert_eq!(budget.state().spent, 12);
     // A stream dropped before its end still spends its estimated prompt.
@@ -83,5 +84,5 @@ async fn streams_settle_at_their_end_and_count_when_dropped_early() {
     drop(stream);
     let state = budget.state();
     assert_eq!(state.reserved, 0);
-    assert!(state.spent >= 12 + llm::estimate_prompt_tokens(&request(50)), "{state:?}");
+    assert!(state.spent >= 12 + clive_models::estimate_prompt_tokens(&request(50)), "{state:?}");
 }

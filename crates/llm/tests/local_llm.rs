@@ -6,12 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
+use clive_models::{ChatModel, ChatRequest, ProviderKind, StopReason, StreamEvent};
 use futures_util::StreamExt;
-use llm::{ChatModel, ChatRequest, ProviderKind, StopReason, StreamEvent};
 
 /// The client for the local model in the dialect `kind`; panics with what to do when `LOCAL_LLM_URL` is unset.
 fn local_model(kind: ProviderKind) -> std::sync::Arc<dyn ChatModel> {
-    llm::connect(llm::testing::local_model_config(kind)).expect("client builds")
+    clive_models::connect(clive_models::testing::local_model_config(kind)).expect("client builds")
 }
 
 fn short_request() -> ChatRequest {

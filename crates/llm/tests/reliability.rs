@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use clive_models::testing::{FakeServer, Reply, Tokens, wire};
+use clive_models::{ChatRequest, ChatStream, Error, ProviderKind, RetryPolicy, StreamEvent, Timeouts};
 use futures_util::StreamExt;
-use llm::testing::{FakeServer, Reply, Tokens, wire};
-use llm::{ChatRequest, ChatStream, Error, ProviderKind, RetryPolicy, StreamEvent, Timeouts};
 
 /// Reads a stream to its end; returns the text received and the final error (panics if it ends well).
 async fn expect_stream_error(mut stream: ChatStream) -> (String, Error) {
@@ -34,7 +34,7 @@ async fn rate_limit_is_retried_after_the_servers_retry_after() {
     let limited = wire::anthropic::error_body("rate_limit_error", "slow down");
     server.push(Reply::json(429, limited).header("retry-after-ms", "150"));
     server.push(Reply::json(200, wire::anthropic::message("ok", "end_turn", Tokens::new(3, 1))));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     let started = Instant::now();
     assert_eq!(model.chat(&request()).await.unwrap().text, "ok");
@@ -51,7 +51,7 @@ async fn anthropic_overloaded_529_and_5xx_are_retried() {
     server.push(Reply::json(500, wire::anthropic::error_body("api_error", "Internal")));
     server.push(Reply::json(408, wire::anthropic::error_body("timeout_error", "slow")));
     server.push(Reply::json(200, wire::anthropic::message("ok", "end_turn", Tokens::new(3, 1))));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     assert_eq!(model.chat(&request()).await.unwrap().text, "ok");
     assert_eq!(server.requests().len(), 4);
@@ -65,7 +65,7 @@ async fn retries_give_up_with_the_providers_own_error() {
             Reply::json(503, wire::openai::error_body("server_error", "try later")).header("x-request-id", "req_42"),
         );
     }
-    let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
     let error = model.chat(&request()).await.unwrap_err();
 
@@ -87,7 +87,7 @@ async fn other_client_errors_are_not_retried() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::json(400, wire::anthropic::error_body("invalid_request_error", "max_tokens: too large")));
     server.push(Reply::json(200, wire::anthropic::message("never", "end_turn", Tokens::new(3, 1))));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     let error = model.chat(&request()).await.unwrap_err();
 
@@ -102,7 +102,7 @@ async fn server_can_forbid_a_retry_and_long_retry_after_gives_up_at_once() {
     server.push(Reply::json(500, wire::openai::error_body("server_error", "no")).header("x-should-retry", "false"));
     server
         .push(Reply::json(429, wire::openai::error_body("rate_limit_exceeded", "wait")).header("retry-after", "3600"));
-    let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
     assert!(matches!(model.chat(&request()).await, Err(Error::Api { status: 500, .. })));
     assert!(matches!(model.chat(&request()).await, Err(Error::Api { status: 429, .. })));
@@ -113,7 +113,7 @@ async fn server_can_forbid_a_retry_and_long_retry_after_gives_up_at_once() {
 async fn ollama_error_body_is_reported() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::json(404, wire::ollama::error("model \"nope\" not found, try pulling it first")));
-    let model = llm::connect(server.config(ProviderKind::OllamaNative)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OllamaNative)).unwrap();
 
     let error = model.chat(&request()).await.unwrap_err();
 
@@ -125,9 +125,9 @@ async fn stream_failures_before_the_first_byte_are_retried() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::json(529, wire::anthropic::error_body("overloaded_error", "Overloaded")));
     server.push(Reply::sse(wire::anthropic::stream(&["ok"], "end_turn", Tokens::new(3, 1))));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
-    let reply = llm::collect_stream(model.chat_stream(&request()).await.unwrap()).await.unwrap();
+    let reply = clive_models::collect_stream(model.chat_stream(&request()).await.unwrap()).await.unwrap();
 
     assert_eq!(reply.text, "ok");
     assert_eq!(server.requests().len(), 2);
@@ -140,7 +140,7 @@ async fn anthropic_error_event_after_http_200_ends_the_stream() {
     frames.truncate(5); // message_start, block start, ping, two deltas
     frames.push(wire::anthropic::error_event("overloaded_error", "Overloaded"));
     server.push(Reply::sse(frames).chunk_delay(Duration::from_millis(2)));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     let (text, error) = expect_stream_error(model.chat_stream(&request()).await.unwrap()).await;
 
@@ -162,14 +162,14 @@ async fn openai_and_ollama_mid_stream_errors_end_the_stream() {
     lines.push(wire::ollama::error("out of memory"));
     server.push(Reply::ndjson(lines));
 
-    let openai = llm::connect(server.config(ProviderKind::OpenRouter)).unwrap();
+    let openai = clive_models::connect(server.config(ProviderKind::OpenRouter)).unwrap();
     let (text, error) = expect_stream_error(openai.chat_stream(&request()).await.unwrap()).await;
     assert_eq!(
         (text.as_str(), error.to_string().as_str()),
         ("a", "openrouter reported an error mid-stream: server_error: upstream died")
     );
 
-    let ollama = llm::connect(server.config(ProviderKind::OllamaNative)).unwrap();
+    let ollama = clive_models::connect(server.config(ProviderKind::OllamaNative)).unwrap();
     let (text, error) = expect_stream_error(ollama.chat_stream(&request()).await.unwrap()).await;
     assert_eq!(
         (text.as_str(), error.to_string().as_str()),
@@ -193,7 +193,7 @@ async fn connection_cut_halfway_through_a_stream_is_an_error_not_an_end() {
             _ => Reply::ndjson(wire::ollama::stream(&["one", "two", "three"], "stop", Tokens::new(3, 3))).cut_after(2),
         };
         server.push(reply.chunk_delay(Duration::from_millis(1)));
-        let model = llm::connect(server.config(kind)).unwrap();
+        let model = clive_models::connect(server.config(kind)).unwrap();
 
         let (text, error) = expect_stream_error(model.chat_stream(&request()).await.unwrap()).await;
 
@@ -214,12 +214,12 @@ async fn a_stream_that_ends_without_its_end_marker_is_truncated() {
     server.push(Reply::sse(openai));
 
     let (_, error) = expect_stream_error(
-        llm::connect(server.config(ProviderKind::Anthropic)).unwrap().chat_stream(&request()).await.unwrap(),
+        clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap().chat_stream(&request()).await.unwrap(),
     )
     .await;
     assert!(matches!(error, Error::StreamTruncated { expected: "message_stop", .. }), "{error:?}");
     let (_, error) = expect_stream_error(
-        llm::connect(server.config(ProviderKind::OpenAi)).unwrap().chat_stream(&request()).await.unwrap(),
+        clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap().chat_stream(&request()).await.unwrap(),
     )
     .await;
     assert!(matches!(error, Error::StreamTruncated { expected: "data: [DONE]", .. }), "{error:?}");
@@ -244,7 +244,7 @@ async fn request_and_stream_idle_deadlines() {
         Reply::sse(wire::openai::stream(&["a", "b"], "stop", Tokens::new(1, 1))).chunk_delay(Duration::from_secs(5)),
     );
     let config = server.config(ProviderKind::OpenAi).timeouts(short_deadlines()).retry(RetryPolicy::none());
-    let model = llm::connect(config).unwrap();
+    let model = clive_models::connect(config).unwrap();
 
     let error = model.chat(&request()).await.unwrap_err();
     assert!(matches!(error, Error::Timeout { what: "request", .. }), "{error:?}");
@@ -260,7 +260,7 @@ async fn timeouts_are_retried_like_other_transient_failures() {
             .headers_delay(Duration::from_secs(5)),
     );
     server.push(Reply::json(200, wire::openai::completion("ok", "stop", Tokens::new(1, 1))));
-    let model = llm::connect(server.config(ProviderKind::OpenAi).timeouts(short_deadlines())).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi).timeouts(short_deadlines())).unwrap();
 
     assert_eq!(model.chat(&request()).await.unwrap().text, "ok");
 }
@@ -273,7 +273,7 @@ async fn dropping_the_future_cancels_the_call() {
             .headers_delay(Duration::from_secs(30)),
     );
     server.push(Reply::json(200, wire::openai::completion("next", "stop", Tokens::new(1, 1))));
-    let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
     let request = request();
     let outcome = tokio::time::timeout(Duration::from_millis(50), model.chat(&request)).await;
@@ -295,9 +295,9 @@ async fn a_local_server_that_is_down_fails_at_once_saying_what_to_start() {
         (ProviderKind::OllamaNative, "", "ollama serve"),
     ] {
         let port = closed_loopback_port();
-        let mut config = llm::ProviderConfig::new(kind).retry(RetryPolicy::default());
+        let mut config = clive_models::ProviderConfig::new(kind).retry(RetryPolicy::default());
         config.base_url = Some(format!("http://127.0.0.1:{port}{base}"));
-        let model = llm::connect(config).unwrap();
+        let model = clive_models::connect(config).unwrap();
         let started = Instant::now();
         let error = model.chat(&request()).await.unwrap_err();
         // The default policy's 3 retries would wait 0.5 + 1 + 2 s before giving up.
@@ -322,9 +322,10 @@ async fn a_local_server_that_drops_connections_is_still_retried() {
             drop(socket);
         }
     });
-    let mut config = llm::ProviderConfig::new(ProviderKind::OpenAiCompatible).retry(RetryPolicy::fast_for_tests());
+    let mut config =
+        clive_models::ProviderConfig::new(ProviderKind::OpenAiCompatible).retry(RetryPolicy::fast_for_tests());
     config.base_url = Some(format!("http://127.0.0.1:{port}/v1"));
-    let error = llm::connect(config).unwrap().chat(&request()).await.unwrap_err();
+    let error = clive_models::connect(config).unwrap().chat(&request()).await.unwrap_err();
     server.abort();
     assert!(matches!(error, Error::Transport { .. }), "{error:?}");
     assert!(error.is_transient());

@@ -5,16 +5,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
-use llm::testing::{FakeServer, RecordedRequest, Reply, Tokens, wire};
-use llm::{
+use clive_models::testing::{FakeServer, RecordedRequest, Reply, Tokens, wire};
+use clive_models::{
     ChatModel, ChatRequest, ChatStream, Message, Metered, ModelTier, PriceTable, ProviderKind, StopReason, StreamEnd,
     StreamEvent, UsageLedger,
 };
+use futures_util::StreamExt;
 use serde_json::json;
 
 /// Reads a stream to its end: the text deltas and the end (or the error).
-async fn drain(mut stream: ChatStream) -> (Vec<String>, Result<StreamEnd, llm::Error>) {
+async fn drain(mut stream: ChatStream) -> (Vec<String>, Result<StreamEnd, clive_models::Error>) {
     let mut deltas = Vec::new();
     while let Some(event) = stream.next().await {
         match event {
@@ -60,7 +60,7 @@ async fn anthropic_chat_sends_the_messages_wire_format() {
         200,
         wire::anthropic::message("{\"intent\":\"list_files\"}", "end_turn", Tokens::new(2100, 9).cached(2048)),
     ));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     let reply = model.chat(&full_request()).await.unwrap();
 
@@ -93,7 +93,7 @@ async fn anthropic_stream_yields_deltas_then_stop_reason_and_cumulative_usage() 
     let frames = wire::anthropic::stream(&["Hel", "lo, ", "wörld"], "max_tokens", Tokens::new(30, 5).cached(8));
     // Split frames at arbitrary byte offsets (inside the multi-byte ö too), with a pause between chunks.
     server.push(Reply::sse(frames).rechunk(7).chunk_delay(Duration::from_millis(1)));
-    let model = llm::connect(server.config(ProviderKind::Anthropic)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::Anthropic)).unwrap();
 
     let (deltas, end) = drain(model.chat_stream(&ChatRequest::new("hi").tier(ModelTier::Fast)).await.unwrap()).await;
 
@@ -113,7 +113,7 @@ async fn openai_chat_sends_the_chat_completions_wire_format() {
         200,
         wire::openai::completion("{\"intent\":\"other\"}", "stop", Tokens::new(1500, 7).cached(1024)),
     ));
-    let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
     let reply = model.chat(&full_request()).await.unwrap();
 
@@ -143,7 +143,7 @@ async fn openai_chat_sends_the_chat_completions_wire_format() {
 async fn openai_stream_reads_the_include_usage_chunk_and_done() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::sse(wire::openai::stream(&["ls", " -la"], "length", Tokens::new(20, 2))).rechunk(11));
-    let model = llm::connect(server.config(ProviderKind::OpenAi)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap();
 
     let (deltas, end) = drain(model.chat_stream(&ChatRequest::new("hi").tier(ModelTier::Fast)).await.unwrap()).await;
 
@@ -165,7 +165,7 @@ async fn openrouter_skips_comment_keepalives_and_sends_attribution_headers() {
         .config(ProviderKind::OpenRouter)
         .header("HTTP-Referer", "https://clive.invalid")
         .header("X-Title", "clive");
-    let model = llm::connect(config).unwrap();
+    let model = clive_models::connect(config).unwrap();
 
     let (deltas, end) = drain(model.chat_stream(&ChatRequest::new("hi").max_tokens(5)).await.unwrap()).await;
 
@@ -186,7 +186,7 @@ async fn ollama_openai_endpoint_and_compatible_servers_need_no_key() {
         server.push(Reply::json(200, wire::openai::completion("hi", "stop", Tokens::new(3, 1))));
         let mut config = server.config(kind);
         config.api_key = None;
-        let model = llm::connect(config).unwrap();
+        let model = clive_models::connect(config).unwrap();
 
         assert_eq!(model.chat(&ChatRequest::new("hi")).await.unwrap().text, "hi");
         let request = only_request(&server);
@@ -201,7 +201,7 @@ async fn ollama_native_chat_and_ndjson_stream() {
     let server = FakeServer::start().await.unwrap();
     server.push(Reply::json(200, wire::ollama::chat("{\"intent\":\"other\"}", "stop", Tokens::new(40, 6))));
     server.push(Reply::ndjson(wire::ollama::stream(&["a", "b", "c"], "length", Tokens::new(40, 3))).rechunk(13));
-    let model = llm::connect(server.config(ProviderKind::OllamaNative)).unwrap();
+    let model = clive_models::connect(server.config(ProviderKind::OllamaNative)).unwrap();
 
     let reply = model.chat(&full_request()).await.unwrap();
     assert_eq!((reply.stop_reason, reply.usage), (StopReason::EndTurn, Tokens::new(40, 6).usage()));
@@ -236,7 +236,7 @@ async fn metered_model_totals_usage_and_cost_of_plain_and_streamed_calls() {
     let mut prices = PriceTable::empty();
     prices.merge_json(r#"{"gpt-fake-1": {"input": 2.0, "output": 8.0, "cached_input": 0.5}}"#).unwrap();
     let ledger = Arc::new(UsageLedger::new(prices));
-    let model = Metered::new(llm::connect(server.config(ProviderKind::OpenAi)).unwrap(), ledger.clone());
+    let model = Metered::new(clive_models::connect(server.config(ProviderKind::OpenAi)).unwrap(), ledger.clone());
 
     model.chat(&ChatRequest::new("a")).await.unwrap();
     drain(model.chat_stream(&ChatRequest::new("b")).await.unwrap()).await.1.unwrap();
@@ -255,8 +255,8 @@ async fn keys_never_show_in_debug_output() {
         assert!(!format!("{config:?}").contains("sk-very-secret"), "{kind}");
         let client = format!(
             "{:?} {:?}",
-            llm::AnthropicClient::new(config.clone()).unwrap(),
-            llm::OpenAiClient::new(config.clone()).unwrap()
+            clive_models::AnthropicClient::new(config.clone()).unwrap(),
+            clive_models::OpenAiClient::new(config.clone()).unwrap()
         );
         assert!(!client.contains("sk-very-secret"), "{kind}: {client}");
     }
@@ -290,7 +290,7 @@ async fn every_provider_sends_the_bodies_in_its_snapshot() {
         for reply in replies(kind) {
             server.push(reply);
         }
-        let model = llm::connect(server.config(kind)).unwrap();
+        let model = clive_models::connect(server.config(kind)).unwrap();
         model.chat(&full_request()).await.unwrap();
         let mut stream = model.chat_stream(&full_request()).await.unwrap();
         while let Some(event) = stream.next().await {

@@ -1,16 +1,16 @@
-//! From the inner's `TURN: done` to the outer acting on it: the model-free driver ([`remote::AgentSession`])
+//! From the inner's `TURN: done` to the outer acting on it: the model-free driver ([`clive_remote::AgentSession`])
 //! following an agent pane over a real ssh connection (sshd on loopback), against the same inner in a local
 //! pane (the baseline, measured in the same run). The inner is a small emitter (python3) that speaks the turn
 //! protocol with the nonce and stamps the time just before its `TURN: done`.
 //!
-//! `cargo bench -p remote --features testing --bench turn_latency` (needs sshd: apt-get install openssh-server).
+//! `cargo bench -p clive-remote --features testing --bench turn_latency` (needs sshd: apt-get install openssh-server).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use remote::testing::Sshd;
-use remote::{AgentHost, AgentSession, SshCommand, Update, open_agent_pane};
+use clive_remote::testing::Sshd;
+use clive_remote::{AgentHost, AgentSession, SshCommand, Update, open_agent_pane};
 use tmux_habitat::{Pane, Server, Session, SessionOptions, WindowOptions};
 use turn_protocol::{NONCE_ENV_VAR, Nonce};
 
@@ -75,7 +75,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    if let Err(why) = remote::testing::available() {
+    if let Err(why) = clive_remote::testing::available() {
         eprintln!("turn_latency: skipped: {why}");
         return;
     }
@@ -91,7 +91,7 @@ async fn main() {
         command: vec!["python3".into()],
         toolset: None,
         connect_timeout: Duration::from_secs(5),
-        source: remote::Source::Registry,
+        source: clive_remote::Source::Registry,
     };
     let ssh =
         SshCommand::new(&agent, std::iter::empty()).control_dir(control.path()).remote(["python3", "-c", EMITTER]);

@@ -19,14 +19,14 @@
 //! The crate knows nothing of models: answering a question is the [`Answerer`]'s business.
 //!
 //! ```
-//! use remote::{Registry, SshCommand, address};
+//! use clive_remote::{Registry, SshCommand, address};
 //!
 //! let steps = address::split("clive@gpu render the video then clive@web upload it")?.unwrap_or_default();
 //! assert_eq!((steps[1].address.host(), steps[1].task.as_str(), steps[1].after_previous), ("web", "upload it", true));
 //! let agent = Registry::default().resolve(&steps[0].address);
 //! let argv = SshCommand::new(&agent, ["ANTHROPIC_API_KEY"]).remote(["clive", "--conversational"]).argv();
 //! assert!(argv.contains(&"SendEnv=ANTHROPIC_API_KEY".to_owned()));
-//! # Ok::<(), remote::address::AddressError>(())
+//! # Ok::<(), clive_remote::address::AddressError>(())
 //! ```
 
 pub mod address;

@@ -3,9 +3,9 @@
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
-//! let sshd = remote::testing::Sshd::builder().accept_env(["OPENAI_API_KEY"]).start().await?;
+//! let sshd = clive_remote::testing::Sshd::builder().accept_env(["OPENAI_API_KEY"]).start().await?;
 //! let settings = sshd.agent_settings(); // a registry entry reaching it as 127.0.0.1
-//! let other_host = remote::testing::Sshd::builder().network_namespace().start().await?; // 10.233.N.2:22
+//! let other_host = clive_remote::testing::Sshd::builder().network_namespace().start().await?; // 10.233.N.2:22
 //! # let _ = settings; Ok(()) }
 //! ```
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use remote::{AgentSession, Update};
+use clive_remote::{AgentSession, Update};
 use tmux_habitat::{Pane, Server, Session, SessionOptions, WindowOptions};
 use turn_protocol::{NONCE_ENV_VAR, Nonce};
 
@@ -116,8 +116,8 @@ async fn a_dead_pane_is_a_disconnect_with_what_it_printed() {
             assert_eq!(status, Some(255));
             assert!(screen.contains("Connection refused"), "{screen}");
             assert!(!agent.heard_from_inner());
-            let error = remote::connect_error::classify("x", &screen, "AcceptEnv CLIVE_TURN_NONCE");
-            assert!(matches!(error, remote::ConnectError::Unreachable { .. }), "{error}");
+            let error = clive_remote::connect_error::classify("x", &screen, "AcceptEnv CLIVE_TURN_NONCE");
+            assert!(matches!(error, clive_remote::ConnectError::Unreachable { .. }), "{error}");
         }
         other => panic!("{other:?}"),
     }

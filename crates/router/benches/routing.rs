@@ -1,4 +1,4 @@
-//! How long tier 0 and the safety gate take per task (`cargo bench -p router`).
+//! How long tier 0 and the safety gate take per task (`cargo bench -p clive-router`).
 //!
 //! Baseline, measured in the same run: splitting the same tasks on whitespace.
 
@@ -41,11 +41,12 @@ fn median_of(rounds: usize, mut work: impl FnMut() -> usize) -> Duration {
 fn main() {
     let rounds = 51;
     let baseline = median_per_task(rounds, |task| task.split_whitespace().count());
-    let route = median_per_task(rounds, |task| usize::from(router::route(task).needs_model()));
-    let gate = median_per_task(rounds, |task| router::safety::assess(task).len());
+    let route = median_per_task(rounds, |task| usize::from(clive_router::route(task).needs_model()));
+    let gate = median_per_task(rounds, |task| clive_router::safety::assess(task).len());
     // A program outside the table, looked up on PATH (coreutils' `seq`), and a first word found nowhere.
-    let on_path = median_of(rounds, || usize::from(router::route(black_box("seq 1 5")).needs_model()));
-    let nowhere = median_of(rounds, || usize::from(router::route(black_box("summarise the notes")).needs_model()));
+    let on_path = median_of(rounds, || usize::from(clive_router::route(black_box("seq 1 5")).needs_model()));
+    let nowhere =
+        median_of(rounds, || usize::from(clive_router::route(black_box("summarise the notes")).needs_model()));
     println!("router, median time per task over {} tasks ({rounds} rounds of 100):", TASKS.len());
     println!("  baseline (split on whitespace) {:>8.2} µs", baseline.as_secs_f64() * 1e6);
     let ratio = |d: Duration| d.as_secs_f64() / baseline.as_secs_f64();

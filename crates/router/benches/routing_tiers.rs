@@ -1,5 +1,5 @@
 //! Routing the fixed task list (`benches/routing_tasks.txt`) through the tiers: the share each tier settles,
-//! the tokens routing spends per task, and the router's own time (`cargo bench -p router --bench routing_tiers`).
+//! the tokens routing spends per task, and the router's own time (`cargo bench -p clive-router --bench routing_tiers`).
 //!
 //! 1. With the scripted fake server (real wire format), which replies as an ideal classifier would (the kind
 //!    listed for each task) and with a valid plan for planner tasks. Tokens are estimated from the request
@@ -13,9 +13,9 @@
 
 use std::time::{Duration, Instant};
 
+use clive_router::{Route, RouteContext, Routed, Router, RouterOptions, Tier};
 use llm::testing::{FakeServer, Reply, Tokens, wire};
 use llm::{ChatRequest, ProviderKind};
-use router::{Route, RouteContext, Routed, Router, RouterOptions, Tier};
 use serde_json::json;
 
 const TASKS: &str = include_str!("routing_tasks.txt");

@@ -11,9 +11,9 @@
 /// The answer to `task` when it is an arithmetic question, as text (`391`, `2.5`); `None` otherwise.
 ///
 /// ```
-/// assert_eq!(router::arithmetic_answer("What is 17 times 23? Reply with the number only.").as_deref(), Some("391"));
-/// assert_eq!(router::arithmetic_answer("calculate (2 + 3) * 4.5").as_deref(), Some("22.5"));
-/// assert_eq!(router::arithmetic_answer("what is the sum of the numbers in a.txt?"), None);
+/// assert_eq!(clive_router::arithmetic_answer("What is 17 times 23? Reply with the number only.").as_deref(), Some("391"));
+/// assert_eq!(clive_router::arithmetic_answer("calculate (2 + 3) * 4.5").as_deref(), Some("22.5"));
+/// assert_eq!(clive_router::arithmetic_answer("what is the sum of the numbers in a.txt?"), None);
 /// ```
 pub fn arithmetic_answer(task: &str) -> Option<String> {
     let (question, rest) = split_question(task.trim());

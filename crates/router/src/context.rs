@@ -32,7 +32,7 @@ impl WorkDir {
     /// std::fs::create_dir(dir.path().join("src"))?;
     /// std::fs::write(dir.path().join("notes.txt"), "")?;
     /// std::fs::write(dir.path().join(".hidden"), "")?;
-    /// let listing = router::WorkDir::read(dir.path(), 20)?;
+    /// let listing = clive_router::WorkDir::read(dir.path(), 20)?;
     /// assert_eq!((listing.entries, listing.more), (vec!["src/".to_string(), "notes.txt".to_string()], 0));
     /// # Ok::<(), std::io::Error>(())
     /// ```
@@ -96,7 +96,7 @@ pub struct PastTask {
 /// Everything the classifier and the planner are told besides the task.
 ///
 /// ```
-/// use router::{PaneInfo, RouteContext};
+/// use clive_router::{PaneInfo, RouteContext};
 /// let context = RouteContext::new()
 ///     .pane(PaneInfo::new("shell", "shell"))
 ///     .pane(PaneInfo::new("web", "browser"))

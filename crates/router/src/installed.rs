@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 /// paths start from, and the home directory `~/` means.
 ///
 /// ```
-/// let installed = router::Installed::from_env();
+/// let installed = clive_router::Installed::from_env();
 /// assert!(installed.has("sh"));
 /// assert!(!installed.has("surely-no-such-program-here"));
-/// assert!(!router::Installed::none().has("sh"));
+/// assert!(!clive_router::Installed::none().has("sh"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Installed {

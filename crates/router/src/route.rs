@@ -93,7 +93,7 @@ impl Route {
     /// typing the direct command into the pane `shell`. `None` when nothing runs.
     ///
     /// ```
-    /// let route = router::route("ls -la");
+    /// let route = clive_router::route("ls -la");
     /// let plan = route.to_plan().unwrap();
     /// assert_eq!(plan.subtasks[0].command.as_deref(), Some("ls -la"));
     /// assert!(dag_sched::ValidatedPlan::new(plan).is_ok());
@@ -139,7 +139,7 @@ impl DirectRoute {
     /// under `sudo`/`doas`.
     ///
     /// ```
-    /// let direct = router::DirectRoute::describe(" sudo du -sh /var | sort -h ");
+    /// let direct = clive_router::DirectRoute::describe(" sudo du -sh /var | sort -h ");
     /// assert_eq!((direct.programs, direct.privileged), (vec!["du".to_string(), "sort".to_string()], true));
     /// ```
     pub fn describe(command_line: &str) -> DirectRoute {

@@ -113,7 +113,7 @@ pub enum GateDecision {
 /// Judges `command_line` under `policy`.
 ///
 /// ```
-/// use router::safety::{check, GatePolicy, GateDecision};
+/// use clive_router::safety::{check, GatePolicy, GateDecision};
 /// assert_eq!(check("rm -rf ./build", GatePolicy::default()).unwrap(), GateDecision::Clear);
 /// assert!(check("sudo rm -rf /", GatePolicy::default()).is_err());
 /// assert!(check("sudo rm -rf /", GatePolicy { allow_destructive: true }).is_ok());

@@ -12,7 +12,7 @@ use crate::shell_syntax::{self, Token, Word};
 /// like `./build.sh` from the working directory, [`Installed::from_env`]).
 ///
 /// ```
-/// use router::route;
+/// use clive_router::route;
 /// assert_eq!(route("ls -la | wc -l").as_direct().unwrap().programs, ["ls", "wc"]);
 /// assert_eq!(route("seq 1 5").as_direct().unwrap().programs, ["seq"]);
 /// assert!(route("find the largest file").needs_model());

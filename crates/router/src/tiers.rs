@@ -55,7 +55,7 @@ impl Default for RouterOptions {
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use router::{Route, RouteContext, Router};
+/// use clive_router::{Route, RouteContext, Router};
 ///
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 /// let model = llm::connect(llm::ProviderConfig::detect_from_env()?)?;

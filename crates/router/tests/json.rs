@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use router::safety::{self, GateDecision, GatePolicy};
-use router::{Installed, RouterError, route_with};
+use clive_router::safety::{self, GateDecision, GatePolicy};
+use clive_router::{Installed, RouterError, route_with};
 
 #[test]
 fn routes_as_json() {
@@ -42,7 +42,7 @@ fn findings_as_json() {
 
 #[test]
 fn model_routes_as_json() {
-    use router::{Answer, Clarification, DirectRoute, PlanRoute, Route};
+    use clive_router::{Answer, Clarification, DirectRoute, PlanRoute, Route};
     let plan = dag_sched::Plan::from_json(
         r#"{"subtasks":[{"id":"task","pane":"shell","mode":"llm","description":"summarise notes.txt"}]}"#,
     )

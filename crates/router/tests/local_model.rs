@@ -1,5 +1,5 @@
 //! Smoke tests of the model tiers against the real local model (llama.cpp + Qwen2.5-Coder-0.5B-Instruct):
-//! `export LOCAL_LLM_URL="$(scripts/local-llm/start.sh)"`, then `cargo test -p router --test local_model --
+//! `export LOCAL_LLM_URL="$(scripts/local-llm/start.sh)"`, then `cargo test -p clive-router --test local_model --
 //! --ignored`. The model is tiny, so the assertions are loose: the route's kind, a plan's validity.
 
 // Test helpers: a panic is a test failure.
@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
+use clive_router::{Route, RouteContext, Router, Tier};
 use llm::{ChatModel, ProviderKind};
-use router::{Route, RouteContext, Router, Tier};
 
 fn local_model() -> Arc<dyn ChatModel> {
     llm::connect(llm::testing::local_model_config(ProviderKind::OpenAiCompatible)).unwrap()

@@ -4,9 +4,9 @@
 // Test helpers: a panic is a test failure.
 #![allow(clippy::unwrap_used)]
 
+use clive_router::{PaneInfo, RouteContext, Router, WorkDir};
 use llm::ProviderKind;
 use llm::testing::{FakeServer, RecordedRequest, Reply, Tokens, wire};
-use router::{PaneInfo, RouteContext, Router, WorkDir};
 
 fn render(request: &RecordedRequest) -> String {
     let body = &request.body;

@@ -1,8 +1,8 @@
 //! Property tests of tier 0 and the safety gate.
 
+use clive_router::safety::{self, GatePolicy};
+use clive_router::{direct_commands, route};
 use proptest::prelude::*;
-use router::safety::{self, GatePolicy};
-use router::{direct_commands, route};
 
 /// Arguments that are plainly command arguments: flags, paths, file names.
 fn command_argument() -> impl Strategy<Value = String> {

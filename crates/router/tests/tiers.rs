@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
+use clive_router::{PaneInfo, Route, RouteContext, Router, RouterError, Tier};
 use dag_sched::Mode;
 use llm::testing::{FakeServer, RecordedRequest, Reply, Tokens, wire};
 use llm::{ChatModel, ProviderKind};
-use router::{PaneInfo, Route, RouteContext, Router, RouterError, Tier};
 use serde_json::{Value, json};
 
 const FAST: &str = "fast-model";

@@ -1,4 +1,4 @@
-//! `cargo bench -p toolbox --bench pane_start [-- --quick]`: the time to open a pane until its shell reads
+//! `cargo bench -p clive-toolbox --bench pane_start [-- --quick]`: the time to open a pane until its shell reads
 //! input, with and without the bubblewrap sandbox, interleaved in one run (goal: the sandbox adds ≤ 10 ms);
 //! then a sandboxed pane with clive's network proxy and bridge against the same pane without them (goal: ≤ 5
 //! ms more), and one HTTP request through bridge and proxy against the same request made directly (goal: ≤ 1
@@ -10,8 +10,8 @@ use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::time::Instant;
 
+use clive_toolbox::{Confinement, Launcher, Network, NetworkProxy, Sandbox, SandboxPolicy};
 use tmux_habitat::{Server, SessionOptions};
-use toolbox::{Confinement, Launcher, Network, NetworkProxy, Sandbox, SandboxPolicy};
 
 const BRIDGE: &str = env!("CARGO_BIN_EXE_clive-net-bridge");
 
@@ -114,7 +114,14 @@ async fn main() {
     let socket = proxy.listen("bench", Network::hosts(vec!["127.0.0.1".into()])).expect("proxy socket");
     let port = TcpListener::bind("127.0.0.1:0").expect("free port").local_addr().expect("port").port();
     let mut bridge = std::process::Command::new(BRIDGE)
-        .args([toolbox::bridge::BRIDGE_FLAG, &socket.display().to_string(), &port.to_string(), "--", "sleep", "600"])
+        .args([
+            clive_toolbox::bridge::BRIDGE_FLAG,
+            &socket.display().to_string(),
+            &port.to_string(),
+            "--",
+            "sleep",
+            "600",
+        ])
         .spawn()
         .expect("bridge");
     let bridge_addr: std::net::SocketAddr = ([127, 0, 0, 1], port).into();

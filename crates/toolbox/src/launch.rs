@@ -57,8 +57,8 @@ pub struct LaunchSpec {
 /// Opens panes with the never-hang environment, and sandboxed when it holds a [`Sandbox`].
 ///
 /// ```no_run
-/// # async fn demo(session: tmux_habitat::Session) -> Result<(), toolbox::Error> {
-/// use toolbox::{Launcher, Sandbox, SandboxPolicy};
+/// # async fn demo(session: tmux_habitat::Session) -> Result<(), clive_toolbox::Error> {
+/// use clive_toolbox::{Launcher, Sandbox, SandboxPolicy};
 ///
 /// let sandbox = Sandbox::locate(SandboxPolicy::default()).await?; // fails clearly without bwrap
 /// let launcher = Launcher::new(std::env::current_dir().unwrap()).sandbox(Some(sandbox));

@@ -24,9 +24,9 @@
 //! # Example
 //!
 //! ```no_run
-//! use toolbox::{Catalog, Launcher, ProbeOptions, Sandbox, SandboxPolicy, Toolbox, Toolset, UserConfig};
+//! use clive_toolbox::{Catalog, Launcher, ProbeOptions, Sandbox, SandboxPolicy, Toolbox, Toolset, UserConfig};
 //!
-//! # async fn demo(session: tmux_habitat::Session) -> Result<(), toolbox::Error> {
+//! # async fn demo(session: tmux_habitat::Session) -> Result<(), clive_toolbox::Error> {
 //! let config = UserConfig::load()?;
 //! let catalog = Catalog::built_in();
 //! let toolset = Toolset::parse("standard", &catalog, &config.profiles)?;

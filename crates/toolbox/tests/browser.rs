@@ -4,9 +4,9 @@
 
 mod support;
 
+use clive_toolbox::{Network, NetworkMode, SandboxPolicy, find_full_screen};
 use support::{Dirs, HttpServer, T, launcher, sandbox_or_skip, session};
 use tmux_habitat::Key;
-use toolbox::{Network, NetworkMode, SandboxPolicy, find_full_screen};
 
 fn site(dir: &std::path::Path) {
     std::fs::write(
@@ -68,7 +68,7 @@ async fn a_browser_pane_reads_a_page_with_lynx_dump_and_by_keys() {
     let out = pane.run("echo back in the shell", T).await.unwrap();
     assert_eq!(out.output, "back in the shell\n");
     if launcher.sandbox_in_use().is_some() {
-        let log = std::fs::read_to_string(dirs.run.join(toolbox::NETWORK_LOG)).unwrap();
+        let log = std::fs::read_to_string(dirs.run.join(clive_toolbox::NETWORK_LOG)).unwrap();
         assert!(log.contains(r#""host":"127.0.0.1""#) && log.contains(r#""allowed":true"#), "{log}");
     }
 }

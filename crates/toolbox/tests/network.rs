@@ -5,8 +5,8 @@
 
 mod support;
 
+use clive_toolbox::{Launcher, Network, SandboxPolicy};
 use support::{Dirs, Listener, T, launcher, sandbox_or_skip, session};
-use toolbox::{Launcher, Network, SandboxPolicy};
 
 const BRIDGE: &str = env!("CARGO_BIN_EXE_clive-net-bridge");
 
@@ -67,8 +67,8 @@ async fn a_pane_reaches_no_host_by_default_only_the_hosts_named_or_all_with_the_
     assert_eq!(second.received().len(), 1);
 
     // Every request is logged in the run directory; a refused one names its host.
-    let log = std::fs::read_to_string(dirs.run.join(toolbox::NETWORK_LOG)).unwrap();
-    let refused = toolbox::refused_in_log(&dirs.run.join(toolbox::NETWORK_LOG));
+    let log = std::fs::read_to_string(dirs.run.join(clive_toolbox::NETWORK_LOG)).unwrap();
+    let refused = clive_toolbox::refused_in_log(&dirs.run.join(clive_toolbox::NETWORK_LOG));
     assert!(refused.contains(&("off".to_owned(), "127.0.0.2".to_owned())), "{log}");
     assert!(refused.contains(&("named".to_owned(), "127.0.0.3".to_owned())), "{log}");
     assert!(log.lines().any(|l| l.contains(r#""pane":"named""#) && l.contains(r#""allowed":true"#)), "{log}");

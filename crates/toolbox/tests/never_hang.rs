@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use clive_toolbox::SandboxPolicy;
 use support::{Dirs, T, launcher, sandbox_or_skip, session};
 use tmux_habitat::{Pane, WindowOptions};
-use toolbox::SandboxPolicy;
 
 /// A repository of `count` commits, written in one `git fast-import` (about 50 ms for 500).
 fn repository(dir: &Path, count: usize) {

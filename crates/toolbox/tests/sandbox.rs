@@ -6,8 +6,8 @@ mod support;
 
 use std::time::Duration;
 
+use clive_toolbox::SandboxPolicy;
 use support::{Dirs, HttpServer, T, launcher, sandbox_or_skip, session};
-use toolbox::SandboxPolicy;
 
 #[tokio::test]
 async fn destructive_commands_fail_inside_while_work_in_the_working_directory_succeeds() {
@@ -71,7 +71,7 @@ async fn the_network_is_off_by_default_and_on_on_request() {
     if !test_support::require_or_skip("curl") {
         return;
     }
-    let Some(with) = sandbox_or_skip(SandboxPolicy { network: toolbox::Network::On, ..Default::default() }).await
+    let Some(with) = sandbox_or_skip(SandboxPolicy { network: clive_toolbox::Network::On, ..Default::default() }).await
     else {
         return;
     };
@@ -96,7 +96,7 @@ async fn a_working_directory_as_broad_as_home_stays_read_only() {
     let Some(sandbox) = sandbox_or_skip(SandboxPolicy::default()).await else { return };
     let dirs = Dirs::new();
     let (_server, session) = session(&dirs).await;
-    let launcher = toolbox::Launcher::new(&dirs.home)
+    let launcher = clive_toolbox::Launcher::new(&dirs.home)
         .caller_environment(dirs.environment(&[]))
         .run_dir(&dirs.run)
         .sandbox(Some(sandbox));

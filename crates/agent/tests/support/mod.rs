@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent::{Agent, AgentConfig, ReplyFormat};
+use clive_agent::{Agent, AgentConfig, ReplyFormat};
 use dag_sched::{PanePool, RunOptions, RunSummary, ValidatedPlan};
 use llm::testing::{FakeServer, RecordedRequest, Reply, Tokens, wire};
 use llm::{Budgeted, ProviderKind, TokenBudget};

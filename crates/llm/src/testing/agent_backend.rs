@@ -87,7 +87,7 @@ struct Rules {
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use llm::testing::{AgentBackend, Turn};
+/// use clive_models::testing::{AgentBackend, Turn};
 ///
 /// let backend = AgentBackend::start().await?;
 /// backend.when("run the tests", Turn::shell("cargo test"));

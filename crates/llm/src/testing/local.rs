@@ -8,9 +8,9 @@
 //! the model started.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), llm::Error> {
-//! use llm::{ChatRequest, ProviderKind};
-//! let model = llm::connect(llm::testing::local_model_config(ProviderKind::OpenAiCompatible))?;
+//! # async fn demo() -> Result<(), clive_models::Error> {
+//! use clive_models::{ChatRequest, ProviderKind};
+//! let model = clive_models::connect(clive_models::testing::local_model_config(ProviderKind::OpenAiCompatible))?;
 //! let reply = model.chat(&ChatRequest::new("Say hi.").max_tokens(8)).await?;
 //! # Ok(()) }
 //! ```

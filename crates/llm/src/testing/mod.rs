@@ -12,12 +12,12 @@
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use llm::testing::{FakeServer, Reply, Tokens, wire};
-//! use llm::{ChatModel, ChatRequest, ProviderKind, StopReason};
+//! use clive_models::testing::{FakeServer, Reply, Tokens, wire};
+//! use clive_models::{ChatModel, ChatRequest, ProviderKind, StopReason};
 //!
 //! let server = FakeServer::start().await?;
 //! server.push(Reply::json(200, wire::anthropic::message("Hello", "end_turn", Tokens::new(12, 1))));
-//! let model = llm::connect(server.config(ProviderKind::Anthropic))?;
+//! let model = clive_models::connect(server.config(ProviderKind::Anthropic))?;
 //! let reply = model.chat(&ChatRequest::new("Hi").max_tokens(10)).await?;
 //! assert_eq!((reply.text.as_str(), reply.stop_reason), ("Hello", StopReason::EndTurn));
 //! assert_eq!(server.requests()[0].header("x-api-key"), Some("test-key"));

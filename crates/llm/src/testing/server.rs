@@ -158,13 +158,13 @@ impl FakeServer {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use llm::testing::{FakeServer, Reply, Tokens, wire};
-    /// use llm::{ChatModel, ChatRequest, ProviderKind};
+    /// use clive_models::testing::{FakeServer, Reply, Tokens, wire};
+    /// use clive_models::{ChatModel, ChatRequest, ProviderKind};
     ///
     /// let server = FakeServer::start().await?;
     /// let reply = |text| Reply::json(200, wire::anthropic::message(text, "end_turn", Tokens::new(5, 1)));
     /// server.push_matching("apples", reply("for apples")).push_matching("pears", reply("for pears"));
-    /// let model = llm::connect(server.config(ProviderKind::Anthropic))?;
+    /// let model = clive_models::connect(server.config(ProviderKind::Anthropic))?;
     /// let pears = model.chat(&ChatRequest::new("count the pears").max_tokens(10)).await?;
     /// assert_eq!(pears.text, "for pears");
     /// assert_eq!(server.unserved(), 1);

@@ -13,8 +13,8 @@ mod listener;
 #[allow(unused_imports, reason = "not every test uses it")]
 pub use listener::Listener;
 
+use clive_toolbox::{Launcher, Sandbox, SandboxPolicy};
 use tmux_habitat::{Server, Session, SessionOptions};
-use toolbox::{Launcher, Sandbox, SandboxPolicy};
 
 pub const T: Duration = Duration::from_secs(20);
 
@@ -73,7 +73,7 @@ pub fn launcher(dirs: &Dirs, sandbox: Option<Sandbox>, extra_env: &[(&str, &str)
 
 /// Whether `tool` is on PATH, for tools a machine may lack by design (`systemctl` in a container).
 pub fn present(tool: &str) -> bool {
-    toolbox::find_on_path(tool, &std::env::var_os("PATH").unwrap_or_default()).is_some()
+    clive_toolbox::find_on_path(tool, &std::env::var_os("PATH").unwrap_or_default()).is_some()
 }
 
 /// `python3 -m http.server` on a free loopback port, serving `dir`; killed on drop.

@@ -1,5 +1,5 @@
-//! Running a plan for `clive "<task>"` and `clive plan run`: the session and its panes, the model and its budget,
-//! the runners, live progress, Ctrl-C, and what is kept afterwards.
+//! Running a plan for a task and for a plan file: the session and its panes, the model and its budget, the
+//! runners, the events and the caller's cancellation, and what is kept afterwards.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,33 +15,17 @@ use llm::{Budgeted, ChatModel, ProviderKind, TokenBudget};
 use router::safety::GatePolicy;
 use tmux_habitat::{Server, Session};
 
-use crate::error::CliError;
-use crate::progress::Progress;
+use crate::config::{ModelOptions, Provider};
+use crate::error::Error;
+use crate::event::{Event, Events};
 use crate::recording::Recorder;
+use crate::remote_runner::{AnswerCounter, remote_runner};
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
-use crate::tools::ToolsChoice;
-
-/// The pane a task without a plan runs in (the session's first window).
-pub const TASK_PANE: &str = "shell";
-
-/// How a model-backed run is set up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModelOptions {
-    /// The token budget of the whole run (`--max-tokens`).
-    pub max_tokens: u64,
-    /// The most turns of an interactive subtask (`--max-turns`).
-    pub max_turns: u32,
-}
-
-impl Default for ModelOptions {
-    fn default() -> Self {
-        ModelOptions { max_tokens: 50_000, max_turns: 8 }
-    }
-}
+use crate::tools::{TASK_PANE, ToolsChoice};
 
 /// What a run needs besides its plan.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EngineOptions {
     /// The directory panes start in.
     pub cwd: PathBuf,
@@ -55,13 +39,15 @@ pub struct EngineOptions {
     pub model: Option<ModelOptions>,
     /// The label recorded on the session (`clive sessions` shows it).
     pub label: String,
-    /// No live progress on stderr.
-    pub quiet: bool,
     /// The toolset and the sandbox of panes a model types into.
     pub tools: ToolsChoice,
     /// What the user wrote (the task, or the plan file): the hosts it names are the only ones panes a model
     /// types into may reach (docs/tools.md).
     pub network_from: String,
+    /// Who answers a remote agent's question when the model cannot (`clive` asks the user on its terminal).
+    pub answerer: Option<Arc<dyn remote::Answerer>>,
+    /// Where remote agents' questions are told (the plan's own events go where [`Engine::run`] is told).
+    pub events: Events,
 }
 
 /// The model a run uses, with its budget.
@@ -74,23 +60,19 @@ pub struct ModelSetup {
     pub provider: ProviderKind,
 }
 
-/// Connects to the provider the environment configures, drawing from `budget` (the router's calls and the
-/// runners' share it). `Ok(None)` when no provider is configured.
-pub fn connect_model(budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, CliError> {
-    let config = match llm::ProviderConfig::detect_from_env() {
-        Ok(config) => config,
-        Err(llm::Error::NotConfigured) => return Ok(None),
-        Err(error) => return Err(CliError::Provider(error)),
-    };
+/// Connects to `provider`, drawing from `budget` (the router's calls and the runners' share it). `Ok(None)` when
+/// no provider is configured.
+pub fn connect_model(provider: &Provider, budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, Error> {
+    let Some(config) = provider.config()? else { return Ok(None) };
     let provider = config.kind;
-    let inner = llm::connect(config).map_err(CliError::Provider)?;
+    let inner = llm::connect(config).map_err(Error::Provider)?;
     let model: Arc<dyn ChatModel> = Arc::new(Budgeted::new(inner, budget.clone()));
     Ok(Some(ModelSetup { model, budget, provider }))
 }
 
 /// Whether `provider` serves a local model (an OpenAI-compatible server such as llama.cpp's, or Ollama), which
 /// clive takes to be a small one: sampled greedily, shown no tool cards, and its router's command is not the first
-/// attempt (`route_cmd`).
+/// attempt (`clive_core::run`).
 pub fn is_local(provider: ProviderKind) -> bool {
     matches!(provider, ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative)
 }
@@ -123,12 +105,11 @@ pub struct Engine {
     /// The agent, when a model is configured.
     pub agent: Option<Agent>,
     /// The model calls that answered remote agents' questions (plans with `remote` subtasks).
-    pub remote_answers: Option<Arc<crate::remote_cmd::AnswerCounter>>,
+    pub remote_answers: Option<Arc<AnswerCounter>>,
     /// Each pane's network (`On` where commands run as typed).
     pub networks: BTreeMap<String, toolbox::Network>,
     executor: Executor,
     recorder: Option<Arc<Recorder>>,
-    quiet: bool,
 }
 
 impl Engine {
@@ -139,7 +120,7 @@ impl Engine {
         plan: &ValidatedPlan,
         options: &EngineOptions,
         model: Option<ModelSetup>,
-    ) -> Result<Engine, CliError> {
+    ) -> Result<Engine, Error> {
         // An llm subtask whose goal names a file writes it in the pane's directory: it needs the pane too.
         let needs_panes = plan.subtasks().iter().any(|s| match s.mode {
             Mode::Llm => !agent::goal_destinations(&s.description).is_empty(),
@@ -155,7 +136,7 @@ impl Engine {
             // Panes a model types into run sandboxed (unless turned off); a plan of the user's commands only
             // runs as typed.
             // The sandbox binds the run directory writable: it must exist before the first pane starts.
-            std::fs::create_dir_all(&run_dir).map_err(|e| CliError::io("creating the run directory", &run_dir, e))?;
+            std::fs::create_dir_all(&run_dir).map_err(|e| Error::io("creating the run directory", &run_dir, e))?;
             let launcher = if model_panes {
                 let networks = options.tools.pane_networks(&options.network_from, plan.plan());
                 options.tools.model_pane_launcher(&options.cwd, &run_dir, &networks).await?
@@ -230,60 +211,43 @@ impl Engine {
         if let Some(session) = &session
             && plan.subtasks().iter().any(|s| s.mode == Mode::Remote)
         {
-            let (runner, counter) = crate::remote_cmd::remote_runner(session.clone(), answer_model)?;
+            let (runner, counter) =
+                remote_runner(session.clone(), answer_model, options.answerer.clone(), options.events.clone())?;
             executor = executor.with_runner(Mode::Remote, Arc::new(runner));
             remote_answers = Some(counter);
         }
-        Ok(Engine {
-            server,
-            session,
-            session_name,
-            run_dir,
-            agent,
-            remote_answers,
-            networks,
-            executor,
-            recorder,
-            quiet: options.quiet,
-        })
+        Ok(Engine { server, session, session_name, run_dir, agent, remote_answers, networks, executor, recorder })
     }
 
-    /// Runs `plan` with live progress on stderr; Ctrl-C cancels it (busy panes get C-c; the session stays).
-    pub async fn run(&self, plan: &ValidatedPlan) -> Result<RunSummary, CliError> {
-        let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
-        let cancel = CancelToken::new();
+    /// Runs `plan`, sending [`Event::PlanStarted`] and then every subtask's events to `events`; cancelling
+    /// `cancel` cancels the run (busy panes get C-c; the session stays).
+    pub async fn run(&self, plan: &ValidatedPlan, events: &Events, cancel: &CancelToken) -> Result<RunSummary, Error> {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
         let options = RunOptions::new(&self.run_dir).events(sender).cancel(cancel.clone());
-        let mut progress = Progress::new(plan, self.quiet);
+        events.emit(Event::PlanStarted { plan: plan.plan().clone(), session: self.session().map(str::to_owned) });
         let run = self.executor.run(plan, options);
         tokio::pin!(run);
-        let mut interrupted = false;
         let summary = loop {
             tokio::select! {
-                result = &mut run => break result.map_err(|e| CliError::PlanRun(Box::new(e)))?,
-                Some(event) = events.recv() => progress.show(&event),
-                _ = tokio::signal::ctrl_c(), if !interrupted => {
-                    interrupted = true;
-                    progress.note("clive: cancelling (Ctrl-C)…");
-                    cancel.cancel();
-                }
+                result = &mut run => break result.map_err(|e| Error::PlanRun(Box::new(e)))?,
+                Some(event) = receiver.recv() => events.emit(Event::Subtask(event)),
             }
         };
-        while let Ok(event) = events.try_recv() {
-            progress.show(&event);
+        while let Ok(event) = receiver.try_recv() {
+            events.emit(Event::Subtask(event));
         }
-        progress.finish();
         Ok(summary)
     }
 
     /// Removes the session after a success; keeps it for `retention` otherwise; then lets go of the server
     /// (its control client leaves in turn with other `clive`s). Returns whether the session was kept.
-    pub async fn close(&self, success: bool, exit_code: i32, retention: Duration) -> Result<bool, CliError> {
+    pub async fn close(&self, success: bool, exit_code: i32, retention: Duration) -> Result<bool, Error> {
         let (Some(server), Some(session)) = (&self.server, &self.session) else { return Ok(false) };
         if let Some(recorder) = &self.recorder {
             recorder.stop_all().await;
         }
         let kept = if success {
-            session.kill().await.map(|()| false).map_err(CliError::from)
+            session.kill().await.map(|()| false).map_err(Error::from)
         } else {
             session_record::record_end(server, &self.session_name, Some(exit_code), retention).await.map(|()| true)
         };
@@ -291,21 +255,14 @@ impl Engine {
         kept
     }
 
-    /// Says on stderr which requests of the run's panes the network proxy refused, and how to allow them
-    /// (the model saw it in its pane already).
-    pub fn report_refused_requests(&self) {
-        let refused = toolbox::refused_in_log(&self.run_dir.join(toolbox::NETWORK_LOG));
-        if refused.is_empty() {
-            return;
+    /// Sends [`Event::NetworkRefused`] when the network proxy refused requests of the run's panes (the model saw
+    /// it in its pane already).
+    pub fn report_refused_requests(&self, events: &Events) {
+        let log = self.run_dir.join(toolbox::NETWORK_LOG);
+        let refused = toolbox::refused_in_log(&log);
+        if !refused.is_empty() {
+            events.emit(Event::NetworkRefused { refused, log });
         }
-        let hosts: Vec<String> = refused.iter().map(|(pane, host)| format!("{host} (pane {pane})")).collect();
-        eprintln!(
-            "clive: the network is off for commands a model writes; refused: {}. To allow a host, name it in the \
-             task (for example https://{}/), or run with --network (log: {})",
-            hosts.join(", "),
-            refused[0].1,
-            self.run_dir.join(toolbox::NETWORK_LOG).display()
-        );
     }
 
     /// The session's name, when the run has one.
@@ -315,9 +272,9 @@ impl Engine {
 }
 
 /// The directory a task runs in: `-C DIR`, else the current one.
-pub fn task_directory(cwd: Option<&Path>) -> Result<PathBuf, CliError> {
+pub fn task_directory(cwd: Option<&Path>) -> Result<PathBuf, Error> {
     match cwd {
         Some(dir) => Ok(dir.to_owned()),
-        None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e)),
+        None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", ".", e)),
     }
 }

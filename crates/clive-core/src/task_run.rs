@@ -1,6 +1,5 @@
 //! Running one task end to end: route it, gate it, run it in a fresh session, report, clean up.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use router::safety::{self, GateDecision, GatePolicy};
@@ -10,48 +9,17 @@ use tmux_habitat::{Key, Server};
 use toolbox::Sandbox;
 
 use crate::archive;
-use crate::error::CliError;
+use crate::config::TaskOptions;
+use crate::error::Error;
+use crate::event::{Event, Events};
 use crate::provider;
 use crate::session_record::{self, SESSION_PREFIX};
 use crate::settings::Settings;
-use crate::tools::ToolsChoice;
+use crate::tools::TASK_PANE;
+use dag_sched::CancelToken;
 
 /// How long a fresh shell may take to show it reads input.
 const SHELL_READY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// How to run a task.
-#[derive(Debug, Clone)]
-pub struct TaskOptions {
-    /// Keep the session after a successful run too.
-    pub keep: bool,
-    /// How long a kept session stays before `clive gc` (or any later `clive`) removes it.
-    pub retention: Duration,
-    /// How long the command may run.
-    pub timeout: Duration,
-    /// Let the safety gate pass destructive commands.
-    pub allow_destructive: bool,
-    /// The directory the command runs in (default: the current directory).
-    pub cwd: Option<PathBuf>,
-    /// The toolset the model tiers are offered, and the sandbox a command a model wrote (the classifier's)
-    /// runs in (`sandbox: None` runs it unconfined). A command the user typed (tier 0) always runs unconfined.
-    pub tools: ToolsChoice,
-    /// The token budget and turn limit of a task that needs a model (`--max-tokens`, `--max-turns`).
-    pub model: crate::engine::ModelOptions,
-}
-
-impl Default for TaskOptions {
-    fn default() -> Self {
-        TaskOptions {
-            keep: false,
-            retention: Duration::from_secs(30 * 60),
-            timeout: Duration::from_secs(600),
-            allow_destructive: false,
-            cwd: None,
-            tools: ToolsChoice::default(),
-            model: crate::engine::ModelOptions::default(),
-        }
-    }
-}
 
 /// What a task run produced: `--json` prints exactly this.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -145,7 +113,7 @@ impl From<&Routed> for RoutingReport {
 }
 
 /// Decides what runs: the tier-0 command, passed by the safety gate. Touches no tmux.
-pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), CliError> {
+pub fn plan_task(task: &str, allow_destructive: bool) -> Result<(Route, String), Error> {
     plan_task_in(task, allow_destructive, |name| std::env::var(name).ok())
 }
 
@@ -154,7 +122,7 @@ fn plan_task_in(
     task: &str,
     allow_destructive: bool,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<(Route, String), CliError> {
+) -> Result<(Route, String), Error> {
     let route = router::route(task);
     let command = match &route {
         Route::Direct(direct) => direct.command.clone(),
@@ -164,8 +132,8 @@ fn plan_task_in(
                 _ => "not a shell command".to_owned(),
             };
             return Err(match provider::configured_provider(env) {
-                None => CliError::NoProvider { reason },
-                Some(_) => CliError::ModelTierUnavailable { reason },
+                None => Error::NoProvider { reason },
+                Some(_) => Error::ModelTierUnavailable { reason },
             });
         }
     };
@@ -174,30 +142,35 @@ fn plan_task_in(
 }
 
 /// Runs `task` when it is a shell command (tier 0; a task in words is an error here, see
-/// [`crate::route_cmd`]): gates it, sweeps expired sessions, runs the command in a fresh detached session
+/// `clive_core::run`): gates it, sweeps expired sessions, runs the command in a fresh detached session
 /// `clive-<id>` in the caller's directory and environment, and removes the session after a success (keeps it
 /// after a failure or with `keep`).
-pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, CliError> {
+pub async fn run_task(settings: &Settings, task: &str, options: &TaskOptions) -> Result<TaskReport, Error> {
     let started = Instant::now();
     let (route, command) = plan_task(task, options.allow_destructive)?;
     let routed = Routed { route, tier: Tier::Direct, steps: vec![TierStep::new(Tier::Direct, started.elapsed())] };
-    run_gated(settings, task, &routed, &command, options).await
+    run_command(settings, task, &routed, &command, options, &Events::default(), &CancelToken::new()).await
 }
 
 /// Runs one command a router chose for `task` (tier 0, or the classifier's command), like [`run_task`]; the
-/// command passes the safety gate first.
+/// command passes the safety gate first. Cancelling `cancel` interrupts it (C-c in its pane; the session stays).
 pub async fn run_command(
     settings: &Settings,
     task: &str,
     routed: &Routed,
     command: &str,
     options: &TaskOptions,
-) -> Result<TaskReport, CliError> {
+    events: &Events,
+    cancel: &CancelToken,
+) -> Result<TaskReport, Error> {
     gate(command, options.allow_destructive)?;
-    run_gated(settings, task, routed, command, options).await
+    let server = settings.run_server().await?;
+    let report = run_on(settings, &server, (task, routed, command), options, events, cancel).await;
+    server.close().await;
+    report
 }
 
-fn gate(command: &str, allow_destructive: bool) -> Result<(), CliError> {
+fn gate(command: &str, allow_destructive: bool) -> Result<(), Error> {
     match safety::check(command, GatePolicy { allow_destructive })? {
         GateDecision::Clear => {}
         GateDecision::Overridden(findings) => {
@@ -209,27 +182,14 @@ fn gate(command: &str, allow_destructive: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-async fn run_gated(
-    settings: &Settings,
-    task: &str,
-    routed: &Routed,
-    command: &str,
-    options: &TaskOptions,
-) -> Result<TaskReport, CliError> {
-    let server = settings.run_server().await?;
-    let report = run_on(settings, &server, task, routed, command, options).await;
-    server.close().await;
-    report
-}
-
 async fn run_on(
     settings: &Settings,
     server: &Server,
-    task: &str,
-    routed: &Routed,
-    command: &str,
+    (task, routed, command): (&str, &Routed, &str),
     options: &TaskOptions,
-) -> Result<TaskReport, CliError> {
+    events: &Events,
+    cancel: &CancelToken,
+) -> Result<TaskReport, Error> {
     let started = Instant::now();
     let server = server.clone();
     sweep_if_running(settings, &server).await;
@@ -237,7 +197,7 @@ async fn run_on(
     let session_name = format!("{SESSION_PREFIX}{}", session_record::new_session_id());
     let cwd = match &options.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir().map_err(|e| CliError::io("reading the current directory", ".", e))?,
+        None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", ".", e))?,
     };
     // A command a model wrote runs sandboxed (unless turned off); one the user typed runs as typed.
     let sandbox = match &options.tools.sandbox {
@@ -247,13 +207,11 @@ async fn run_on(
         _ => None,
     };
     let sandboxed = sandbox.is_some();
-    let pane = crate::engine::TASK_PANE;
+    let pane = TASK_PANE;
     let network =
         options.tools.network.network_for(task, &format!("{task}\n{command}"), &options.tools.config.sandbox.hosts);
-    let launcher = toolbox::Launcher::new(&cwd)
-        .sandbox(sandbox)
-        .bridge(crate::tools::bridge_program())
-        .pane_network(pane, network);
+    let launcher =
+        toolbox::Launcher::new(&cwd).sandbox(sandbox).bridge(options.tools.bridge.clone()).pane_network(pane, network);
     let network = launcher.network_of(pane);
     let session_options = launcher.session(&server, &session_name, pane)?;
     let session = server.new_session(session_options).await?;
@@ -261,7 +219,9 @@ async fn run_on(
     // Everything the pane prints from here on is recorded (`clive replay`, `clive serve`).
     let recorder = crate::recording::Recorder::new(settings, &session_name, task);
     recorder.record_first(session.first_pane()).await;
-    let report = run_in_session(started, &session, task, routed, command, options, (sandboxed, network)).await;
+    events.emit(Event::CommandStarted { session: session_name.clone(), command: command.to_owned() });
+    let report =
+        run_in_session(started, &session, (task, routed, command), options, (sandboxed, network), cancel).await;
     recorder.stop_all().await;
     report
 }
@@ -270,12 +230,11 @@ async fn run_on(
 async fn run_in_session(
     started: Instant,
     session: &tmux_habitat::Session,
-    task: &str,
-    routed: &Routed,
-    command: &str,
+    (task, routed, command): (&str, &Routed, &str),
     options: &TaskOptions,
     (sandboxed, network): (bool, toolbox::Network),
-) -> Result<TaskReport, CliError> {
+    cancel: &CancelToken,
+) -> Result<TaskReport, Error> {
     let server = session.server().clone();
     let session_name = session.name().to_owned();
     // If this process dies, the session still expires: after the timeout and a retention period.
@@ -285,17 +244,17 @@ async fn run_in_session(
 
     let outcome = tokio::select! {
         outcome = pane.run(command, options.timeout) => outcome,
-        _ = tokio::signal::ctrl_c() => {
+        _ = cancel.cancelled() => {
             let _ = pane.send_keys(&[Key::CTRL_C]).await;
             let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
-            return Err(CliError::Interrupted { session: session_name });
+            return Err(Error::Interrupted { session: session_name });
         }
     };
     let output = match outcome {
         Ok(output) => output,
         Err(tmux_habitat::Error::Timeout { .. }) => {
             session_record::record_end(&server, &session_name, None, options.retention).await?;
-            return Err(CliError::TimedOut { session: session_name, timeout: options.timeout });
+            return Err(Error::TimedOut { session: session_name, timeout: options.timeout });
         }
         Err(e) => {
             let _ = session_record::record_end(&server, &session_name, None, options.retention).await;
@@ -353,8 +312,6 @@ async fn sweep_if_running(settings: &Settings, server: &Server) {
     }
 }
 
-/// The caller's environment as it should reach the session: what tmux and the shell set themselves is left
-/// out, and if the rest is too large for one tmux command the largest values are dropped (and named).
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,21 +319,20 @@ mod tests {
     #[test]
     fn english_needs_a_model_and_no_provider_names_the_variables() {
         let err = plan_task_in("what is the largest file here", false, |_| None).unwrap_err();
-        assert!(matches!(err, CliError::NoProvider { .. }), "{err:?}");
+        assert!(matches!(err, Error::NoProvider { .. }), "{err:?}");
         let text = err.to_string();
         for name in provider::provider_variables() {
             assert!(text.contains(name), "{text}");
         }
-        assert_eq!(err.exit_code(), 2);
         let with_key = |name: &str| (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:1/v1".to_owned());
         let err = plan_task_in("what is the largest file here", false, with_key).unwrap_err();
-        assert!(matches!(err, CliError::ModelTierUnavailable { .. }), "{err:?}");
+        assert!(matches!(err, Error::ModelTierUnavailable { .. }), "{err:?}");
     }
 
     #[test]
     fn destructive_commands_are_refused_unless_allowed() {
         let err = plan_task("rm -rf ~", false).unwrap_err();
-        assert_eq!(err.exit_code(), crate::exit_code::REFUSED);
+        assert!(matches!(err, Error::Refused(_)), "{err:?}");
         assert!(err.to_string().contains("--allow-destructive"), "{err}");
         assert!(plan_task("rm -rf ~", true).is_ok());
     }

@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use tmux_habitat::{Server, SessionInfo};
 
-use crate::error::CliError;
+use crate::error::Error;
 
 /// Every clive session's name starts with this.
 pub const SESSION_PREFIX: &str = "clive-";
@@ -144,7 +144,7 @@ pub(crate) fn ascii_json(text: &str) -> String {
 }
 
 /// Records a new session's task, start, owner, and a backstop expiry (in case this process dies).
-pub async fn record_start(server: &Server, session: &str, task: &str, backstop: Duration) -> Result<(), CliError> {
+pub async fn record_start(server: &Server, session: &str, task: &str, backstop: Duration) -> Result<(), Error> {
     let now = unix_now();
     let options = [
         (TASK, ascii_json(task)),
@@ -162,7 +162,7 @@ pub async fn record_end(
     session: &str,
     exit_code: Option<i32>,
     retention: Duration,
-) -> Result<(), CliError> {
+) -> Result<(), Error> {
     let mut options = vec![(EXPIRES, (unix_now() + retention.as_secs()).to_string())];
     if let Some(code) = exit_code {
         options.push((EXIT, code.to_string()));
@@ -172,7 +172,7 @@ pub async fn record_end(
 }
 
 /// Every clive session on the server, oldest first (none when no server runs).
-pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, CliError> {
+pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, Error> {
     let sessions = server.list_sessions_with(&OPTIONS).await?;
     let mut records: Vec<SessionRecord> =
         sessions.iter().filter_map(|s| SessionRecord::from_info(s, pid_alive)).collect();
@@ -185,16 +185,16 @@ fn pid_alive(pid: u32) -> bool {
 }
 
 /// Finds the one session `id` names: a full name (`clive-ab12cd`), an id (`ab12cd`) or a unique id prefix.
-pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a SessionRecord, CliError> {
+pub fn resolve<'a>(records: &'a [SessionRecord], id: &str) -> Result<&'a SessionRecord, Error> {
     let names: Vec<String> = records.iter().map(|r| r.session.clone()).collect();
-    let missing = || CliError::NoSuchSession { id: id.to_owned() };
+    let missing = || Error::NoSuchSession { id: id.to_owned() };
     let name = match_id(&names, id)?.ok_or_else(missing)?;
     records.iter().find(|r| &r.session == name).ok_or_else(missing)
 }
 
 /// The one of `names` (session names, `clive-<id>`, or bare ids) that `id` names: a name, an id or a unique prefix
 /// of an id; `None` when none does.
-pub fn match_id<'a>(names: &'a [String], id: &str) -> Result<Option<&'a String>, CliError> {
+pub fn match_id<'a>(names: &'a [String], id: &str) -> Result<Option<&'a String>, Error> {
     let wanted = id.strip_prefix(SESSION_PREFIX).unwrap_or(id);
     let short = |name: &str| name.strip_prefix(SESSION_PREFIX).unwrap_or(name).to_owned();
     if let Some(exact) = names.iter().find(|n| short(n) == wanted || n.as_str() == id) {
@@ -204,7 +204,7 @@ pub fn match_id<'a>(names: &'a [String], id: &str) -> Result<Option<&'a String>,
     match matches.as_slice() {
         [one] => Ok(Some(one)),
         [] => Ok(None),
-        many => Err(CliError::AmbiguousSession {
+        many => Err(Error::AmbiguousSession {
             id: id.to_owned(),
             matches: many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
         }),
@@ -268,8 +268,8 @@ mod tests {
         let records = vec![record("ab12"), record("ab34"), record("cd56")];
         assert_eq!(resolve(&records, "clive-ab12").unwrap().id, "ab12");
         assert_eq!(resolve(&records, "cd").unwrap().id, "cd56");
-        assert!(matches!(resolve(&records, "ab"), Err(CliError::AmbiguousSession { .. })));
-        assert!(matches!(resolve(&records, "zz"), Err(CliError::NoSuchSession { .. })));
-        assert!(matches!(resolve(&records, ""), Err(CliError::NoSuchSession { .. })));
+        assert!(matches!(resolve(&records, "ab"), Err(Error::AmbiguousSession { .. })));
+        assert!(matches!(resolve(&records, "zz"), Err(Error::NoSuchSession { .. })));
+        assert!(matches!(resolve(&records, ""), Err(Error::NoSuchSession { .. })));
     }
 }

@@ -9,21 +9,27 @@ use dag_sched::{Mode, Plan, RunSummary, SubtaskStatus, ValidatedPlan};
 use router::Routed;
 use serde::Serialize;
 
+use crate::config::TaskOptions;
 use crate::engine::{Engine, EngineOptions, ModelSetup, task_directory};
-use crate::error::CliError;
+use crate::error::Error;
+use crate::event::{Event, Events};
 use crate::exit_code;
 use crate::settings::Settings;
-use crate::task_run::{RoutingReport, TaskOptions};
+use crate::task_run::RoutingReport;
 
 /// How a model task runs and answers.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ModelTaskOptions {
     /// Session, timeout, gate, directory, tools, budget and turns, as for any task.
     pub task: TaskOptions,
     /// `--bool`: the answer is YES or NO (exit 0 or 1).
     pub yes_no: bool,
-    /// No live progress on stderr.
-    pub quiet: bool,
+    /// Where the run's events go.
+    pub events: Events,
+    /// Cancels the run.
+    pub cancel: dag_sched::CancelToken,
+    /// Who answers a remote agent's question when the model cannot.
+    pub answerer: Option<std::sync::Arc<dyn remote::Answerer>>,
 }
 
 /// How a model task ended.
@@ -196,14 +202,14 @@ pub struct ModelReport {
 }
 
 /// `plan` for a `--bool` task: a plan of one model-driven subtask is asked to end its summary with YES or NO.
-pub fn yes_no_plan(plan: &ValidatedPlan) -> Result<ValidatedPlan, CliError> {
+pub fn yes_no_plan(plan: &ValidatedPlan) -> Result<ValidatedPlan, Error> {
     let mut plan = plan.plan().clone();
     if let [only] = plan.subtasks.as_mut_slice()
         && only.mode.needs_goal()
     {
         only.description = agent::bool_goal(&only.description);
     }
-    ValidatedPlan::new(plan).map_err(|e| CliError::PlanRun(Box::new(e)))
+    ValidatedPlan::new(plan).map_err(|e| Error::PlanRun(Box::new(e)))
 }
 
 /// Runs `plan` for `task` with `setup`'s model and makes the report: the final answer, `--bool`'s verdict, what
@@ -215,7 +221,7 @@ pub async fn run_model_plan(
     plan: &ValidatedPlan,
     setup: ModelSetup,
     options: &ModelTaskOptions,
-) -> Result<ModelReport, CliError> {
+) -> Result<ModelReport, Error> {
     let started = Instant::now();
     let budget = setup.budget.clone();
     let engine_options = EngineOptions {
@@ -225,15 +231,16 @@ pub async fn run_model_plan(
         gate: router::safety::GatePolicy { allow_destructive: options.task.allow_destructive },
         model: Some(options.task.model.clone()),
         label: task.to_owned(),
-        quiet: options.quiet,
         tools: options.task.tools.clone(),
         network_from: task.to_owned(),
+        answerer: options.answerer.clone(),
+        events: options.events.clone(),
     };
     let engine = Engine::start(settings, plan, &engine_options, Some(setup)).await?;
-    let summary = engine.run(plan).await?;
+    let summary = engine.run(plan, &options.events, &options.cancel).await?;
     let Some(agent) = engine.agent.clone() else {
         // Engine::start builds the agent whenever it is given a model, as here.
-        return Err(CliError::Provider(llm::Error::NotConfigured));
+        return Err(Error::Provider(llm::Error::NotConfigured));
     };
     let answer = agent.final_answer(task, &summary).await;
     let succeeded = summary.all_succeeded();
@@ -247,9 +254,7 @@ pub async fn run_model_plan(
     });
     let exit_code = exit_code_of(status, options.yes_no, verdict, verified);
     let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
-    if !options.quiet {
-        engine.report_refused_requests();
-    }
+    engine.report_refused_requests(&options.events);
     let subtasks: Vec<SubtaskReport> = summary
         .results
         .iter()
@@ -294,6 +299,9 @@ pub async fn run_model_plan(
             }
         })
         .collect();
+    for subtask in subtasks.iter().filter(|s| !s.changes.is_empty()) {
+        options.events.emit(Event::Changes { subtask: subtask.id.clone(), changes: subtask.changes.clone() });
+    }
     let routing_ms = crate::task_run::routing_ms(routed);
     let wall_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX) + routing_ms;
     let mut totals = ledger.totals();

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use tmux_habitat::{Server, SocketSpec, TransportKind};
 
-use crate::error::CliError;
+use crate::error::Error;
 
 /// Environment variable choosing clive's tmux socket (name or path).
 pub const SOCKET_VARIABLE: &str = "CLIVE_TMUX_SOCKET";
@@ -35,12 +35,12 @@ pub struct Settings {
 
 impl Settings {
     /// Reads the settings from this process's environment.
-    pub fn from_env() -> Result<Settings, CliError> {
+    pub fn from_env() -> Result<Settings, Error> {
         Settings::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
     }
 
     /// Reads the settings through `lookup` (the environment, or a table in tests).
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, CliError> {
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, Error> {
         let socket = match lookup(SOCKET_VARIABLE) {
             Some(value) if value.contains('/') => SocketSpec::Path(PathBuf::from(value)),
             Some(value) => SocketSpec::Name(value),
@@ -53,7 +53,7 @@ impl Settings {
         } else if let Some(home) = lookup("HOME") {
             PathBuf::from(home).join(".local/state/clive")
         } else {
-            return Err(CliError::Invalid {
+            return Err(Error::Invalid {
                 what: "environment",
                 value: String::new(),
                 reason: "neither CLIVE_HOME, XDG_STATE_HOME nor HOME is set; set one so clive can keep its logs".into(),
@@ -73,7 +73,7 @@ impl Settings {
     }
 
     /// Where pane recordings (asciicast v2, `<session>.cast`, `<session>.<pane>.cast`; see
-    /// [`crate::recording::Recorder`]) go; `clive serve` lists them, `clive replay` plays them.
+    /// `recording::Recorder`) go; `clive serve` lists them, `clive replay` plays them.
     pub fn recordings_dir(&self) -> PathBuf {
         self.state_dir.join("recordings")
     }
@@ -91,7 +91,7 @@ impl Settings {
     /// A handle on clive's tmux server for a management command (`sessions`, `logs`, `gc`, …): one `tmux`
     /// process per call, which costs less than attaching a control client for a handful of calls.
     /// `TMUX_HABITAT_TRANSPORT` overrides. The server starts with the first session and is left running.
-    pub async fn server(&self) -> Result<Server, CliError> {
+    pub async fn server(&self) -> Result<Server, Error> {
         self.server_with(TransportKind::Subprocess).await
     }
 
@@ -99,21 +99,21 @@ impl Settings {
     /// millisecond, output as a stream), unless `TMUX_HABITAT_TRANSPORT` says otherwise. Close it with
     /// [`Server::close`] when the run ends, so its control client leaves in turn with other `clive`s creating
     /// sessions on the same server (tmux crashes when the two overlap; tmux-habitat makes them take turns).
-    pub async fn run_server(&self) -> Result<Server, CliError> {
+    pub async fn run_server(&self) -> Result<Server, Error> {
         self.server_with(TransportKind::Control).await
     }
 
     /// A handle for `clive serve`, which follows output: control mode whatever the environment says. Close
     /// it with [`Server::close`] when serving ends.
-    pub async fn watch_server(&self) -> Result<Server, CliError> {
+    pub async fn watch_server(&self) -> Result<Server, Error> {
         self.start_server(TransportKind::Control).await
     }
 
-    async fn server_with(&self, default: TransportKind) -> Result<Server, CliError> {
+    async fn server_with(&self, default: TransportKind) -> Result<Server, Error> {
         self.start_server(TransportKind::from_env().unwrap_or(default)).await
     }
 
-    async fn start_server(&self, transport: TransportKind) -> Result<Server, CliError> {
+    async fn start_server(&self, transport: TransportKind) -> Result<Server, Error> {
         let mut builder = match &self.socket {
             SocketSpec::Path(path) => Server::builder().socket_path(path).keep_on_drop(true),
             SocketSpec::Name(name) => Server::builder().socket_name(name),

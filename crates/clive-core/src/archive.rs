@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use tmux_habitat::{CaptureOptions, Command, Server};
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::session_record::{self, SessionRecord};
 use crate::settings::Settings;
 
@@ -25,7 +25,7 @@ pub struct ArchivedSession {
 
 /// The text of a session's pane: all scrollback and the final screen, wrapped lines joined, trailing blank
 /// lines dropped.
-pub async fn capture_all(server: &Server, session: &str) -> Result<String, CliError> {
+pub async fn capture_all(server: &Server, session: &str) -> Result<String, Error> {
     let pane = server.pane(session).await?;
     let text = pane.capture(CaptureOptions::visible().joined().scrollback(SCROLLBACK_LINES)).await?;
     let mut text = text.trim_end().to_owned();
@@ -34,10 +34,10 @@ pub async fn capture_all(server: &Server, session: &str) -> Result<String, CliEr
 }
 
 /// Writes the session's log file (a short header, then its pane text) and returns its path.
-pub async fn archive(server: &Server, settings: &Settings, record: &SessionRecord) -> Result<PathBuf, CliError> {
+pub async fn archive(server: &Server, settings: &Settings, record: &SessionRecord) -> Result<PathBuf, Error> {
     let text = capture_all(server, &record.session).await?;
     let dir = settings.log_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| CliError::io("creating the log directory", &dir, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("creating the log directory", &dir, e))?;
     let header = format!(
         "# clive session {}\n# task: {}\n# state: {}; exit code: {}; started: {} (unix); archived: {} (unix)\n",
         record.session,
@@ -50,9 +50,8 @@ pub async fn archive(server: &Server, settings: &Settings, record: &SessionRecor
     let path = settings.log_file(&record.session);
     // Written beside and renamed, so a reader never sees half a log even when two sweeps race.
     let partial = dir.join(format!(".{}.{}.partial", record.session, std::process::id()));
-    std::fs::write(&partial, format!("{header}{text}"))
-        .map_err(|e| CliError::io("writing a session log", &partial, e))?;
-    std::fs::rename(&partial, &path).map_err(|e| CliError::io("writing a session log", &path, e))?;
+    std::fs::write(&partial, format!("{header}{text}")).map_err(|e| Error::io("writing a session log", &partial, e))?;
+    std::fs::rename(&partial, &path).map_err(|e| Error::io("writing a session log", &path, e))?;
     Ok(path)
 }
 
@@ -62,10 +61,10 @@ pub async fn archive_and_remove(
     server: &Server,
     settings: &Settings,
     record: &SessionRecord,
-) -> Result<Option<ArchivedSession>, CliError> {
+) -> Result<Option<ArchivedSession>, Error> {
     let log = match archive(server, settings, record).await {
         Ok(log) => log,
-        Err(CliError::Tmux(tmux_habitat::Error::NotFound { .. })) => return Ok(None),
+        Err(Error::Tmux(tmux_habitat::Error::NotFound { .. })) => return Ok(None),
         Err(e) => return Err(e),
     };
     let kill = Command::new("kill-session").args(["-t", &format!("={}", record.session)]);
@@ -78,12 +77,7 @@ pub async fn archive_and_remove(
 }
 
 /// Archives and removes every clive session that has expired at `now` (every one, with `all`).
-pub async fn sweep(
-    server: &Server,
-    settings: &Settings,
-    now: u64,
-    all: bool,
-) -> Result<Vec<ArchivedSession>, CliError> {
+pub async fn sweep(server: &Server, settings: &Settings, now: u64, all: bool) -> Result<Vec<ArchivedSession>, Error> {
     let mut removed = Vec::new();
     for record in session_record::list_sessions(server).await? {
         if (all || record.expired(now))

@@ -1,0 +1,396 @@
+//! Running a task the way `clive "<task>"` does: route it — tier 0 for a shell command, else the model tiers —
+//! then carry the route out: one command in a fresh session, an answer, a question back, a plan for the runners,
+//! or a plan for remote agents. Routing and the runners draw from one token budget.
+//!
+//! [`route`] decides, [`run`] decides and carries out. Both send [`Event`]s and stop when the caller's
+//! [`CancelToken`] is cancelled.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use dag_sched::{CancelToken, Mode, ValidatedPlan};
+use llm::TokenBudget;
+use router::safety::GatePolicy;
+use router::{PaneInfo, Route, RouteContext, Routed, Router, RouterError, Tier, TierStep, WorkDir};
+
+use crate::config::{Config, Provider, TaskOptions};
+use crate::engine::connect_model;
+use crate::error::Error;
+use crate::event::{Event, Events};
+use crate::model_task::{self, ModelReport, ModelTaskOptions};
+use crate::remote_task::{self, RemoteOutcome};
+use crate::task_run::{self, TaskReport};
+
+/// One task to run, with where its events go and the token that cancels it.
+#[derive(Clone)]
+pub struct Task {
+    text: String,
+    unrouted: bool,
+    yes_no: bool,
+    events: Events,
+    cancel: CancelToken,
+    answerer: Option<Arc<dyn remote::Answerer>>,
+}
+
+impl Task {
+    /// The task: a shell command, or words for the model tiers.
+    pub fn new(text: impl Into<String>) -> Task {
+        Task {
+            text: text.into(),
+            unrouted: false,
+            yes_no: false,
+            events: Events::default(),
+            cancel: CancelToken::new(),
+            answerer: None,
+        }
+    }
+
+    /// Runs the task as a shell command with no routing at all (`clive run -- <command>`): no tier-0 rules, no
+    /// model; the safety gate still judges it.
+    pub fn unrouted(mut self) -> Task {
+        self.unrouted = true;
+        self
+    }
+
+    /// The task is a yes/no question (`--bool`): the outcome carries a verdict.
+    pub fn yes_no(mut self, yes_no: bool) -> Task {
+        self.yes_no = yes_no;
+        self
+    }
+
+    /// Sends the run's events to `sender`.
+    pub fn events(mut self, sender: tokio::sync::mpsc::UnboundedSender<Event>) -> Task {
+        self.events = Events::to(sender);
+        self
+    }
+
+    /// Cancelling `cancel` stops the run: routing ends with [`Error::Cancelled`], a running command gets C-c
+    /// ([`Error::Interrupted`]), a plan's busy panes get C-c and its outcome says cancelled.
+    pub fn cancel(mut self, cancel: CancelToken) -> Task {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Who answers a remote agent's question when the model cannot (`clive` asks on its terminal).
+    pub fn answerer(mut self, answerer: Arc<dyn remote::Answerer>) -> Task {
+        self.answerer = Some(answerer);
+        self
+    }
+
+    /// The task's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// What a task came to.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum TaskOutcome {
+    /// One shell command ran (the user's, or the one a model chose and clive ran as it is).
+    Command(Box<TaskReport>),
+    /// The model tiers answered without running anything.
+    Answer {
+        /// How the task was routed.
+        routed: Routed,
+        /// The answer.
+        text: String,
+        /// For a yes/no task: yes, no, or neither.
+        verdict: Option<bool>,
+    },
+    /// The task is too vague: one question for the user; nothing ran.
+    Question {
+        /// How the task was routed.
+        routed: Routed,
+        /// The question.
+        question: String,
+    },
+    /// The model-driven runners carried out a plan.
+    Plan(Box<ModelReport>),
+    /// Remote agents carried out a plan.
+    Remote(Box<RemoteOutcome>),
+}
+
+/// Routes `task.text()` and carries the route out.
+pub async fn run(config: &Config, task: Task) -> Result<TaskOutcome, Error> {
+    let budget = TokenBudget::new(config.options.model.max_tokens);
+    let routed = if task.unrouted {
+        let routed = unrouted(&task.text, &config.options)?;
+        task.events.emit(Event::routed(&routed));
+        routed
+    } else {
+        route(config, &task, &budget).await?
+    };
+    execute(config, &task, &routed, &budget).await
+}
+
+/// Routes `task` without carrying it out: tier 0 without any model; otherwise the router of `config`'s
+/// provider with the working directory as context. Every command in the route has passed the safety gate.
+/// Cancelling the task's token ends routing with [`Error::Cancelled`].
+pub async fn route(config: &Config, task: &Task, budget: &Arc<TokenBudget>) -> Result<Routed, Error> {
+    let routed = tokio::select! {
+        routed = route_task(&task.text, &config.provider, &config.options, budget) => routed?,
+        () = task.cancel.cancelled() => return Err(Error::Cancelled),
+    };
+    log_routing(&routed);
+    task.events.emit(Event::routed(&routed));
+    Ok(routed)
+}
+
+/// `clive run -- <command>`'s route: the command as it is (tier 0, no rules), judged by the safety gate.
+pub fn unrouted(command: &str, options: &TaskOptions) -> Result<Routed, Error> {
+    let started = Instant::now();
+    let direct = router::DirectRoute::describe(command);
+    if direct.command.is_empty() {
+        return Err(Error::Route(RouterError::EmptyTask));
+    }
+    router::safety::check(&direct.command, GatePolicy { allow_destructive: options.allow_destructive })?;
+    let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
+    let routed = Routed { route: Route::Direct(direct), tier: Tier::Direct, steps };
+    log_routing(&routed);
+    Ok(routed)
+}
+
+async fn route_task(
+    task: &str,
+    provider: &Provider,
+    options: &TaskOptions,
+    budget: &Arc<TokenBudget>,
+) -> Result<Routed, Error> {
+    // A task for agents (`clive@host …`) is routed by rules: one remote subtask per address, no model.
+    if let Some(routed) = remote_task::route(task)? {
+        return Ok(routed);
+    }
+    let cwd = working_directory(options)?;
+    let started = Instant::now();
+    let declined = match router::route_with(task, &router::Installed::in_dir(&cwd)) {
+        Route::NeedsModel(escalation) => escalation.declined,
+        route => {
+            if let Some(direct) = route.as_direct() {
+                router::safety::check(&direct.command, GatePolicy { allow_destructive: options.allow_destructive })?;
+            }
+            let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
+            return Ok(Routed { route, tier: Tier::Direct, steps });
+        }
+    };
+    if task.trim().is_empty() {
+        return Err(Error::Route(RouterError::EmptyTask));
+    }
+    let router = router_for(provider, options.allow_destructive, &format!("tier 0 declined: {declined}"), budget)?;
+    let installed = options.tools.installed().await;
+    router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| match error {
+        RouterError::Refused { .. } => Error::Refused(error),
+        other if budget.is_exhausted() => Error::BudgetSpent(other),
+        other => Error::Route(other),
+    })
+}
+
+/// The router for `provider` (for [`Provider::FromEnv`], llm's `ProviderConfig::detect_from_env`: the first of
+/// `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENROUTER_API_KEY`, `OLLAMA_HOST`, `OPENAI_BASE_URL` that is set).
+/// `reason` says why the task needs a model, for the error when no provider is configured. Its calls draw
+/// from `budget`.
+pub fn router_for(
+    provider: &Provider,
+    allow_destructive: bool,
+    reason: &str,
+    budget: &Arc<TokenBudget>,
+) -> Result<Router, Error> {
+    let Some(setup) = connect_model(provider, budget.clone())? else {
+        return Err(Error::NoProvider { reason: reason.to_owned() });
+    };
+    Ok(Router::new(setup.model).gate(GatePolicy { allow_destructive }))
+}
+
+/// What the model tiers are told: the toolset's panes and tools that are installed here (a missing tool is
+/// never offered) and a bounded listing of the working directory.
+pub fn context_for(cwd: &Path, installed: &toolbox::Toolbox) -> RouteContext {
+    let mut context = RouteContext::new();
+    for pane in installed.offered() {
+        context.tools.extend(pane.tools.iter().map(|t| t.tool.clone()));
+        context = context.pane(PaneInfo::new(pane.name, pane.kind.name()));
+    }
+    match WorkDir::read(cwd, WorkDir::DEFAULT_LIMIT) {
+        Ok(listing) => context.workdir = Some(listing),
+        Err(error) => tracing::debug!(%error, dir = %cwd.display(), "the working directory cannot be listed"),
+    }
+    context
+}
+
+fn working_directory(options: &TaskOptions) -> Result<PathBuf, Error> {
+    match &options.cwd {
+        Some(dir) => Ok(dir.clone()),
+        None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", ".", e)),
+    }
+}
+
+/// With `-v`: what each tier did and cost.
+fn log_routing(routed: &Routed) {
+    for step in &routed.steps {
+        tracing::info!("routing: {step}");
+    }
+    let usage = routed.usage();
+    tracing::info!(
+        "routed to {} by {}: {} model call(s), {} tokens in / {} out",
+        routed.route.kind(),
+        routed.tier,
+        routed.model_calls(),
+        usage.input_tokens,
+        usage.output_tokens
+    );
+}
+
+/// Carries out a route: runs a direct command in a fresh session, returns an answer or a question, or has the
+/// agent's runners (or remote agents) carry out a plan.
+pub async fn execute(
+    config: &Config,
+    task: &Task,
+    routed: &Routed,
+    budget: &Arc<TokenBudget>,
+) -> Result<TaskOutcome, Error> {
+    let (settings, provider, options) = (&config.settings, &config.provider, &config.options);
+    let text = task.text.as_str();
+    match &routed.route {
+        // A command a model wrote is the first attempt of a script subtask: checked against what the task says
+        // to make, answered through when it stops at a prompt, and repaired by the script writer when it fails.
+        // A local model's only when it runs a program the task names, nothing more: its router writes commands
+        // without the script writer's worked examples, and the script writer's first attempt does better
+        // (Qwen2.5-Coder-0.5B: 26 → 29 of 39, docs/evals.md).
+        Route::Direct(direct)
+            if routed.tier != Tier::Direct
+                && let Some(setup) = connect_model(provider, budget.clone())? =>
+        {
+            let keep = !crate::engine::is_local(setup.provider) || only_runs_named_program(text, &direct.command);
+            let first = keep.then_some(direct.command.as_str());
+            let plan = ValidatedPlan::new(model_command_plan(text, first)).map_err(|e| Error::PlanRun(Box::new(e)))?;
+            run_plan(config, task, routed, &plan, setup).await
+        }
+        Route::Direct(direct) => {
+            let report =
+                task_run::run_command(settings, text, routed, &direct.command, options, &task.events, &task.cancel)
+                    .await?;
+            Ok(TaskOutcome::Command(Box::new(report)))
+        }
+        Route::Answer(answer) => {
+            let verdict = if !task.yes_no {
+                None
+            } else {
+                match agent::leading_yes_no(&answer.text) {
+                    Some(verdict) => Some(verdict),
+                    None => match connect_model(provider, budget.clone())? {
+                        Some(setup) => {
+                            agent::Agent::builder(setup.model).build().judge_yes_no(text, &answer.text).await
+                        }
+                        None => None,
+                    },
+                }
+            };
+            Ok(TaskOutcome::Answer { routed: routed.clone(), text: answer.text.clone(), verdict })
+        }
+        Route::Clarify(clarification) => {
+            Ok(TaskOutcome::Question { routed: routed.clone(), question: clarification.question.clone() })
+        }
+        Route::Plan(planned) if remote_task::is_remote(&planned.plan) => {
+            let outcome = remote_task::run(
+                (settings, provider),
+                (text, routed, &planned.plan),
+                options,
+                budget,
+                (&task.events, &task.cancel, task.answerer.clone()),
+            )
+            .await?;
+            Ok(TaskOutcome::Remote(Box::new(outcome)))
+        }
+        Route::Plan(planned) => {
+            let unsupported: Vec<&str> =
+                planned.plan.subtasks.iter().filter(|s| s.mode == Mode::Agent).map(|s| s.mode.as_str()).collect();
+            if !unsupported.is_empty() {
+                return Err(Error::NeedsRunners { modes: unsupported[0].to_owned() });
+            }
+            let Some(setup) = connect_model(provider, budget.clone())? else {
+                return Err(Error::NoProvider { reason: "the plan has model-driven subtasks".into() });
+            };
+            let plan = ValidatedPlan::new(planned.plan.clone()).map_err(|e| Error::PlanRun(Box::new(e)))?;
+            run_plan(config, task, routed, &plan, setup).await
+        }
+        other => Err(Error::NeedsRunners { modes: other.kind().to_owned() }),
+    }
+}
+
+/// Whether `command` only runs a program `task` names (`./upgrade.sh`, `bash ask.sh`) and the task names no file to
+/// write: a command no model gets wrong. A small script writer, shown the files such a task names, writes
+/// something else (Qwen2.5-Coder-0.5B edited the `settings.conf` that "must stay as it is").
+fn only_runs_named_program(task: &str, command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let program = match words.as_slice() {
+        [program] if program.starts_with("./") => *program,
+        ["bash" | "sh", program] => *program,
+        _ => return false,
+    };
+    let name = program.trim_start_matches("./");
+    let named = agent::named_files(task).iter().any(|file| file.trim_start_matches("./") == name);
+    named && agent::goal_destinations(task).is_empty()
+}
+
+/// The plan that carries out `task` for a model's direct route: one script subtask whose first attempt is `command`
+/// (`None`: the script writer's).
+fn model_command_plan(task: &str, command: Option<&str>) -> dag_sched::Plan {
+    dag_sched::Plan {
+        version: dag_sched::PLAN_VERSION,
+        panes: None,
+        subtasks: vec![dag_sched::Subtask {
+            id: router::SINGLE_SUBTASK_ID.to_owned(),
+            description: task.trim().to_owned(),
+            pane: router::DEFAULT_PANE.to_owned(),
+            mode: Mode::Script,
+            command: command.map(str::to_owned),
+            depends_on: Vec::new(),
+            timeout: None,
+            host: None,
+        }],
+    }
+}
+
+/// Has the agent's runners carry out `plan`.
+async fn run_plan(
+    config: &Config,
+    task: &Task,
+    routed: &Routed,
+    plan: &ValidatedPlan,
+    setup: crate::engine::ModelSetup,
+) -> Result<TaskOutcome, Error> {
+    let yes_no_plan;
+    let plan = if task.yes_no {
+        yes_no_plan = model_task::yes_no_plan(plan)?;
+        &yes_no_plan
+    } else {
+        plan
+    };
+    let model_options = ModelTaskOptions {
+        task: config.options.clone(),
+        yes_no: task.yes_no,
+        events: task.events.clone(),
+        cancel: task.cancel.clone(),
+        answerer: task.answerer.clone(),
+    };
+    let report = model_task::run_model_plan(&config.settings, &task.text, routed, plan, setup, &model_options).await?;
+    Ok(TaskOutcome::Plan(Box::new(report)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_that_only_runs_the_named_program_is_kept() {
+        let task = "Run ./upgrade.sh but answer no to its question: settings.conf must stay as it is.";
+        assert!(only_runs_named_program(task, "./upgrade.sh"));
+        assert!(only_runs_named_program("Run ask.sh and answer no.", "bash ask.sh"));
+        assert!(!only_runs_named_program(task, "echo n | ./upgrade.sh"), "more than running it");
+        assert!(!only_runs_named_program(task, "./other.sh"), "not the named program");
+        assert!(!only_runs_named_program(task, "ls"), "not a named program");
+        assert!(!only_runs_named_program("Run ask.sh.", "ask.sh"), "not on PATH: it needs ./");
+        let writes = "Run ./build.sh and write the last line it prints to result.txt.";
+        assert!(!only_runs_named_program(writes, "./build.sh"), "the task has a file to write");
+    }
+}
