@@ -123,9 +123,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (out, err) = (dir.path().join("out"), dir.path().join("err"));
         let script = "trap 'echo interrupted; exit 130' INT; sleep 300 & wait";
-        // The limit leaves bash time to set its trap and reach `wait` on a loaded machine: a SIGINT that comes
-        // sooner finds no trap (CI saw the run go to the full grace under load with 300 ms).
-        let ended = run_limited(sh(script), &out, &err, Duration::from_secs(2), Duration::from_secs(10)).await.unwrap();
+        // bash cannot trap a signal that was ignored when it started, and tests started in the background by a
+        // shell without job control inherit SIGINT ignored (the run then goes to the full grace): `env` gives bash
+        // SIGINT's default back. clive itself installs a handler, which works either way. The limit leaves bash
+        // time to set its trap on a loaded machine.
+        let mut command = Command::new("env");
+        command.args(["--default-signal=INT", "bash", "-c", script]);
+        let ended = run_limited(command, &out, &err, Duration::from_secs(1), Duration::from_secs(10)).await.unwrap();
         assert!(ended.timed_out && ended.wall < Duration::from_secs(10), "{ended:?}");
         assert_eq!(std::fs::read_to_string(out).unwrap(), "interrupted\n");
     }
