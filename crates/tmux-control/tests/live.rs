@@ -200,9 +200,16 @@ async fn a_stalled_subscriber_is_bounded_and_told_it_lagged() {
     let pane = server.first_pane(&connection).await;
     let mut stalled = connection.subscribe_output(pane);
     let mut active = connection.subscribe_output(pane);
-    // About 4 MB through the pane; the marker is computed so the echoed command line does not match.
-    type_line(&connection, pane, "head -c 4000000 /dev/zero | tr '\\0' a | fold -w 199; echo FLOOD-$((40+2))").await;
-    let seen = output_until(&mut active, b"FLOOD-42").await;
+    // About 4 MB through the pane; the marker is computed so the echoed command line does not match. The shell
+    // then waits in `read`, printing nothing more, so both subscribers have had the same bytes once the active
+    // one has seen the marker's line end (a prompt after it reached the stalled one first, now and then).
+    type_line(
+        &connection,
+        pane,
+        "head -c 4000000 /dev/zero | tr '\\0' a | fold -w 199; echo FLOOD-$((40+2)); read -r _",
+    )
+    .await;
+    let seen = output_until(&mut active, b"FLOOD-42\r\n").await;
     assert!(seen.len() > 4_000_000, "the active subscriber saw everything: {}", seen.len());
 
     assert!(stalled.queued_bytes() <= budget, "{} queued", stalled.queued_bytes());
