@@ -607,6 +607,19 @@ mod tests {
         assert_eq!(offered_tool(&offered(&["clive.run"]), "run"), Some("clive.run"));
         // A name that merely ends in the letters is another tool.
         assert_eq!(offered_tool(&offered(&["rerun", "dry-runner"]), "run"), None);
+        // Codex offers an MCP server's tools in a Responses namespace, and a call names the namespace.
+        let codex = json!({"tools": [{"type": "function", "name": "exec_command", "parameters": {}},
+            {"type": "namespace", "name": "mcp__clive", "tools": [{"type": "function", "name": "run", "parameters": {}}]}]});
+        let codex = tools(Api::Responses, &codex);
+        assert_eq!(offered_tool(&codex, "run"), Some("mcp__clive/run"));
+        let reply = tool_call(Api::Responses, true, 7, "mcp__clive/run", &json!({}));
+        let body: String = reply.chunks.iter().map(|chunk| String::from_utf8_lossy(chunk).into_owned()).collect();
+        assert!(
+            body.contains(r#""name":"run""#)
+                && body.contains(r#""namespace":"mcp__clive""#)
+                && body.contains("call_fake07"),
+            "{body}"
+        );
     }
 
     #[test]
