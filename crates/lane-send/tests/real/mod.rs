@@ -1,6 +1,7 @@
 //! Real agent TUIs, offline: each pinned agent (installed by `scripts/agents/setup.sh`) runs in its own private
 //! HOME and private tmux server, against an [`AgentBackend`] that speaks its API and records what it submitted.
-//! Shared by the real-agent suite (`tests/real_agents.rs`), the latency bench and the `real-agent` example.
+//! Shared by the real-agent suite (`tests/real_agents.rs`), the latency bench, the `real-agent` example and
+//! clive-cli's `tests/mcp_real_agents.rs` (which gives each agent `clive mcp` as an [`McpServer`]).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -75,6 +76,17 @@ pub fn agents_prefix() -> Result<PathBuf, String> {
         .clone()
 }
 
+/// An MCP server over stdio that the agent is configured with, every tool of it allowed without a dialog.
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    /// The server's name in the agent's config (Claude Code names its tools `mcp__<name>__<tool>`).
+    pub name: String,
+    pub command: PathBuf,
+    pub args: Vec<String>,
+    /// The server's environment, beside what the agent passes on (Codex and Gemini CLI pass on little).
+    pub env: Vec<(String, String)>,
+}
+
 const API_KEY: &str = "sk-lane-send-test-0123456789abcdefghij";
 pub const WIDTH: u16 = 120;
 pub const HEIGHT: u16 = 40;
@@ -95,7 +107,12 @@ pub struct RealAgent {
 impl RealAgent {
     /// Starts `kind` in session `lane` and waits until its input box is recognised, empty and idle.
     pub async fn start(kind: Kind, lane: &str) -> Result<RealAgent, String> {
-        let agent = Self::launch(kind, lane).await?;
+        Self::start_with(kind, lane, None).await
+    }
+
+    /// [`RealAgent::start`], the agent configured with `mcp` as an MCP server when given.
+    pub async fn start_with(kind: Kind, lane: &str, mcp: Option<&McpServer>) -> Result<RealAgent, String> {
+        let agent = Self::launch_with(kind, lane, mcp).await?;
         agent
             .wait_for("idle, empty input box", Duration::from_secs(60), |recognition| {
                 recognition.input().is_some_and(|input| input.is_empty() && !input.busy)
@@ -106,13 +123,18 @@ impl RealAgent {
 
     /// Starts `kind` in session `lane` without waiting for anything.
     pub async fn launch(kind: Kind, lane: &str) -> Result<RealAgent, String> {
+        Self::launch_with(kind, lane, None).await
+    }
+
+    /// [`RealAgent::launch`], the agent configured with `mcp` as an MCP server when given.
+    pub async fn launch_with(kind: Kind, lane: &str, mcp: Option<&McpServer>) -> Result<RealAgent, String> {
         let prefix = agents_prefix()?;
         let backend = AgentBackend::start().await.unwrap();
         let home = tempfile::Builder::new().prefix(&format!("lane-send-{}-", kind.name())).tempdir().unwrap();
         let work = home.path().join("work");
         std::fs::create_dir_all(&work).unwrap();
         let work = work.canonicalize().unwrap();
-        let env = configure(kind, home.path(), &work, backend.url());
+        let env = configure(kind, home.path(), &work, backend.url(), mcp);
         let bin = prefix.join("node_modules/.bin").join(kind.name());
         let path = std::env::var("PATH").unwrap_or_default();
         // A clean environment: nothing of the caller's (CI=true would make Ink draw only a final frame), only
@@ -201,7 +223,7 @@ fn write_json(path: &Path, value: &serde_json::Value) {
 }
 
 /// Writes the agent's config files into `home` and returns its environment variables.
-fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, String)> {
+fn configure(kind: Kind, home: &Path, work: &Path, url: &str, mcp: Option<&McpServer>) -> Vec<(String, String)> {
     let work_str = work.to_string_lossy().to_string();
     let mut env: Vec<(String, String)> = vec![
         ("XDG_CONFIG_HOME".into(), home.join(".config").to_string_lossy().into()),
@@ -215,7 +237,16 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
         Kind::Claude => {
             let tail = &API_KEY[API_KEY.len() - 20..];
             let mut projects = serde_json::Map::new();
-            projects.insert(work_str, json!({"hasTrustDialogAccepted": true, "allowedTools": []}));
+            let mut project = json!({"hasTrustDialogAccepted": true, "allowedTools": []});
+            if let Some(mcp) = mcp {
+                // Local scope (what `claude mcp add` writes): no approval dialog, unlike a project's `.mcp.json`.
+                project["mcpServers"] = json!({ &mcp.name: mcp.stdio_json() });
+                write_json(
+                    &home.join(".claude/settings.json"),
+                    &json!({"permissions": {"allow": [format!("mcp__{}", mcp.name)]}}),
+                );
+            }
+            projects.insert(work_str, project);
             write_json(
                 &home.join(".claude.json"),
                 &json!({
@@ -226,6 +257,11 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
                     "projects": projects,
                 }),
             );
+            if mcp.is_some() {
+                // Connect MCP servers before the first turn: by default the box takes a message at once, and a
+                // turn started before the server answered offers its model none of the server's tools.
+                set("MCP_CONNECTION_NONBLOCKING", "false");
+            }
             set("ANTHROPIC_BASE_URL", url);
             set("ANTHROPIC_API_KEY", API_KEY);
             set("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
@@ -244,19 +280,39 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
                  [analytics]\nenabled = false\n\n[features]\ndaemon_auto_start = false\n\n\
                  [projects.\"{work_str}\"]\ntrust_level = \"trusted\"\n"
             );
+            // Its tools approved up front: Codex asks before every MCP tool call otherwise.
+            let config = match mcp {
+                Some(mcp) => {
+                    let env: Vec<String> = mcp.env.iter().map(|(key, value)| format!("{key} = {value:?}")).collect();
+                    format!(
+                        "{config}\n[mcp_servers.{}]\ncommand = {:?}\nargs = {:?}\nenv = {{ {} }}\n\
+                         startup_timeout_sec = 60\ntool_timeout_sec = 120\ndefault_tools_approval_mode = \"approve\"\n",
+                        mcp.name,
+                        mcp.command.to_string_lossy(),
+                        mcp.args,
+                        env.join(", ")
+                    )
+                }
+                None => config,
+            };
             std::fs::write(codex_home.join("config.toml"), config).unwrap();
             set("CODEX_HOME", &codex_home.to_string_lossy());
             set("OPENAI_API_KEY", API_KEY);
         }
         Kind::Gemini => {
-            write_json(
-                &home.join(".gemini/settings.json"),
-                &json!({
-                    "security": {"auth": {"selectedType": "gemini-api-key"}},
-                    "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
-                    "privacy": {"usageStatisticsEnabled": false},
-                }),
-            );
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+                "privacy": {"usageStatisticsEnabled": false},
+            });
+            if let Some(mcp) = mcp {
+                // `trust`: its tools run without a confirmation dialog.
+                let mut server = mcp.stdio_json();
+                server["trust"] = json!(true);
+                server["timeout"] = json!(120_000);
+                settings["mcpServers"] = json!({ &mcp.name: server });
+            }
+            write_json(&home.join(".gemini/settings.json"), &settings);
             let mut trusted = serde_json::Map::new();
             trusted.insert(work_str, json!("TRUST_FOLDER"));
             write_json(&home.join(".gemini/trustedFolders.json"), &serde_json::Value::Object(trusted));
@@ -282,6 +338,15 @@ fn configure(kind: Kind, home: &Path, work: &Path, url: &str) -> Vec<(String, St
         }
     }
     env
+}
+
+impl McpServer {
+    /// `{"command", "args", "env"}`, as Claude Code and Gemini CLI configure a stdio server.
+    fn stdio_json(&self) -> serde_json::Value {
+        let env: serde_json::Map<String, serde_json::Value> =
+            self.env.iter().map(|(key, value)| (key.clone(), json!(value))).collect();
+        json!({"command": self.command, "args": self.args, "env": env})
+    }
 }
 
 impl Drop for RealAgent {

@@ -34,6 +34,7 @@ pub struct Turn {
 enum TurnAction {
     Text(String),
     Shell(String),
+    Tool(String, Value),
 }
 
 impl Turn {
@@ -45,6 +46,13 @@ impl Turn {
     /// Asks to run `command` with the agent's own shell tool (so the agent shows its permission dialog).
     pub fn shell(command: impl Into<String>) -> Self {
         Turn { action: TurnAction::Shell(command.into()), delay: Duration::ZERO }
+    }
+
+    /// Calls the offered tool named `name` with `arguments`: the tool whose name is `name`, else one whose name
+    /// ends in `name` after a separator (`_`, `.`, `/`, `:`, `-`), as agents name the tools of MCP servers
+    /// (Claude Code `mcp__<server>__<tool>`).
+    pub fn tool(name: impl Into<String>, arguments: Value) -> Self {
+        Turn { action: TurnAction::Tool(name.into(), arguments), delay: Duration::ZERO }
     }
 
     /// Answers only after `delay` (the agent stays busy that long).
@@ -66,12 +74,17 @@ pub struct AgentTurn {
     pub user_messages: Vec<String>,
     /// The conversation ends in a tool result: this request continues an earlier turn.
     pub continued: bool,
+    /// What the tool results that end the conversation say, one text each (every string in the result but ids
+    /// and types, joined by newlines; an error flag or field shows as `is_error: true` / `error: …`).
+    pub tool_results: Vec<String>,
 }
 
 #[derive(Debug)]
 struct Rules {
     triggers: Vec<(String, Turn)>,
     default: Turn,
+    /// Tool calls answered so far.
+    calls: u64,
 }
 
 /// A model backend for real agent CLIs running offline: answers whatever they ask, in their own wire format,
@@ -109,11 +122,11 @@ pub const DEFAULT_REPLY: &str = "Noted.";
 impl AgentBackend {
     /// Binds a free port on 127.0.0.1 and starts answering.
     pub async fn start() -> std::io::Result<AgentBackend> {
-        let rules = Arc::new(Mutex::new(Rules { triggers: Vec::new(), default: Turn::text(DEFAULT_REPLY) }));
+        let rules = Arc::new(Mutex::new(Rules { triggers: Vec::new(), default: Turn::text(DEFAULT_REPLY), calls: 0 }));
         let shared = rules.clone();
         let server = FakeServer::start_with(move |request| {
-            let rules = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            answer(request, &rules)
+            let mut rules = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            answer(request, &mut rules)
         })
         .await?;
         Ok(AgentBackend { server, rules })
@@ -173,13 +186,25 @@ fn api_of(path: &str) -> Option<Api> {
     }
 }
 
-/// The tools a request offers, as (name, JSON schema of the arguments).
+/// The tools a request offers, as (name, JSON schema of the arguments). A tool in a Responses `namespace` (Codex
+/// groups each MCP server's tools in one, `mcp__<server>`) is named `<namespace>/<name>`: Responses names never
+/// hold a `/`.
 fn tools(api: Api, body: &Value) -> Vec<(String, Value)> {
     let list = body["tools"].as_array().cloned().unwrap_or_default();
     let named = |tool: &Value, schema: &Value| tool["name"].as_str().map(|name| (name.to_string(), schema.clone()));
     match api {
         Api::Anthropic => list.iter().filter_map(|tool| named(tool, &tool["input_schema"])).collect(),
-        Api::Responses => list.iter().filter_map(|tool| named(tool, &tool["parameters"])).collect(),
+        Api::Responses => list
+            .iter()
+            .flat_map(|tool| match (tool["type"].as_str(), tool["name"].as_str(), tool["tools"].as_array()) {
+                (Some("namespace"), Some(namespace), Some(inner)) => inner
+                    .iter()
+                    .filter_map(|tool| named(tool, &tool["parameters"]))
+                    .map(|(name, schema)| (format!("{namespace}/{name}"), schema))
+                    .collect(),
+                _ => named(tool, &tool["parameters"]).into_iter().collect::<Vec<_>>(),
+            })
+            .collect(),
         Api::ChatCompletions => {
             list.iter().filter_map(|tool| named(&tool["function"], &tool["function"]["parameters"])).collect()
         }
@@ -274,6 +299,77 @@ fn continues_a_turn(api: Api, body: &Value) -> bool {
     }
 }
 
+/// The last message of the conversation.
+fn last_message(api: Api, body: &Value) -> Option<&Value> {
+    let key = match api {
+        Api::Anthropic | Api::ChatCompletions => "messages",
+        Api::Responses => "input",
+        Api::Gemini => "contents",
+    };
+    body[key].as_array().and_then(|messages| messages.last())
+}
+
+/// The tool results that end the conversation, as texts (see [`AgentTurn::tool_results`]).
+fn tool_results(api: Api, body: &Value) -> Vec<String> {
+    let results: Vec<Value> = match api {
+        Api::Anthropic => last_message(api, body)
+            .and_then(|last| last["content"].as_array())
+            .into_iter()
+            .flatten()
+            .filter(|block| block["type"] == "tool_result")
+            .cloned()
+            .collect(),
+        Api::ChatCompletions => {
+            let messages = body["messages"].as_array().cloned().unwrap_or_default();
+            let tail = messages.iter().rev().take_while(|message| message["role"] == "tool");
+            let mut results: Vec<Value> = tail.map(|message| message["content"].clone()).collect();
+            results.reverse();
+            results
+        }
+        Api::Responses => {
+            let items = body["input"].as_array().cloned().unwrap_or_default();
+            let is_output = |item: &&Value| item["type"].as_str().is_some_and(|kind| kind.ends_with("_output"));
+            let mut results: Vec<Value> = items.iter().rev().take_while(is_output).cloned().collect();
+            results.reverse();
+            results
+        }
+        Api::Gemini => last_message(api, body)
+            .and_then(|last| last["parts"].as_array())
+            .into_iter()
+            .flatten()
+            .filter(|part| !part["functionResponse"].is_null())
+            .map(|part| part["functionResponse"]["response"].clone())
+            .collect(),
+    };
+    results.iter().map(texts_of).collect()
+}
+
+/// Every string in `value` but its ids and types, joined by newlines; `is_error: true` and `error` fields named as
+/// such.
+fn texts_of(value: &Value) -> String {
+    const NOT_TEXT: [&str; 6] = ["type", "id", "tool_use_id", "call_id", "name", "cache_control"];
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|item| walk(item, out)),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    match (key.as_str(), item) {
+                        ("is_error" | "isError", Value::Bool(true)) => out.push("is_error: true".to_string()),
+                        ("error", Value::String(text)) => out.push(format!("error: {text}")),
+                        (key, _) if NOT_TEXT.contains(&key) => {}
+                        _ => walk(item, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, &mut out);
+    out.join("\n")
+}
+
 fn real_turn(request: &RecordedRequest) -> Option<AgentTurn> {
     let api = api_of(&request.path)?;
     if tools(api, &request.body).is_empty() {
@@ -288,12 +384,13 @@ fn real_turn(request: &RecordedRequest) -> Option<AgentTurn> {
         model,
         user_messages: user_messages(api, &request.body),
         continued: continues_a_turn(api, &request.body),
+        tool_results: tool_results(api, &request.body),
     })
 }
 
 const TOKENS: Tokens = Tokens { input: 100, output: 5, cached: 0 };
 
-fn answer(request: &RecordedRequest, rules: &Rules) -> Reply {
+fn answer(request: &RecordedRequest, rules: &mut Rules) -> Reply {
     let path = request.path.as_str();
     if path.ends_with("/messages/count_tokens") {
         return Reply::json(200, json!({"input_tokens": 100}));
@@ -333,8 +430,18 @@ fn answer(request: &RecordedRequest, rules: &Rules) -> Reply {
     };
     let reply = match &turn.action {
         TurnAction::Shell(command) => match shell_tool(&tools, command) {
-            Some((name, arguments)) => tool_call(api, streamed, &name, &arguments),
+            Some((name, arguments)) => {
+                rules.calls += 1;
+                tool_call(api, streamed, rules.calls, &name, &arguments)
+            }
             None => text_reply(api, streamed, &format!("(no shell tool offered to run {command})")),
+        },
+        TurnAction::Tool(wanted, arguments) => match offered_tool(&tools, wanted) {
+            Some(name) => {
+                rules.calls += 1;
+                tool_call(api, streamed, rules.calls, name, arguments)
+            }
+            None => text_reply(api, streamed, &format!("(no tool {wanted} offered)")),
         },
         TurnAction::Text(text) => text_reply(api, streamed, text),
     };
@@ -353,12 +460,26 @@ fn text_reply(api: Api, streamed: bool, text: &str) -> Reply {
     }
 }
 
-fn tool_call(api: Api, streamed: bool, name: &str, arguments: &Value) -> Reply {
+/// Tool call number `call` of a backend: its id is unique (an agent takes a call whose id it saw before for one
+/// already answered).
+fn tool_call(api: Api, streamed: bool, call: u64, name: &str, arguments: &Value) -> Reply {
     match api {
-        Api::Anthropic => Reply::sse(wire::tools::anthropic_tool_use_stream(name, arguments, TOKENS)),
-        Api::ChatCompletions => Reply::sse(wire::tools::openai_tool_call_stream(name, arguments, TOKENS)),
+        Api::Anthropic => {
+            Reply::sse(wire::tools::anthropic_tool_use_stream(&format!("toolu_fake{call:02}"), name, arguments, TOKENS))
+        }
+        Api::ChatCompletions => {
+            Reply::sse(wire::tools::openai_tool_call_stream(&format!("call_fake{call:02}"), name, arguments, TOKENS))
+        }
         Api::Responses => {
-            Reply::sse(wire::responses::stream(&[wire::responses::function_call_item(name, arguments)], &[], TOKENS))
+            let item = match name.split_once('/') {
+                Some((namespace, name)) => {
+                    let mut item = wire::responses::function_call_item(&format!("call_fake{call:02}"), name, arguments);
+                    item["namespace"] = json!(namespace);
+                    item
+                }
+                None => wire::responses::function_call_item(&format!("call_fake{call:02}"), name, arguments),
+            };
+            Reply::sse(wire::responses::stream(&[item], &[], TOKENS))
         }
         Api::Gemini => {
             let parts = json!([wire::gemini::function_call_part(name, arguments)]);
@@ -369,6 +490,17 @@ fn tool_call(api: Api, streamed: bool, name: &str, arguments: &Value) -> Reply {
             }
         }
     }
+}
+
+/// The offered tool named `wanted`, or else the first whose name ends in `wanted` after a separator.
+fn offered_tool<'a>(tools: &'a [(String, Value)], wanted: &str) -> Option<&'a str> {
+    let exact = tools.iter().find(|(name, _)| name == wanted);
+    let suffixed = || {
+        tools.iter().find(|(name, _)| {
+            name.strip_suffix(wanted).and_then(|head| head.chars().last()).is_some_and(|c| "_./:-".contains(c))
+        })
+    };
+    exact.or_else(suffixed).map(|(name, _)| name.as_str())
 }
 
 /// The agent's shell tool and the arguments that ask it to run `command`.
@@ -464,6 +596,70 @@ mod tests {
             "command": {"type": "array", "items": {"type": "string"}}}, "required": ["command"]}),
         )];
         assert_eq!(shell_tool(&codex, "ls").unwrap().1, json!({"command": ["bash", "-lc", "ls"]}));
+    }
+
+    #[test]
+    fn a_tool_is_found_by_its_name_or_its_last_part() {
+        let offered = |names: &[&str]| names.iter().map(|n| (n.to_string(), json!({}))).collect::<Vec<_>>();
+        let claude = offered(&["Bash", "mcp__clive__start", "mcp__clive__run"]);
+        assert_eq!(offered_tool(&claude, "run"), Some("mcp__clive__run"));
+        assert_eq!(offered_tool(&offered(&["mcp__clive__run", "run"]), "run"), Some("run"));
+        assert_eq!(offered_tool(&offered(&["clive.run"]), "run"), Some("clive.run"));
+        // A name that merely ends in the letters is another tool.
+        assert_eq!(offered_tool(&offered(&["rerun", "dry-runner"]), "run"), None);
+        // Codex offers an MCP server's tools in a Responses namespace, and a call names the namespace.
+        let codex = json!({"tools": [{"type": "function", "name": "exec_command", "parameters": {}},
+            {"type": "namespace", "name": "mcp__clive", "tools": [{"type": "function", "name": "run", "parameters": {}}]}]});
+        let codex = tools(Api::Responses, &codex);
+        assert_eq!(offered_tool(&codex, "run"), Some("mcp__clive/run"));
+        let reply = tool_call(Api::Responses, true, 7, "mcp__clive/run", &json!({}));
+        let body: String = reply.chunks.iter().map(|chunk| String::from_utf8_lossy(chunk).into_owned()).collect();
+        assert!(
+            body.contains(r#""name":"run""#)
+                && body.contains(r#""namespace":"mcp__clive""#)
+                && body.contains("call_fake07"),
+            "{body}"
+        );
+    }
+
+    #[test]
+    fn tool_results_are_read_in_every_wire_format() {
+        let anthropic = json!({"messages": [{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t", "is_error": true,
+             "content": [{"type": "text", "text": "refused"}]}]}]});
+        assert_eq!(tool_results(Api::Anthropic, &anthropic), vec!["is_error: true\nrefused"]);
+        let responses = json!({"input": [{"type": "message", "role": "user", "content": "x"},
+            {"type": "function_call", "name": "run"},
+            {"type": "function_call_output", "call_id": "c", "output": "out-1"}]});
+        assert_eq!(tool_results(Api::Responses, &responses), vec!["out-1"]);
+        let gemini = json!({"contents": [{"role": "user", "parts": [
+            {"functionResponse": {"name": "run", "response": {"error": "refused"}}}]}]});
+        assert_eq!(tool_results(Api::Gemini, &gemini), vec!["error: refused"]);
+        let chat = json!({"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "out"}]});
+        assert_eq!(tool_results(Api::ChatCompletions, &chat), vec!["out"]);
+        assert!(
+            tool_results(Api::ChatCompletions, &json!({"messages": [{"role": "user", "content": "x"}]})).is_empty()
+        );
+    }
+
+    #[test]
+    fn a_tool_turn_calls_the_offered_tool() {
+        let request = RecordedRequest {
+            method: "POST".into(),
+            path: "/v1/messages".into(),
+            headers: Default::default(),
+            body: json!({"model": "m", "stream": true,
+                         "tools": [{"name": "mcp__clive__run", "input_schema": {"type": "object"}}],
+                         "messages": [{"role": "user", "content": "go"}]}),
+        };
+        let mut rules = Rules {
+            triggers: vec![("go".into(), Turn::tool("run", json!({"command": "echo hi"})))],
+            default: Turn::text(DEFAULT_REPLY),
+            calls: 0,
+        };
+        let reply = answer(&request, &mut rules);
+        let body: String = reply.chunks.iter().map(|chunk| String::from_utf8_lossy(chunk).into_owned()).collect();
+        assert!(body.contains("mcp__clive__run") && body.contains(r#"\"command\":\"echo hi\""#), "{body}");
     }
 
     #[test]

@@ -31,9 +31,11 @@ pub fn message_item(text: &str) -> Value {
            "content": [{"type": "output_text", "text": text, "annotations": []}]})
 }
 
-/// A function-call output item: the model asks to run tool `name` with JSON `arguments`.
-pub fn function_call_item(name: &str, arguments: &Value) -> Value {
-    json!({"type": "function_call", "id": "fc_fake01", "call_id": "call_fake01", "name": name,
+/// A function-call output item: the model asks to run tool `name` with JSON `arguments` (call id `call_id`, item
+/// id `fc_` and the call id's digits).
+pub fn function_call_item(call_id: &str, name: &str, arguments: &Value) -> Value {
+    let digits: String = call_id.chars().filter(char::is_ascii_digit).collect();
+    json!({"type": "function_call", "id": format!("fc_fake{digits}"), "call_id": call_id, "name": name,
            "arguments": arguments.to_string(), "status": "completed"})
 }
 

@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use super::{Tokens, sse_frame};
 
-/// An Anthropic Messages stream whose only content block is a `tool_use` of tool `name` with `input`, ending
-/// with stop reason `tool_use`.
-pub fn anthropic_tool_use_stream(name: &str, input: &Value, tokens: Tokens) -> Vec<String> {
+/// An Anthropic Messages stream whose only content block is a `tool_use` (id `id`) of tool `name` with `input`,
+/// ending with stop reason `tool_use`.
+pub fn anthropic_tool_use_stream(id: &str, name: &str, input: &Value, tokens: Tokens) -> Vec<String> {
     let usage = |output: u64| {
         json!({"input_tokens": tokens.input - tokens.cached, "cache_creation_input_tokens": 0,
                "cache_read_input_tokens": tokens.cached, "output_tokens": output})
@@ -22,7 +22,7 @@ pub fn anthropic_tool_use_stream(name: &str, input: &Value, tokens: Tokens) -> V
         sse_frame(
             Some("content_block_start"),
             &json!({"type": "content_block_start", "index": 0,
-                    "content_block": {"type": "tool_use", "id": "toolu_fake01", "name": name, "input": {}}}),
+                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
         ),
         sse_frame(
             Some("content_block_delta"),
@@ -39,9 +39,9 @@ pub fn anthropic_tool_use_stream(name: &str, input: &Value, tokens: Tokens) -> V
     ]
 }
 
-/// An OpenAI chat-completion stream with one tool call of function `name` with JSON `arguments`, ending with
-/// finish reason `tool_calls`.
-pub fn openai_tool_call_stream(name: &str, arguments: &Value, tokens: Tokens) -> Vec<String> {
+/// An OpenAI chat-completion stream with one tool call (id `id`) of function `name` with JSON `arguments`,
+/// ending with finish reason `tool_calls`.
+pub fn openai_tool_call_stream(id: &str, name: &str, arguments: &Value, tokens: Tokens) -> Vec<String> {
     let chunk = |delta: Value, finish: Option<&str>| {
         sse_frame(
             None,
@@ -52,7 +52,7 @@ pub fn openai_tool_call_stream(name: &str, arguments: &Value, tokens: Tokens) ->
     vec![
         chunk(json!({"role": "assistant", "content": null}), None),
         chunk(
-            json!({"tool_calls": [{"index": 0, "id": "call_fake01", "type": "function",
+            json!({"tool_calls": [{"index": 0, "id": id, "type": "function",
                                    "function": {"name": name, "arguments": arguments.to_string()}}]}),
             None,
         ),
