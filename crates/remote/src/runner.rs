@@ -137,6 +137,14 @@ impl RemoteRunner {
             let update = match session.next(limit).await {
                 Ok(update) => update,
                 Err(DriveError::Deadline) if !session.heard_from_inner() && tokio::time::Instant::now() < deadline => {
+                    // A failure the pane already names (the inner's missing nonce, a host key, a refused login)
+                    // is that failure, even when the deadline came before the connection's end was seen (on a
+                    // loaded machine).
+                    let known = classify(&agent.alias, session.screen(), &accept_env);
+                    if !matches!(known, ConnectError::Other { .. } | ConnectError::RemoteCliveMissing { .. }) {
+                        let _ = session.pane().kill().await;
+                        return failed(known.to_string());
+                    }
                     let shown: Vec<&str> = session.screen().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
                     let tail = shown[shown.len().saturating_sub(3)..].join(" / ");
                     let _ = session.pane().kill().await;
