@@ -100,14 +100,7 @@ fn walk_upper(lower: &Path, upper: &Path, rel: &Path, changes: &mut Vec<Change>)
                     if let Some(below) = below {
                         deleted(lower, &path, &below, changes)?;
                     }
-                    changes.push(Change {
-                        path: path.clone(),
-                        kind: ChangeKind::Created,
-                        bytes_before: None,
-                        bytes_after: Some(0),
-                        dir: true,
-                    });
-                    created_below(upper, &path, changes)?;
+                    created_tree(upper, &path, changes)?;
                 }
             }
         } else {
@@ -134,22 +127,22 @@ fn walk_upper(lower: &Path, upper: &Path, rel: &Path, changes: &mut Vec<Change>)
     Ok(())
 }
 
-/// Records everything under a directory the attempt made (nothing of it was below) as created.
-fn created_below(upper: &Path, rel: &Path, changes: &mut Vec<Change>) -> io::Result<()> {
+/// Records a directory the attempt made (nothing of it was below) and everything under it as created.
+fn created_tree(upper: &Path, rel: &Path, changes: &mut Vec<Change>) -> io::Result<()> {
+    changes.push(Change {
+        path: rel.to_owned(),
+        kind: ChangeKind::Created,
+        bytes_before: None,
+        bytes_after: Some(0),
+        dir: true,
+    });
     let mut entries: Vec<fs::DirEntry> = fs::read_dir(upper.join(rel))?.collect::<io::Result<_>>()?;
     entries.sort_by_key(fs::DirEntry::file_name);
     for entry in entries {
         let path = rel.join(entry.file_name());
         let meta = entry.metadata()?;
         if meta.is_dir() {
-            changes.push(Change {
-                path: path.clone(),
-                kind: ChangeKind::Created,
-                bytes_before: None,
-                bytes_after: Some(0),
-                dir: true,
-            });
-            created_below(upper, &path, changes)?;
+            created_tree(upper, &path, changes)?;
         } else {
             changes.push(created(&path, &meta));
         }

@@ -377,6 +377,8 @@ impl Pane {
         let marker_rows = (marker.len() - 1) / usize::from(at.width.max(1));
         let up = if marker_rows > 0 { format!("\\033[{marker_rows}A") } else { String::new() };
         let line = |wipe: &str| format!("printf '{wipe}\\033[8m%s%s\\r{up}\\033[J\\033[0m' __HAB_R_ {token}");
+        // The line holds its own wipe, whose length depends on the rows the line takes: measure with a one-digit
+        // row count, then build the line with the real one.
         let (_, rows) = at.fit(line(&at.wipe_all(9, 0)));
         let line = match rows {
             Some(rows) => at.fit(line(&at.wipe_all(rows, 0))).0,
