@@ -414,6 +414,12 @@ impl Delivery {
                 };
                 return self.finish(Ending::Delivered { queued: input.queue_marker }, reason, None);
             }
+            Recognition::Input(input) if input.submit_pending && self.shows_ours(input) => {
+                // Enter was taken; the agent sends the text once it is ready. A key now would edit the held
+                // text (a Backspace meant for a newline ate the message's last letter), so only watch; a
+                // second Enter waits its retry time from when the hold ends.
+                self.last_enter_at = now;
+            }
             Recognition::Input(input) if self.shows_ours(input) => {
                 if let Some(before) = &self.before_enter
                     && made_a_newline(before, input)
@@ -536,7 +542,10 @@ fn echoes(row: &str, message: &str) -> bool {
 /// cursor moved down a row.
 fn made_a_newline(before: &InputBox, after: &InputBox) -> bool {
     let grew = after.row_count() == before.row_count() + 1;
-    let cursor_down = matches!((before.cursor, after.cursor), (Some((was, _)), Some((now, _))) if now == was + 1);
+    // The cursor's row within the box: a box the agent redrew one row lower (Codex's start-up animation above it
+    // changes height) moves the cursor with it, and that is no newline; Backspace would eat the text's last letter.
+    let in_box = |input: &InputBox| input.cursor.map(|(row, _)| row as isize - input.rows.0 as isize);
+    let cursor_down = matches!((in_box(before), in_box(after)), (Some(was), Some(now)) if now == was + 1);
     after.text == before.text && (grew || cursor_down)
 }
 

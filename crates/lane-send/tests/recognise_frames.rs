@@ -238,6 +238,16 @@ fn grok_pastes_that_break_its_box_are_still_read() {
 }
 
 #[test]
+fn codex_holding_a_submit_until_it_has_started_is_pending() {
+    let held = input("real-codex-waiting-for-startup.ansi");
+    assert_eq!((held.agent, held.text.as_str()), (Agent::Codex, "ops: please run the tests"));
+    assert!(held.submit_pending && !held.busy, "{held:?}");
+    for name in ["real-codex-typed.ansi", "real-codex-idle.ansi", "real-codex-busy.ansi"] {
+        assert!(!input(name).submit_pending, "{name}");
+    }
+}
+
+#[test]
 fn busy_and_queued_real_agents() {
     for name in ["real-claude-busy.ansi", "real-codex-busy.ansi", "real-gemini-busy.ansi", "real-qwen-busy.ansi"] {
         assert!(input(name).busy, "{name}");

@@ -23,6 +23,7 @@ fn input_box(text: &str, queue_marker: bool) -> InputBox {
         placeholder: None,
         paste_tokens: Vec::new(),
         busy: false,
+        submit_pending: false,
         queue_marker,
         notices: Vec::new(),
         cursor: None,
@@ -280,6 +281,71 @@ fn a_newline_made_of_enter_is_removed_before_enter_again() {
         .filter(|action| matches!(action, Action::SendKeys { why: KeysFor::RemoveNewline, .. }))
         .collect();
     assert_eq!(backspaces, [&Action::SendKeys { keys: vec![Key::Backspace], why: KeysFor::RemoveNewline }]);
+}
+
+/// The box with the cursor at the end of its text, its first row at `top`.
+fn with_cursor(text: &str, top: usize) -> Recognition {
+    let mut input = input_box(text, false);
+    input.rows = (top, top + input.rows.1 - input.rows.0);
+    input.cursor = Some((input.rows.1, text.lines().last().unwrap_or("").chars().count() + 2));
+    Recognition::Input(input)
+}
+
+#[test]
+fn a_box_redrawn_lower_is_no_newline() {
+    // Codex's start-up animation above the box changes height: the whole box, cursor and all, is one row lower
+    // after an Enter it swallowed. Backspace there would eat the message's last letter; Enter again delivers.
+    let (actions, verdict) = run_with(30, |done| match done {
+        Done { pastes: 0, .. } => with_cursor("", 10),
+        Done { enters: 0, .. } => with_cursor(MESSAGE, 10),
+        Done { enters: 1, .. } => with_cursor(MESSAGE, 11),
+        _ => with_cursor("", 11),
+    });
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
+    assert!(!actions.iter().any(|action| matches!(action, Action::SendKeys { why: KeysFor::RemoveNewline, .. })));
+    assert_eq!(count(&actions, &Action::PressEnter), 2);
+}
+
+#[test]
+fn a_cursor_one_row_lower_in_the_same_box_is_a_newline() {
+    let (actions, _) = run_with(30, |done| match done {
+        Done { pastes: 0, .. } => with_cursor("", 10),
+        Done { enters: 0, .. } => with_cursor(MESSAGE, 10),
+        Done { enters: 1, backspaces: 0, .. } => {
+            let Recognition::Input(mut input) = with_cursor(MESSAGE, 10) else { unreachable!() };
+            input.cursor = input.cursor.map(|(row, _)| (row + 1, 2));
+            Recognition::Input(input)
+        }
+        Done { enters: 1, .. } => with_cursor(MESSAGE, 10),
+        _ => with_cursor("", 10),
+    });
+    assert_eq!(count(&actions, &Action::SendKeys { keys: vec![Key::Backspace], why: KeysFor::RemoveNewline }), 1);
+}
+
+#[test]
+fn a_submit_the_agent_holds_is_watched_not_edited() {
+    // Codex took Enter while its tools start (`Waiting for startup`): it sends the text once they are up, a
+    // second later. A Backspace or a second Enter meanwhile would edit the held text.
+    let pending = || {
+        let Recognition::Input(mut input) = with_cursor(MESSAGE, 9) else { unreachable!() };
+        input.submit_pending = true;
+        input.notices = vec!["Waiting for startup  · esc cancel".into()];
+        Recognition::Input(input)
+    };
+    let mut held_looks = 0;
+    let (actions, verdict) = run_with(50, |done| match done {
+        Done { pastes: 0, .. } => with_cursor("", 10),
+        Done { enters: 0, .. } => with_cursor(MESSAGE, 10),
+        _ if held_looks < 8 => {
+            held_looks += 1;
+            pending()
+        }
+        _ => with_cursor("", 10),
+    });
+    assert_eq!(verdict.held_at(), None, "{verdict:?}");
+    assert_eq!(held_looks, 8, "watched through the hold");
+    assert_eq!(count(&actions, &Action::PressEnter), 1, "{actions:?}");
+    assert!(!actions.iter().any(|action| matches!(action, Action::SendKeys { .. })), "{actions:?}");
 }
 
 #[test]

@@ -292,6 +292,7 @@ pub(super) fn read_box(
         table_version: candidate.spec.version,
         rows: (first_input, last_input),
         busy: any_marker(&variant.busy_markers, false),
+        submit_pending: any_marker(&variant.pending_markers, false),
         queue_marker: any_marker(&variant.queue_markers, placeholder.is_some() || text.is_empty()),
         text,
         ghost,

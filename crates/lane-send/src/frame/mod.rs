@@ -78,6 +78,9 @@ pub struct InputBox {
     pub busy: bool,
     /// The agent shows its queue marker near the box.
     pub queue_marker: bool,
+    /// The agent took Enter and holds the submit until it is ready (Codex: `Waiting for startup`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub submit_pending: bool,
     /// Rows just below the box that no table names: transient notices (`● high · /effort`, `paste again to
     /// expand`) and user-configured status lines. Accepted, and reported here.
     pub notices: Vec<String>,

@@ -96,6 +96,8 @@ struct RawVariant {
     #[serde(default)]
     busy_markers: Vec<String>,
     #[serde(default)]
+    pending_markers: Vec<String>,
+    #[serde(default)]
     paste_tokens: Vec<String>,
 }
 
@@ -185,6 +187,9 @@ pub struct VariantSpec {
     pub queue_markers: Vec<Regex>,
     /// Rows near the box that show the agent working.
     pub busy_markers: Vec<Regex>,
+    /// Rows near the box that show Enter was taken and the submit waits on the agent (Codex's `Waiting for
+    /// startup` while its tools start): keys pressed then edit the held text.
+    pub pending_markers: Vec<Regex>,
     /// Collapsed-paste tokens that count as real input.
     pub paste_tokens: Vec<Regex>,
 }
@@ -254,6 +259,7 @@ fn compile_variant(file: &str, raw: &RawVariant) -> Result<VariantSpec, Error> {
         ghost_fg: raw.ghost_fg.clone(),
         queue_markers: compile_all(file, &raw.queue_markers)?,
         busy_markers: compile_all(file, &raw.busy_markers)?,
+        pending_markers: compile_all(file, &raw.pending_markers)?,
         paste_tokens: compile_all(file, &raw.paste_tokens)?,
     })
 }
