@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# A known-good way to do the task, for the harness's own tests.
+set -euo pipefail
+jq '[.servers[] | select(.region == "eu-west" and .enabled == true)] | length' servers.json
