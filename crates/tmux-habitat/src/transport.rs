@@ -139,7 +139,7 @@ impl Transport {
                 // Another process may be attaching a control client to this server right now (see `turn`).
                 let _turn = match invocation.commands.first() {
                     Some(first) if first.name() == "new-session" => {
-                        crate::turn::take(&s.socket_path, invocation.deadline).await?
+                        crate::turn::take(&s.socket_path, crate::turn::WAIT).await?
                     }
                     _ => None,
                 };

@@ -13,6 +13,11 @@ use rustix::fs::FlockOperation;
 
 use crate::error::{Error, Result};
 
+/// How long a process waits for its turn: turns queue, so the wait grows with how many processes share the
+/// server and how loaded the machine is (sixteen at once under `stress --cpu 2` waited over five seconds); the
+/// command's own deadline starts once the turn is taken.
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
+
 /// A held turn; released when dropped (the lock goes with the file).
 #[derive(Debug)]
 pub(crate) struct Turn {
