@@ -42,7 +42,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     browser.eval(&format!("{card}.click()")).await?;
     browser.wait_for("window.clive.view && clive.view.snapshots > 0", WAIT).await?;
     browser.eval("document.getElementById('fit').click()").await?;
-    let size = browser.wait_for("clive.view.fit === 'this_page' && clive.view.size", WAIT).await?;
+    let fitted = "clive.view.fit === 'this_page' && clive.view.size.cols === clive.view.asked.cols && \
+                  clive.view.size.rows === clive.view.asked.rows && clive.view.size";
+    let size = browser.wait_for(fitted, WAIT).await?;
     let shows = format!(
         "clive.view.term.cols === {} && document.querySelector('.xterm-rows').textContent.includes({})",
         size["cols"],
