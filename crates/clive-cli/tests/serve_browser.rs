@@ -1,7 +1,10 @@
 //! `clive serve` in a real headless Chromium (Debian's `chromium`, driven over the DevTools protocol): the
 //! page lists clive's sessions, shows a pane's output as it is printed, types into a pane where input is
 //! allowed, turns an agent's approval dialog into buttons, catches up without gaps or repeats after the
-//! server is killed and restarted, refuses a wrong token and a foreign origin, and fits a phone's width.
+//! server is killed and restarted, refuses a wrong token and a foreign origin, and fits a phone's width. On a
+//! phone (390 × 844): a pane fitted to the screen (tmux resizes it, the program redraws, two pages, the size
+//! restored, a read-only page refused), the history searched 1,500 lines up, and a waiting agent calling
+//! once (title, list, one notification across a second page and a reload, `--on-waiting` once).
 //! One browser serves every step; screenshots are kept in `target/tmp/serve-*.png`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
@@ -121,15 +124,20 @@ async fn open_pane(browser: &mut Browser, key: &str) {
     browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("pane {key} never opened: {e}"));
 }
 
-#[test]
-fn the_page_in_headless_chromium() {
-    // `.ci/run` installs Debian's chromium; only a machine without it skips (and fails under CLIVE_REQUIRE_TOOLS=1).
+/// A fresh world and a runtime to drive the browser from, or `None` when there is no chromium: `.ci/run`
+/// installs Debian's; only a machine without it skips (and fails under CLIVE_REQUIRE_TOOLS=1).
+fn with_chromium() -> Option<(World, tokio::runtime::Runtime)> {
     let chromium = chromium_path().map(drop).ok_or_else(|| "no chromium on PATH: apt-get install chromium".to_owned());
     if !test_support::require_or_skip_when("chromium", chromium) {
-        return;
+        return None;
     }
-    let world = World::new();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    Some((World::new(), runtime))
+}
+
+#[test]
+fn the_page_in_headless_chromium() {
+    let Some((world, runtime)) = with_chromium() else { return };
     runtime.block_on(scenario(&world));
 }
 
@@ -279,12 +287,7 @@ async fn page_size(browser: &mut Browser, fit: &str) -> (u64, u64) {
 
 #[test]
 fn on_a_phone_the_pane_fits_history_is_searched_and_a_waiting_agent_calls() {
-    let chromium = chromium_path().map(drop).ok_or_else(|| "no chromium on PATH: apt-get install chromium".to_owned());
-    if !test_support::require_or_skip_when("chromium", chromium) {
-        return;
-    }
-    let world = World::new();
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let Some((world, runtime)) = with_chromium() else { return };
     runtime.block_on(phone_scenario(&world));
 }
 
