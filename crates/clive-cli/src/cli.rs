@@ -242,6 +242,11 @@ pub struct ServeArgs {
     /// Make a new access token (the URL of open pages stops working).
     #[arg(long)]
     pub new_token: bool,
+    /// Run this shell command once per new approval dialog, with CLIVE_SESSION, CLIVE_PANE, CLIVE_AGENT,
+    /// CLIVE_QUESTION (and CLIVE_CHOICES, CLIVE_DIALOG, CLIVE_PANE_KEY, CLIVE_URL) in its environment. A
+    /// failing command is logged; serving goes on.
+    #[arg(long, value_name = "CMD")]
+    pub on_waiting: Option<String>,
 }
 
 /// `clive plan …`.

@@ -200,6 +200,7 @@ async fn dispatch(cli: &Cli, settings: &Settings, task: Option<&str>) -> Result<
                 sockets: args.socket.clone(),
                 prefix: args.prefix.clone(),
                 new_token: args.new_token,
+                on_waiting: args.on_waiting.clone(),
             };
             let served = serve_cmd::serve(settings, &options, |serving| {
                 if json {

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use clive_serve::{Access, AccessToken, Catalog, InputPolicy, ReplayOptions, ServeConfig, SessionMeta, TmuxCatalog};
+use clive_serve::{
+    Access, AccessToken, Catalog, InputPolicy, OnWaiting, ReplayOptions, ServeConfig, SessionMeta, TmuxCatalog,
+};
 use serde::Serialize;
 use tmux_habitat::{Server, SocketSpec};
 
@@ -34,6 +36,8 @@ pub struct ServeOptions {
     pub prefix: String,
     /// Make a new access token instead of reusing the saved one.
     pub new_token: bool,
+    /// A shell command run once per new approval dialog.
+    pub on_waiting: Option<String>,
 }
 
 /// The input policy the flags ask for.
@@ -91,6 +95,14 @@ impl Catalog for CliveCatalog {
 /// Starts the server, prints where it listens (the URL on stdout, notes on stderr) through `announce`, and
 /// runs until Ctrl-C. Expired sessions are archived every minute, as any `clive` start would.
 pub async fn serve(settings: &Settings, options: &ServeOptions, announce: impl FnOnce(&Serving)) -> Result<i32, Error> {
+    let on_waiting = match &options.on_waiting {
+        Some(command) => Some(OnWaiting::new(command.clone()).map_err(|e| Error::Invalid {
+            what: "--on-waiting",
+            value: command.clone(),
+            reason: e.to_string(),
+        })?),
+        None => None,
+    };
     let token_file = settings.serve_token_file();
     if options.new_token {
         match std::fs::remove_file(&token_file) {
@@ -113,6 +125,7 @@ pub async fn serve(settings: &Settings, options: &ServeOptions, announce: impl F
     config.policy = options.policy.clone();
     config.recordings = Some(settings.recordings_dir());
     config.logs = Some(settings.log_dir());
+    config.on_waiting = on_waiting;
     let handle = clive_serve::serve(config, catalogs).await.map_err(|e| serve_error(&token_file, e))?;
     if !options.bind.is_loopback() {
         eprintln!(

@@ -1,7 +1,10 @@
 //! `clive serve` in a real headless Chromium (Debian's `chromium`, driven over the DevTools protocol): the
 //! page lists clive's sessions, shows a pane's output as it is printed, types into a pane where input is
 //! allowed, turns an agent's approval dialog into buttons, catches up without gaps or repeats after the
-//! server is killed and restarted, refuses a wrong token and a foreign origin, and fits a phone's width.
+//! server is killed and restarted, refuses a wrong token and a foreign origin, and fits a phone's width. On a
+//! phone (390 × 844): a pane fitted to the screen (tmux resizes it, the program redraws, two pages, the size
+//! restored, a read-only page refused), the history searched 1,500 lines up, and a waiting agent calling
+//! once (title, list, one notification across a second page and a reload, `--on-waiting` once).
 //! One browser serves every step; screenshots are kept in `target/tmp/serve-*.png`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
@@ -109,7 +112,10 @@ const BUFFER_LINES: &str = "(() => { const b = clive.view.term.buffer.active; co
 
 async fn shows(browser: &mut Browser, text: &str) {
     let condition = format!("{TERMINAL_TEXT}.includes({})", json!(text));
-    browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("the page never showed {text:?}: {e}"));
+    if let Err(e) = browser.wait_for(&condition, WAIT).await {
+        let page = browser.eval(&format!("({{ terminal: {TERMINAL_TEXT}, note: document.getElementById('pane-note').textContent, view: window.clive && clive.view && {{ key: clive.view.key, snapshots: clive.view.snapshots, size: clive.view.size }} }})")).await;
+        panic!("the page never showed {text:?}: {e}\npage: {page:?}");
+    }
 }
 
 async fn open_pane(browser: &mut Browser, key: &str) {
@@ -118,15 +124,20 @@ async fn open_pane(browser: &mut Browser, key: &str) {
     browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("pane {key} never opened: {e}"));
 }
 
-#[test]
-fn the_page_in_headless_chromium() {
-    // `.ci/run` installs Debian's chromium; only a machine without it skips (and fails under CLIVE_REQUIRE_TOOLS=1).
+/// A fresh world and a runtime to drive the browser from, or `None` when there is no chromium: `.ci/run`
+/// installs Debian's; only a machine without it skips (and fails under CLIVE_REQUIRE_TOOLS=1).
+fn with_chromium() -> Option<(World, tokio::runtime::Runtime)> {
     let chromium = chromium_path().map(drop).ok_or_else(|| "no chromium on PATH: apt-get install chromium".to_owned());
     if !test_support::require_or_skip_when("chromium", chromium) {
-        return;
+        return None;
     }
-    let world = World::new();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    Some((World::new(), runtime))
+}
+
+#[test]
+fn the_page_in_headless_chromium() {
+    let Some((world, runtime)) = with_chromium() else { return };
     runtime.block_on(scenario(&world));
 }
 
@@ -239,6 +250,209 @@ async fn scenario(world: &World) {
         serve.token()
     );
     assert_eq!(browser.eval(&foreign).await.unwrap(), "refused");
+
+    browser.close().await;
+    serve.kill().await;
+    tmux.kill().await.unwrap();
+}
+
+/// `#{window_width}x#{window_height}` and the window's own `window-size` option, as tmux reports them.
+async fn tmux_size(pane: &Pane) -> (String, Option<String>) {
+    let size = pane.window_size().await.unwrap();
+    (format!("{}x{}", size.width, size.height), size.option)
+}
+
+/// Waits until tmux reports `expected` for the pane's window.
+async fn tmux_reports(pane: &Pane, expected: &str) {
+    let mut backoff = tmux_habitat::Backoff::new(WAIT);
+    loop {
+        let (size, _) = tmux_size(pane).await;
+        if size == expected {
+            return;
+        }
+        assert!(backoff.wait().await, "tmux reports {size} for {}, not {expected}", pane.id());
+    }
+}
+
+/// The size in force as the page shows it, once it is `fit` (`this_page`, `another_page` or null) and, when
+/// this page set it, the size this page asked for.
+async fn page_size(browser: &mut Browser, fit: &str) -> (u64, u64) {
+    let condition = format!(
+        "clive.view.fit === {fit} && (clive.view.fit !== 'this_page' || (clive.view.size.cols === \
+         clive.view.asked.cols && clive.view.size.rows === clive.view.asked.rows)) && clive.view.size"
+    );
+    let size = browser.wait_for(&condition, WAIT).await.unwrap_or_else(|e| panic!("fit never became {fit}: {e}"));
+    (size["cols"].as_u64().unwrap(), size["rows"].as_u64().unwrap())
+}
+
+#[test]
+fn on_a_phone_the_pane_fits_history_is_searched_and_a_waiting_agent_calls() {
+    let Some((world, runtime)) = with_chromium() else { return };
+    runtime.block_on(phone_scenario(&world));
+}
+
+async fn phone_scenario(world: &World) {
+    let tmux = world.control_server().await;
+    // A program that prints its width whenever the terminal changes size (SIGWINCH interrupts `wait`).
+    let winch = "bash --norc --noprofile -c 'trap \"echo cols=\\$(tput cols)\" WINCH; echo cols=$(tput cols); \
+                 while :; do sleep 5 & wait $!; done'";
+    let fitted = clive_session(&tmux, "clive-winch001", "fit me", Some(winch.to_owned())).await;
+    let history = clive_session(&tmux, "clive-hist0001", "search me", None).await;
+    let agent_log = world.dir.path().join("agent.jsonl");
+    let agent_command = format!("{} --style claude2 --dialog --log {}", fake_agent().display(), agent_log.display());
+    let agent = clive_session(&tmux, "clive-agent001", "ask first", Some(agent_command)).await;
+    history.wait_ready(WAIT).await.unwrap();
+    fitted.wait_until("the width printed", WAIT, |screen| screen.contains("cols=90")).await.unwrap();
+    // A line printed 1,500 lines before the page opens: only the server's history has it.
+    history.run("printf 'Needle-%s\\n' In-History; seq 1 1500", WAIT).await.unwrap();
+
+    let alerts = world.dir.path().join("alerts.txt");
+    let on_waiting = format!(
+        "printf '%s|%s|%s|%s\\n' \"$CLIVE_SESSION\" \"$CLIVE_PANE\" \"$CLIVE_AGENT\" \"$CLIVE_QUESTION\" >> '{}'",
+        alerts.display()
+    );
+    let serve = Serve::start(
+        world,
+        &[
+            "--port",
+            "0",
+            "--allow-input-for",
+            "clive-winch001",
+            "--allow-input-for",
+            "clive-agent001",
+            "--on-waiting",
+            &on_waiting,
+        ],
+    )
+    .await;
+    let origin = format!("http://{}", serve.addr);
+    let mut browser = Browser::launch(390, 844).await.unwrap();
+    browser.grant_permissions(&origin, &["notifications"]).await.unwrap();
+    browser.viewport(390, 844, true).await.unwrap();
+    let first_page = browser.page().clone();
+
+    // Attention: the title and the list mark the waiting pane, one notification is raised and the command
+    // runs once.
+    browser.goto(&serve.url).await.unwrap();
+    browser.wait_for("Notification.permission === 'granted'", WAIT).await.unwrap();
+    browser.wait_for("document.querySelectorAll('#sessions .card.attention').length === 1", WAIT).await.unwrap();
+    browser.wait_for("document.title.startsWith('⏳ 1 waiting')", WAIT).await.unwrap();
+    let raised = browser.wait_for("clive.notifications.length === 1 && clive.notifications", WAIT).await.unwrap();
+    assert!(raised[0]["title"].as_str().unwrap().contains("clive-agent001"), "{raised}");
+    assert!(!raised[0]["body"].as_str().unwrap().is_empty(), "the question is the body: {raised}");
+    browser.wait_for("clive.notifications[0].shown || clive.notifications[0].error", WAIT).await.unwrap();
+    assert_eq!(browser.eval("clive.notifications[0].error").await.unwrap(), Value::Null);
+    let card = browser.eval("document.querySelector('#sessions .card.attention').textContent").await.unwrap();
+    assert!(card.as_str().unwrap().contains("clive-agent001"), "{card}");
+    let mut backoff = tmux_habitat::Backoff::new(WAIT);
+    while std::fs::read_to_string(&alerts).map_or(true, |a| a.is_empty()) {
+        assert!(backoff.wait().await, "--on-waiting never ran");
+    }
+    screenshot(&mut browser, "phone-attention").await;
+
+    // A second page and a reload see the same dialog and raise nothing.
+    let second_page = browser.new_page().await.unwrap();
+    browser.switch_to(&second_page).await.unwrap();
+    browser.goto(&format!("{origin}/")).await.unwrap();
+    browser.wait_for("clive.dialogsSeen.length === 1", WAIT).await.unwrap();
+    assert_eq!(browser.eval("clive.notifications.length").await.unwrap(), 0, "a second page raised it again");
+    browser.switch_to(&first_page).await.unwrap();
+    browser.goto(&format!("{origin}/")).await.unwrap();
+    browser.wait_for("clive.dialogsSeen.length === 1", WAIT).await.unwrap();
+    assert_eq!(browser.eval("clive.notifications.length").await.unwrap(), 0, "a reload raised it again");
+
+    // Fit: the page asks for its screen's size; tmux resizes the window and the program redraws for it.
+    let fitted_key = serve.key("clive-winch001").await;
+    open_pane(&mut browser, &fitted_key).await;
+    shows(&mut browser, "cols=90").await;
+    assert_eq!(tmux_size(&fitted).await, ("90x24".to_owned(), None));
+    browser.eval("document.getElementById('fit').click()").await.unwrap();
+    let (cols, rows) = page_size(&mut browser, "'this_page'").await;
+    assert!((30..90).contains(&cols) && rows > 24, "a phone's screen: {cols}x{rows}");
+    tmux_reports(&fitted, &format!("{cols}x{rows}")).await;
+    shows(&mut browser, &format!("cols={cols}")).await;
+    let term = browser.eval("[clive.view.term.cols, clive.view.term.rows]").await.unwrap();
+    assert_eq!(term, json!([cols, rows]), "the page's terminal has the pane's size");
+
+    // Two pages: the last request wins, both show it; when it leaves, the first page's size comes back.
+    browser.switch_to(&second_page).await.unwrap();
+    browser.viewport(600, 500, false).await.unwrap();
+    open_pane(&mut browser, &fitted_key).await;
+    browser.eval("document.getElementById('fit').click()").await.unwrap();
+    let (wide_cols, wide_rows) = page_size(&mut browser, "'this_page'").await;
+    assert_ne!((wide_cols, wide_rows), (cols, rows));
+    tmux_reports(&fitted, &format!("{wide_cols}x{wide_rows}")).await;
+    browser.switch_to(&first_page).await.unwrap();
+    browser
+        .wait_for(&format!("clive.view.size.cols === {wide_cols} && clive.view.size.rows === {wide_rows}"), WAIT)
+        .await
+        .unwrap();
+    assert_eq!(page_size(&mut browser, "'another_page'").await, (wide_cols, wide_rows));
+    browser
+        .wait_for("document.getElementById('pane-size').textContent.includes('fitted by another page')", WAIT)
+        .await
+        .unwrap();
+    browser.close_page(&second_page).await.unwrap();
+    assert_eq!(page_size(&mut browser, "'this_page'").await, (cols, rows));
+    tmux_reports(&fitted, &format!("{cols}x{rows}")).await;
+
+    // Leaving a pane gives it back its size (and its window's own option: none).
+    browser.eval("location.hash = '#/'").await.unwrap();
+    tmux_reports(&fitted, "90x24").await;
+    assert_eq!(tmux_size(&fitted).await, ("90x24".to_owned(), None));
+
+    // A read-only page is refused, with the reason; the pane keeps its size.
+    let history_key = serve.key("clive-hist0001").await;
+    open_pane(&mut browser, &history_key).await;
+    browser.wait_for("clive.view.access === 'read_only'", WAIT).await.unwrap();
+    browser.eval("document.getElementById('fit').click()").await.unwrap();
+    let reply = browser.wait_for("clive.view.fitReplies[0]", WAIT).await.unwrap();
+    assert_eq!(reply["result"], "refused", "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("read-only"), "{reply}");
+    browser.wait_for("document.getElementById('pane-note').textContent.includes('read-only')", WAIT).await.unwrap();
+    assert_eq!(tmux_size(&history).await, ("90x24".to_owned(), None));
+
+    // Search: the needle printed 1,500 lines ago is found (case-insensitive), scrolled to and selected.
+    browser.eval("document.getElementById('search-input').focus()").await.unwrap();
+    browser.command("Input.insertText", json!({"text": "needle-in-history"})).await.unwrap();
+    let found = browser.wait_for("clive.view.search.matches.length > 0 && clive.view.search", WAIT).await.unwrap();
+    assert_eq!(found["matches"].as_array().unwrap().len(), 1, "{found}");
+    let at = browser
+        .eval(
+            "(() => { const t = clive.view.term, b = t.buffer.active, m = clive.view.search.matches[0]; \
+             return { selection: t.getSelection(), row: m.row, top: b.viewportY, rows: t.rows, length: b.length, \
+             count: document.getElementById('search-count').textContent }; })()",
+        )
+        .await
+        .unwrap();
+    assert_eq!(at["selection"], "Needle-In-History", "{at}");
+    let (row, top, rows) = (at["row"].as_u64().unwrap(), at["top"].as_u64().unwrap(), at["rows"].as_u64().unwrap());
+    assert!(top <= row && row < top + rows, "the match is on screen: {at}");
+    assert!(at["length"].as_u64().unwrap() - row > 1500, "the match is 1,500 lines up: {at}");
+    assert_eq!(at["count"], "1 of 1");
+    screenshot(&mut browser, "phone-search").await;
+    browser.eval("document.getElementById('search-case').click()").await.unwrap();
+    browser.wait_for("clive.view.search.caseSensitive && clive.view.search.matches.length === 0", WAIT).await.unwrap();
+
+    // The command ran once for the one dialog, with the session, pane, agent and question.
+    let alerts = std::fs::read_to_string(&alerts).unwrap();
+    let lines: Vec<&str> = alerts.lines().collect();
+    assert_eq!(lines.len(), 1, "{alerts}");
+    let fields: Vec<&str> = lines[0].split('|').collect();
+    assert_eq!(fields[..3], ["clive-agent001", "0.0", "claude"], "{alerts}");
+    assert!(!fields[3].is_empty(), "{alerts}");
+
+    // A fitted Claude-Code-like agent on a phone, for the docs; closing the page gives it back its size.
+    let agent_key = serve.key("clive-agent001").await;
+    open_pane(&mut browser, &agent_key).await;
+    browser.eval("document.getElementById('fit').click()").await.unwrap();
+    let (agent_cols, agent_rows) = page_size(&mut browser, "'this_page'").await;
+    tmux_reports(&agent, &format!("{agent_cols}x{agent_rows}")).await;
+    browser.wait_for("document.querySelectorAll('#approval-choices button').length === 3", WAIT).await.unwrap();
+    screenshot(&mut browser, "phone-fitted").await;
+    browser.goto("about:blank").await.unwrap();
+    tmux_reports(&agent, "90x24").await;
+    assert_eq!(tmux_size(&agent).await, ("90x24".to_owned(), None));
 
     browser.close().await;
     serve.kill().await;

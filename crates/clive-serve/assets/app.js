@@ -1,12 +1,14 @@
 // The clive serve page: a list of sessions, a live terminal per pane, approvals as buttons, and recordings
 // played back. Everything arrives over WebSockets that reconnect with backoff and resume where they left off.
+// A pane can be fitted to this screen (the agent redraws for its width), its history searched, and a pane
+// that waits for approval calls for attention (title, list, one browser notification per dialog).
 import { Terminal } from "/assets/xterm.mjs";
 
 const $ = (id) => document.getElementById(id);
 const decoder = new TextDecoder();
 
 // What tests and curious people can read from the console.
-const state = { view: null, link: "down", replay: null };
+const state = { view: null, link: "down", replay: null, listing: null, notifications: [], dialogsSeen: [] };
 window.clive = state;
 
 // A WebSocket that reconnects until closed, backing off from 250 ms to 5 s. `url()` is asked again on every
@@ -22,24 +24,25 @@ class Link {
   }
   connect() {
     if (this.closed) return;
+    setLink(this, "down");
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}${this.url()}`);
     ws.binaryType = "arraybuffer";
     ws.onopen = () => {
       this.attempt = 0;
-      setLink("up");
+      setLink(this, "up");
     };
     ws.onmessage = (event) => this.onMessage(event.data);
     ws.onclose = (event) => {
-      if (this.ws !== ws) return;
-      setLink("down");
+      if (this.ws !== ws || this.closed) return;
       // 4404: the pane or recording is gone for good; reconnecting cannot bring it back.
       if (event.code === 4404) {
         this.closed = true;
+        setLink(this, "closed");
         if (this.onGone) this.onGone();
         return;
       }
-      if (this.closed) return;
+      setLink(this, "down");
       const delay = Math.min(5000, 250 * 2 ** this.attempt) * (0.75 + Math.random() / 4);
       this.attempt += 1;
       this.timer = setTimeout(() => this.connect(), delay);
@@ -55,12 +58,18 @@ class Link {
   }
   close() {
     this.closed = true;
+    setLink(this, "closed");
     clearTimeout(this.timer);
     if (this.ws) this.ws.close();
   }
 }
 
-function setLink(value) {
+// The indicator shows "live" when every open link is up.
+const linksDown = new Set();
+function setLink(link, value) {
+  if (value === "down") linksDown.add(link);
+  else linksDown.delete(link);
+  value = linksDown.size === 0 && value !== "init" ? "up" : "down";
   state.link = value;
   $("link").className = `link ${value}`;
   $("link").textContent = value === "up" ? "live" : "reconnecting…";
@@ -91,7 +100,7 @@ function renderSessions(message, receivedAt) {
     list.append(el("p", "empty", "No sessions yet. Start one with `clive \"task\"`."));
   }
   for (const pane of message.panes) {
-    const card = el("a", "card");
+    const card = el("a", pane.state === "waiting" ? "card attention" : "card");
     card.href = `#/pane/${pane.key}`;
     card.dataset.key = pane.key;
     const top = el("div", "top");
@@ -120,29 +129,116 @@ function renderSessions(message, receivedAt) {
   }
 }
 
-function showList() {
-  $("where").textContent = "";
-  let last = null;
-  const link = new Link(
+// The sessions socket stays open in every view: a pane that starts waiting calls for attention wherever the
+// person is. The list view renders from it.
+let renderList = null;
+function followSessions() {
+  new Link(
     () => "/ws/sessions",
     (data) => {
       const message = JSON.parse(data);
       if (message.type !== "sessions") return;
-      last = { message, receivedAt: Date.now() };
-      renderSessions(message, last.receivedAt);
+      state.listing = { message, receivedAt: Date.now() };
+      attend(message);
+      if (renderList) renderList();
     },
   );
-  const ticker = setInterval(() => last && renderSessions(last.message, last.receivedAt), 10000);
+}
+
+function showList() {
+  $("where").textContent = "";
+  renderList = () => state.listing && renderSessions(state.listing.message, state.listing.receivedAt);
+  renderList();
+  const ticker = setInterval(renderList, 10000);
   return () => {
     clearInterval(ticker);
-    link.close();
+    renderList = null;
+  };
+}
+
+// ---- attention --------------------------------------------------------------------------------------------
+
+// The page's title counts the panes waiting for approval; the tab shows it even when another tab is in front.
+let baseTitle = "clive";
+function setTitle(base) {
+  if (base !== undefined) baseTitle = base;
+  const waiting = state.listing ? state.listing.message.panes.filter((p) => p.state === "waiting").length : 0;
+  document.title = waiting > 0 ? `⏳ ${waiting} waiting · ${baseTitle}` : baseTitle;
+}
+
+// Dialogs this page has handled (notified, or found notified by another page of this browser).
+const handledDialogs = new Set();
+const NOTIFIED_KEY = "clive-notified-dialogs";
+
+// Claims a dialog for notification across every page of this server in this browser: the check and the
+// mark happen under one lock (Web Locks), so two pages that see the same listing raise one notification.
+async function claimDialog(id) {
+  const claim = () => {
+    let notified = [];
+    try {
+      notified = JSON.parse(localStorage.getItem(NOTIFIED_KEY) || "[]");
+    } catch {
+      notified = [];
+    }
+    if (notified.includes(id)) return false;
+    notified.push(id);
+    localStorage.setItem(NOTIFIED_KEY, JSON.stringify(notified.slice(-500)));
+    return true;
+  };
+  return navigator.locks ? navigator.locks.request(NOTIFIED_KEY, claim) : claim();
+}
+
+function attend(message) {
+  setTitle();
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  for (const pane of message.panes) {
+    if (!pane.dialog) continue;
+    // Dialog ids are never reused by a server; the pane key keeps them apart across catalogs anyway.
+    const id = `${pane.key}/${pane.dialog}`;
+    if (handledDialogs.has(id)) continue;
+    handledDialogs.add(id);
+    claimDialog(id).then((claimed) => {
+      state.dialogsSeen.push(id);
+      if (!claimed) return;
+      const title = `${pane.session}: ${pane.agent || pane.command} is waiting for approval`;
+      const record = { id, title, body: pane.question || "", shown: false, error: null };
+      // The tag makes the browser replace rather than add, should two servers' pages ever race.
+      const notification = new Notification(title, { body: record.body, tag: id });
+      notification.onshow = () => (record.shown = true);
+      notification.onerror = (e) => (record.error = String(e));
+      notification.onclick = () => {
+        window.focus();
+        location.hash = `#/pane/${pane.key}`;
+        notification.close();
+      };
+      state.notifications.push(record);
+    });
+  }
+}
+
+function showNotifyButton() {
+  const button = $("notify");
+  const supported = "Notification" in window;
+  button.hidden = !supported || Notification.permission !== "default";
+  button.onclick = async () => {
+    await Notification.requestPermission();
+    showNotifyButton();
+    if (state.listing) attend(state.listing.message);
   };
 }
 
 // ---- a live pane ------------------------------------------------------------------------------------------
 
+// The font size of a pane fitted to this screen: readable on a phone.
+const FIT_FONT = 13;
+
 // Fits the terminal's columns to the width available by choosing the font size (the pane's size is tmux's).
-function fit(term, container) {
+// A pane fitted to this screen keeps the font it was measured with.
+function fit(term, container, fixed) {
+  if (fixed) {
+    if (term.options.fontSize !== fixed) term.options.fontSize = fixed;
+    return;
+  }
   const probe = document.createElement("canvas").getContext("2d");
   probe.font = "100px monospace";
   const ratio = probe.measureText("W".repeat(10)).width / 1000;
@@ -160,7 +256,8 @@ function newTerminal(container, cols, rows) {
     fontSize: 13,
     cursorBlink: false,
     disableStdin: true,
-    theme: { background: "#000000" },
+    // A search match is shown as the selection: amber, also while the search box has the focus.
+    theme: { background: "#000000", selectionBackground: "#d2992299", selectionInactiveBackground: "#d2992299" },
   });
   container.replaceChildren();
   term.open(container);
@@ -180,13 +277,33 @@ function showPane(key) {
     snapshots: 0,
     gaps: 0,
     ended: false,
+    // The size in force and who set it (`this_page`, `another_page`, or null: tmux's own).
+    size: null,
+    fit: null,
+    // This page asks for the pane to take its screen's size (and asks again when the screen changes).
+    fitting: false,
+    fitReplies: [],
+    search: { query: "", matches: [], index: -1 },
     term: newTerminal(container, 80, 24),
   };
   state.view = view;
   $("where").textContent = key;
   $("pane-note").hidden = true;
   $("approval").hidden = true;
-  const onResize = () => fit(view.term, container);
+  $("fit").textContent = "Fit to screen";
+  $("pane-size").textContent = "";
+  $("search-input").value = "";
+  $("search-count").textContent = "";
+  const fixedFont = () => (view.fit === "this_page" ? FIT_FONT : null);
+  let refit = null;
+  const onResize = () => {
+    fit(view.term, container, fixedFont());
+    // A phone turned sideways: ask again for the new size, once the screen settles.
+    if (view.fitting) {
+      clearTimeout(refit);
+      refit = setTimeout(requestFit, 200);
+    }
+  };
   window.addEventListener("resize", onResize);
 
   const resumeUrl = () =>
@@ -202,11 +319,18 @@ function showPane(key) {
       if (message.type === "snapshot") return snapshot(message);
       if (message.type === "status") return status(message);
       if (message.type === "answer") return answered(message);
+      if (message.type === "fit") return fitted(message);
       if (message.type === "ended") return ended();
       if (message.type === "error") return note(message.message);
     },
     () => ended(),
   );
+  // A reconnected socket is a new viewer to the server: a standing fit request is made again.
+  const connect = link.connect.bind(link);
+  link.connect = () => {
+    connect();
+    if (view.fitting && link.ws) link.ws.addEventListener("open", requestFit, { once: true });
+  };
 
   // A chunk of output: 8 bytes of stream offset, then the bytes. Anything already shown is skipped; a gap
   // would mean lost output, so the link starts over from a snapshot (the server never sends one).
@@ -231,14 +355,16 @@ function showPane(key) {
     view.term.reset();
     if (view.term.cols !== message.cols || view.term.rows !== message.rows) {
       view.term.resize(message.cols, message.rows);
-      fit(view.term, container);
+      fit(view.term, container, fixedFont());
     }
     view.term.write(message.data);
+    if (view.search.query) view.term.write("", () => runSearch(false));
   }
 
   function status(message) {
     $("pane-title").textContent = message.title;
     $("where").textContent = message.title;
+    setTitle(message.title);
     $("pane-agent").textContent = message.agent || message.command || "";
     const stateNode = $("pane-state");
     stateNode.className = `state ${message.state}`;
@@ -247,8 +373,152 @@ function showPane(key) {
     $("pane-access").textContent = message.access === "input" ? "input on" : message.access === "approvals" ? "approvals only" : "read-only";
     view.term.options.disableStdin = message.access !== "input";
     view.term.options.cursorBlink = message.access === "input";
+    view.size = { cols: message.cols, rows: message.rows };
+    view.fit = message.fit;
+    const by = message.fit === "this_page" ? " · fitted here" : message.fit === "another_page" ? " · fitted by another page" : "";
+    $("pane-size").textContent = `${message.cols}×${message.rows}${by}`;
+    fit(view.term, container, fixedFont());
     showDialog(message.dialog);
   }
+
+  // ---- fitting the pane to this screen ----
+
+  // Columns × rows of this page's terminal at the fitted font: the width of the terminal's box, the height
+  // from its top to the bottom of the window.
+  function screenSize() {
+    fit(view.term, container, FIT_FONT);
+    const core = view.term._core;
+    const cell = core && core._renderService && core._renderService.dimensions.css.cell;
+    const probe = document.createElement("canvas").getContext("2d");
+    probe.font = `${FIT_FONT}px ${view.term.options.fontFamily}`;
+    const width = cell && cell.width > 0 ? cell.width : probe.measureText("W".repeat(10)).width / 10;
+    const height = cell && cell.height > 0 ? cell.height : Math.ceil(FIT_FONT * 1.2);
+    // The box's padding and border, and room for the scrollbar.
+    const usableWidth = container.clientWidth - 8 - 14;
+    const top = container.getBoundingClientRect().top + window.scrollY;
+    const usableHeight = window.innerHeight - top - 8 - 2 - 8;
+    return {
+      cols: Math.max(20, Math.floor(usableWidth / width)),
+      rows: Math.max(5, Math.floor(usableHeight / height)),
+    };
+  }
+
+  function requestFit() {
+    const size = screenSize();
+    view.fitting = true;
+    $("fit").textContent = "Unfit";
+    if (!link.send({ type: "fit", cols: size.cols, rows: size.rows })) return;
+    view.asked = size;
+  }
+
+  function fitted(message) {
+    view.fitReplies.push(message);
+    if (message.result === "applied") return;
+    view.fitting = false;
+    $("fit").textContent = "Fit to screen";
+    fit(view.term, container, fixedFont());
+    note(`Not fitted: ${message.reason}`);
+  }
+
+  $("fit").onclick = () => {
+    if (view.fitting) {
+      view.fitting = false;
+      $("fit").textContent = "Fit to screen";
+      link.send({ type: "unfit" });
+      return;
+    }
+    $("pane-note").hidden = true;
+    requestFit();
+  };
+
+  // ---- searching the history ----
+
+  // Every match of the query in the terminal's buffer (the server's history came with the snapshot, and
+  // everything printed since), top to bottom. Rows the terminal wrapped are searched as one line.
+  function findAll(query, caseSensitive) {
+    const buffer = view.term.buffer.active;
+    const cols = view.term.cols;
+    const needle = caseSensitive ? query : query.toLowerCase();
+    const matches = [];
+    let row = 0;
+    while (row < buffer.length) {
+      const start = row;
+      let text = buffer.getLine(row).translateToString(false);
+      row += 1;
+      while (row < buffer.length && buffer.getLine(row).isWrapped) {
+        text += buffer.getLine(row).translateToString(false);
+        row += 1;
+      }
+      const hay = caseSensitive ? text : text.toLowerCase();
+      for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+        matches.push({ row: start + Math.floor(at / cols), col: at % cols, length: query.length });
+      }
+    }
+    return matches;
+  }
+
+  // Searches again; `jump` moves to the newest match (a new query), otherwise the current one is kept.
+  function runSearch(jump) {
+    const search = view.search;
+    search.query = $("search-input").value;
+    search.caseSensitive = $("search-case").checked;
+    if (!search.query) {
+      search.matches = [];
+      search.index = -1;
+      view.term.clearSelection();
+      $("search-count").textContent = "";
+      return;
+    }
+    search.matches = findAll(search.query, search.caseSensitive);
+    if (jump || search.index >= search.matches.length) search.index = search.matches.length - 1;
+    show();
+  }
+
+  function show() {
+    const search = view.search;
+    if (search.matches.length === 0) {
+      view.term.clearSelection();
+      $("search-count").textContent = "no match";
+      return;
+    }
+    const match = search.matches[search.index];
+    view.term.select(match.col, match.row, match.length);
+    view.term.scrollToLine(Math.max(0, match.row - Math.floor(view.term.rows / 2)));
+    $("search-count").textContent = `${search.index + 1} of ${search.matches.length}`;
+  }
+
+  // Older (up) or newer (down) match, wrapping around.
+  function step(delta) {
+    const search = view.search;
+    if (search.query !== $("search-input").value || search.matches.length === 0) return runSearch(true);
+    search.index = (search.index + delta + search.matches.length) % search.matches.length;
+    show();
+  }
+
+  $("search-input").oninput = () => runSearch(true);
+  $("search-case").onchange = () => runSearch(true);
+  $("search-form").onsubmit = (event) => {
+    event.preventDefault();
+    step(-1);
+  };
+  $("search-input").onkeydown = (event) => {
+    if (event.key === "Enter" && event.shiftKey) {
+      event.preventDefault();
+      step(1);
+    } else if (event.key === "Escape") {
+      $("search-input").value = "";
+      runSearch(true);
+    }
+  };
+  $("search-older").onclick = () => step(-1);
+  $("search-newer").onclick = () => step(1);
+  view.searchFor = (query) => {
+    $("search-input").value = query;
+    runSearch(true);
+    return view.search;
+  };
+
+  // ---- approvals ----
 
   function showDialog(dialog) {
     view.dialog = dialog;
@@ -297,9 +567,12 @@ function showPane(key) {
 
   return () => {
     window.removeEventListener("resize", onResize);
+    clearTimeout(refit);
+    // Closing the socket withdraws this page's fit request: the pane takes back its size.
     link.close();
     view.term.dispose();
     state.view = null;
+    setTitle("clive");
   };
 }
 
@@ -404,5 +677,7 @@ function route() {
   else leave = showList();
 }
 window.addEventListener("hashchange", route);
-setLink("down");
+setLink(null, "init");
+showNotifyButton();
+followSessions();
 route();

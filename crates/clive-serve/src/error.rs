@@ -51,6 +51,14 @@ pub enum Error {
         /// What is wrong and what to do.
         reason: String,
     },
+    /// The `--on-waiting` command failed.
+    #[error("--on-waiting command {command:?}: {reason}")]
+    Hook {
+        /// The command.
+        command: String,
+        /// How it failed (its exit status and the end of its stderr, or that it ran too long).
+        reason: String,
+    },
     /// A session catalog could not be read.
     #[error("listing sessions from {source_name}: {reason}")]
     Catalog {

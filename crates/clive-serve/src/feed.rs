@@ -14,12 +14,17 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use crate::error::Result;
+use crate::fit::{Fitting, ViewerId};
 use crate::protocol::{AnswerResult, ChoiceView, DialogView};
 use crate::ring::{Position, Ring};
 use crate::terminal::Terminal;
 
 /// How long after output the screen is looked at (and how often while output flows).
 pub(crate) const LOOK_EVERY: Duration = Duration::from_millis(150);
+
+/// How long after a resize a dialog may vanish and come back redrawn (tmux reflows the old screen, then the
+/// agent draws it again for the new width) and still be the same dialog: announced once, answered once.
+const RESIZE_SETTLE: Duration = Duration::from_secs(2);
 
 /// Sizes of what a feed keeps.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +92,9 @@ pub(crate) struct Feed {
     /// Dialog ids count up from a random start, so an id from before a restart never names a new dialog.
     next_dialog: std::sync::atomic::AtomicU64,
     resync: Notify,
+    /// When the pane was last resized (a fit, or a size change seen by the hub).
+    resized: Mutex<Option<Instant>>,
+    fitting: Fitting,
 }
 
 impl Feed {
@@ -109,6 +117,8 @@ impl Feed {
             dialog: Mutex::new(None),
             next_dialog: std::sync::atomic::AtomicU64::new(rand::random::<u32>().into()),
             resync: Notify::new(),
+            resized: Mutex::new(None),
+            fitting: Fitting::default(),
         });
         tokio::spawn(pump(Arc::clone(&feed), output, on_seen, stopping));
         Ok(feed)
@@ -164,7 +174,40 @@ impl Feed {
 
     /// Asks the pump to start a new run from a fresh capture (the pane was resized).
     pub(crate) fn request_resync(&self) {
+        *self.resized.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
         self.resync.notify_one();
+    }
+
+    /// Until when a dialog that vanished may still be the one redrawn after a resize.
+    fn settling_until(&self) -> Option<Instant> {
+        let resized = *self.resized.lock().unwrap_or_else(|p| p.into_inner());
+        resized.map(|at| at + RESIZE_SETTLE).filter(|until| *until > Instant::now())
+    }
+
+    /// Makes the pane `cols` × `rows` for `viewer` while it stays (see [`Fitting`]), and starts a new run at
+    /// the new size.
+    pub(crate) async fn fit(&self, viewer: ViewerId, cols: u16, rows: u16) -> Result<()> {
+        let result = self.fitting.request(&self.pane, viewer, cols, rows).await;
+        self.request_resync();
+        result
+    }
+
+    /// Withdraws `viewer`'s fit request; the pane takes the size in force before it.
+    pub(crate) async fn unfit(&self, viewer: ViewerId) -> Result<()> {
+        if self.fitting.release(&self.pane, viewer).await? {
+            self.request_resync();
+        }
+        Ok(())
+    }
+
+    /// Puts the pane's size back as it was before any fit request (the server is stopping).
+    pub(crate) async fn restore_size(&self) -> Result<()> {
+        self.fitting.restore(&self.pane).await
+    }
+
+    /// The viewer whose fit request is in force, kept current.
+    pub(crate) fn fit_holder(&self) -> watch::Receiver<Option<ViewerId>> {
+        self.fitting.holder()
     }
 
     /// `(cols, rows)` of the feed's terminal.
@@ -200,8 +243,10 @@ impl Feed {
         self.changed.send_modify(|n| *n = n.wrapping_add(1));
     }
 
-    /// Looks at the screen: which agent, which dialog. Publishes what changed.
-    fn look(&self) {
+    /// Looks at the screen: which agent, which dialog. Publishes what changed. Returns when to look again
+    /// (a dialog kept through a resize is checked once more when the resize has settled).
+    fn look(&self) -> Option<Instant> {
+        let settling = self.settling_until();
         let screen = self.stream().terminal.screen();
         let recognition = frame::recognise(&screen);
         let agent = recognition.as_ref().ok().and_then(Recognition::agent).map(|a| a.name().to_owned());
@@ -209,11 +254,22 @@ impl Feed {
             Ok(Recognition::Dialog(dialog)) => Some(read_dialog(&screen, &dialog.line)),
             _ => None,
         };
+        let mut look_again = None;
         let view = {
             let mut slot = self.dialog_slot();
-            match (dialog, slot.as_ref()) {
+            match (dialog, slot.as_mut()) {
+                // Gone mid-redraw, perhaps: kept until the resize settles, then looked at again.
+                (None, Some(_)) if settling.is_some() => look_again = settling,
                 (None, _) => *slot = None,
                 (Some((fingerprint, _)), Some(current)) if current.fingerprint == fingerprint => {}
+                // The same question redrawn for a new width: the same dialog, its choices read anew.
+                (Some((fingerprint, menu)), Some(current))
+                    if settling.is_some() && dialog_view(current.id, &menu).prompt == current.view.prompt =>
+                {
+                    current.fingerprint = fingerprint;
+                    current.view = dialog_view(current.id, &menu);
+                    current.menu = menu.menu;
+                }
                 (Some((fingerprint, menu)), _) => {
                     let id = self.next_dialog.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let view = dialog_view(id, &menu);
@@ -232,6 +288,7 @@ impl Feed {
             *old = seen;
             changed
         });
+        look_again
     }
 
     /// Sends the keys of choice `choice` of dialog `id`, once. The pane itself is looked at first (under the
@@ -344,8 +401,7 @@ async fn pump(feed: Arc<Feed>, mut output: PaneOutput, on_seen: Arc<Notify>, mut
                 continue;
             }
             () = sleep_until(look_at) => {
-                look_at = None;
-                feed.look();
+                look_at = feed.look();
                 if seen.has_changed().unwrap_or(false) {
                     seen.borrow_and_update();
                     on_seen.notify_one();
@@ -357,19 +413,25 @@ async fn pump(feed: Arc<Feed>, mut output: PaneOutput, on_seen: Arc<Notify>, mut
             None => break,
             Some(OutputEvent::Bytes(bytes)) => {
                 feed.apply(&bytes);
-                look_at.get_or_insert_with(|| Instant::now() + LOOK_EVERY);
+                look_soon(&mut look_at);
             }
             Some(OutputEvent::Lost) => {
                 tracing::debug!(pane = %feed.pane.id(), "output lost on the way; starting a new run from a capture");
                 if let Err(e) = feed.restart_run(&mut output).await {
                     tracing::warn!(pane = %feed.pane.id(), error = %e, "re-capturing the pane failed");
                 }
-                look_at.get_or_insert_with(|| Instant::now() + LOOK_EVERY);
+                look_soon(&mut look_at);
             }
         }
     }
     feed.end();
     on_seen.notify_one();
+}
+
+/// A look within [`LOOK_EVERY`]; an earlier one stays (while output flows, it is looked at that often).
+fn look_soon(look_at: &mut Option<Instant>) {
+    let soon = Instant::now() + LOOK_EVERY;
+    *look_at = Some(look_at.map_or(soon, |at| at.min(soon)));
 }
 
 /// Sleeps until `at`, or forever when there is nothing to wait for.

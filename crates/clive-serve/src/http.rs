@@ -15,14 +15,19 @@ use serde::Deserialize;
 
 use crate::assets;
 use crate::feed::{Feed, Next as FeedNext, Snapshot};
+use crate::fit::ViewerId;
 use crate::hub::Hub;
 use crate::policy::Access;
-use crate::protocol::{AnswerResult, CLOSE_GONE, PageMessage, PaneMessage};
+use crate::protocol::{AnswerResult, CLOSE_GONE, FitOwner, FitResult, PageMessage, PaneMessage};
 use crate::ring::Position;
 use crate::token::AccessToken;
 
 /// The most output sent in one WebSocket message.
 const CHUNK: usize = 64 * 1024;
+
+/// Why a page without input access may not fit the pane to its screen.
+pub(crate) const FIT_READ_ONLY: &str = "read-only: fitting the pane to this screen resizes it, which changes what \
+     the agent sees and redraws; start `clive serve` with --allow-input (or --allow-input-for SESSION)";
 
 #[derive(Clone)]
 pub(crate) struct App {
@@ -186,7 +191,14 @@ async fn pane_socket(
     };
     upgrade.on_upgrade(move |socket| async move {
         match app.hub.feed(&key) {
-            Some(feed) => Viewer { app, key, feed, socket }.run(since).await,
+            Some(feed) => {
+                let id = app.hub.next_viewer();
+                Viewer { app, key, feed: Arc::clone(&feed), socket, id }.run(since).await;
+                // The page left: its fit request (if any) goes, and the pane takes back the size before it.
+                if let Err(e) = feed.unfit(id).await {
+                    tracing::debug!(pane = %feed.pane().id(), error = %e, "withdrawing a fit request failed");
+                }
+            }
             None => close_gone(socket).await,
         }
     })
@@ -203,6 +215,7 @@ struct Viewer {
     key: String,
     feed: Arc<Feed>,
     socket: WebSocket,
+    id: ViewerId,
 }
 
 impl Viewer {
@@ -211,6 +224,7 @@ impl Viewer {
         let mut seen = self.feed.seen();
         let mut listing = self.app.hub.listing();
         let mut stopping = self.app.hub.stopping();
+        let mut holder = self.feed.fit_holder();
         changes.borrow_and_update();
         let mut at = match self.feed.start_from(since) {
             Ok(at) => at,
@@ -221,7 +235,14 @@ impl Viewer {
         };
         let mut last_status = None;
         loop {
-            let status = self.app.hub.status(&self.key, &seen.borrow_and_update());
+            let mut status = self.app.hub.status(&self.key, &seen.borrow_and_update());
+            if let Some(status) = status.as_mut() {
+                status.fit = match *holder.borrow_and_update() {
+                    Some(id) if id == self.id => Some(FitOwner::ThisPage),
+                    Some(_) => Some(FitOwner::AnotherPage),
+                    None => None,
+                };
+            }
             if let Some(status) = status.filter(|s| last_status.as_ref() != Some(s)) {
                 if !self.send(&PaneMessage::Status(status.clone())).await {
                     return;
@@ -255,6 +276,7 @@ impl Viewer {
                     changes.borrow_and_update();
                 }
                 changed = seen.changed() => if changed.is_err() { return },
+                changed = holder.changed() => if changed.is_err() { return },
                 changed = listing.changed() => {
                     if changed.is_err() { return }
                     listing.borrow_and_update();
@@ -325,6 +347,23 @@ impl Viewer {
                 };
                 self.send(&PaneMessage::Answer { result, reason }).await
             }
+            PageMessage::Fit { cols, rows } => {
+                let (result, reason) = if access < Access::Input {
+                    (FitResult::Refused, Some(FIT_READ_ONLY.to_owned()))
+                } else {
+                    match self.feed.fit(self.id, cols, rows).await {
+                        Ok(()) => (FitResult::Applied, None),
+                        Err(e) => (FitResult::Refused, Some(e.to_string())),
+                    }
+                };
+                self.send(&PaneMessage::Fit { result, reason }).await
+            }
+            PageMessage::Unfit => match self.feed.unfit(self.id).await {
+                Ok(()) => true,
+                Err(e) => {
+                    self.send(&PaneMessage::Error { message: format!("putting the size back failed: {e}") }).await
+                }
+            },
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
 
+use crate::attention::{OnWaiting, Waiting};
 use crate::catalog::{Catalog, PaneRow, SessionMeta, list_panes};
 use crate::feed::{Feed, FeedSettings, Seen};
 use crate::policy::{Access, InputPolicy};
@@ -44,6 +45,21 @@ pub(crate) struct Hub {
     feeds_changed: Arc<Notify>,
     /// Set once when the server stops: pumps and sockets end.
     shutdown: watch::Sender<bool>,
+    /// Run once per new dialog.
+    on_waiting: Option<OnWaiting>,
+    /// `http://ADDR`, for the page's address in `--on-waiting`'s environment.
+    base_url: String,
+    /// The dialogs announced (`(pane key, dialog id)`), of those still on screen.
+    announced: Mutex<std::collections::HashSet<(String, String)>>,
+    /// Numbers the pages on pane sockets (fit requests are theirs).
+    next_viewer: std::sync::atomic::AtomicU64,
+}
+
+/// How the hub calls for attention.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AttentionSettings {
+    pub(crate) on_waiting: Option<OnWaiting>,
+    pub(crate) base_url: String,
 }
 
 impl std::fmt::Debug for Hub {
@@ -58,6 +74,7 @@ impl Hub {
         policy: InputPolicy,
         settings: FeedSettings,
         archive: ArchiveDirs,
+        attention: AttentionSettings,
     ) -> Arc<Hub> {
         let empty = Listing { now: unix_now(), panes: Vec::new(), archived: Vec::new() };
         Arc::new(Hub {
@@ -71,7 +88,27 @@ impl Hub {
             listing: watch::channel(Arc::new(empty)).0,
             feeds_changed: Arc::new(Notify::new()),
             shutdown: watch::channel(false).0,
+            on_waiting: attention.on_waiting,
+            base_url: attention.base_url,
+            announced: Mutex::new(std::collections::HashSet::new()),
+            next_viewer: std::sync::atomic::AtomicU64::new(1),
         })
+    }
+
+    /// A new number for a page on a pane socket.
+    pub(crate) fn next_viewer(&self) -> crate::fit::ViewerId {
+        self.next_viewer.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Puts every fitted pane back to its size before the fit (the server is stopping; the pages' own
+    /// release would race the tmux connections closing).
+    pub(crate) async fn restore_sizes(&self) {
+        let feeds: Vec<Arc<Feed>> = self.feeds().values().cloned().collect();
+        for feed in feeds {
+            if let Err(e) = feed.restore_size().await {
+                tracing::warn!(pane = %feed.pane().id(), error = %e, "putting a fitted pane's size back failed");
+            }
+        }
     }
 
     fn feeds(&self) -> MutexGuard<'_, HashMap<String, Arc<Feed>>> {
@@ -117,10 +154,16 @@ impl Hub {
     }
 
     /// The status message of the pane `key`: what its catalog knows and what its feed sees.
+    /// The size is the feed's (current at once after a fit); `fit` is left for the viewer to fill in.
     pub(crate) fn status(&self, key: &str, seen: &Seen) -> Option<PaneStatus> {
+        let size = self.feeds().get(key).map(|feed| feed.size());
         let found = self.found();
         let f = found.iter().find(|f| f.key == key)?;
+        let (cols, rows) = size.unwrap_or((f.row.width, f.row.height));
         Some(PaneStatus {
+            cols,
+            rows,
+            fit: None,
             title: format!("{} {}", f.meta.name, f.row.index),
             agent: seen.agent.clone(),
             command: f.row.command.clone(),
@@ -214,6 +257,7 @@ impl Hub {
                 .iter()
                 .map(|f| {
                     let seen = feeds.get(&f.key).map(|feed| feed.seen().borrow().clone()).unwrap_or_default();
+                    let waiting = seen.dialog.as_ref().filter(|_| !seen.answered);
                     PaneSummary {
                         key: f.key.clone(),
                         catalog: self.catalogs[f.catalog].name().to_owned(),
@@ -227,12 +271,15 @@ impl Hub {
                         started: f.meta.started,
                         exit_code: f.meta.finished.flatten(),
                         access: self.policy.access_for(&f.meta.name),
+                        dialog: waiting.map(|d| d.id.clone()),
+                        question: waiting.map(|d| d.prompt.clone()),
                         cols: f.row.width,
                         rows: f.row.height,
                     }
                 })
                 .collect()
         };
+        self.announce(&panes);
         let live: std::collections::HashSet<&str> = panes.iter().map(|p| p.session.as_str()).collect();
         let archived: Vec<ArchivedSummary> = {
             let archived = self.archived.lock().unwrap_or_else(|p| p.into_inner());
@@ -247,6 +294,38 @@ impl Hub {
             }
             changed
         });
+    }
+
+    /// Runs `--on-waiting` for every dialog in `panes` not announced before, and forgets dialogs that are
+    /// gone (their ids are never reused).
+    fn announce(&self, panes: &[PaneSummary]) {
+        let Some(hook) = &self.on_waiting else { return };
+        let mut announced = self.announced.lock().unwrap_or_else(|p| p.into_inner());
+        let now: std::collections::HashSet<(String, String)> =
+            panes.iter().filter_map(|p| Some((p.key.clone(), p.dialog.clone()?))).collect();
+        announced.retain(|pair| now.contains(pair));
+        for pane in panes {
+            let Some(dialog) = &pane.dialog else { continue };
+            if !announced.insert((pane.key.clone(), dialog.clone())) {
+                continue;
+            }
+            let choices = self
+                .feeds()
+                .get(&pane.key)
+                .and_then(|feed| feed.seen().borrow().dialog.clone())
+                .map(|d| d.choices.into_iter().map(|c| c.label).collect())
+                .unwrap_or_default();
+            hook.spawn(Waiting {
+                session: pane.session.clone(),
+                pane: pane.pane.clone(),
+                key: pane.key.clone(),
+                agent: pane.agent.clone().unwrap_or_default(),
+                question: pane.question.clone().unwrap_or_default(),
+                choices,
+                dialog: dialog.clone(),
+                url: format!("{}/#/pane/{}", self.base_url, pane.key),
+            });
+        }
     }
 
     /// The file of an archived recording (`.cast`) or log (`.log`), when there is one.

@@ -13,6 +13,10 @@
 //! - **Steerable where allowed.** Read-only unless the [`InputPolicy`] says otherwise. A recognised approval
 //!   dialog (lane-send's frame recogniser) becomes buttons; a click sends that choice's keys once, after the
 //!   pane itself was checked to still show that dialog.
+//! - **Fit for a phone.** A page with input access may have a pane take its screen's size (the agent redraws
+//!   for that width); the pane's size comes back when the page leaves. The page searches the pane's whole
+//!   history. A pane that starts waiting for approval marks the page's title and list, raises one browser
+//!   notification per dialog, and runs [`OnWaiting`] (`clive serve --on-waiting CMD`) once.
 //! - **Guarded.** An [`AccessToken`] on every request (compared in constant time); WebSocket upgrades from
 //!   another Origin are refused.
 //! - **Recorded.** [`Recording`] writes a pane as an asciicast v2 file while it runs; [`replay`] plays one in
@@ -33,10 +37,12 @@
 //! ```
 
 mod assets;
+mod attention;
 mod cast;
 mod catalog;
 mod error;
 mod feed;
+mod fit;
 mod http;
 mod hub;
 mod policy;
@@ -53,6 +59,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use attention::{ON_WAITING_DEADLINE, OnWaiting, Waiting};
 pub use cast::{Cast, CastWriter, Event, Header};
 pub use catalog::{Catalog, SessionMeta, TmuxCatalog};
 pub use error::{Error, Result};
@@ -85,6 +92,8 @@ pub struct ServeConfig {
     pub scrollback: usize,
     /// How often the catalogs are asked for new sessions (default 2 s). Output never waits for this.
     pub refresh: Duration,
+    /// Run once per new approval dialog (`clive serve --on-waiting`).
+    pub on_waiting: Option<OnWaiting>,
 }
 
 impl ServeConfig {
@@ -99,6 +108,7 @@ impl ServeConfig {
             ring_bytes: 1 << 20,
             scrollback: 2000,
             refresh: Duration::from_secs(2),
+            on_waiting: None,
         }
     }
 }
@@ -125,9 +135,10 @@ impl ServeHandle {
         format!("http://{}/?token={}", self.addr, self.token.expose())
     }
 
-    /// Stops accepting, closes open sockets, detaches from tmux (in turn with other processes creating
-    /// sessions there), and returns once the server has stopped.
+    /// Puts fitted panes back to their size, stops accepting, closes open sockets, detaches from tmux (in
+    /// turn with other processes creating sessions there), and returns once the server has stopped.
     pub async fn stop(mut self) {
+        self.hub.restore_sizes().await;
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -163,7 +174,9 @@ pub async fn serve(config: ServeConfig, catalogs: Vec<Arc<dyn Catalog>>) -> Resu
     let addr = listener.local_addr().map_err(|e| Error::io("reading the bound address", e))?;
     let settings = feed::FeedSettings { ring_bytes: config.ring_bytes, scrollback: config.scrollback };
     let archive = hub::ArchiveDirs { recordings: config.recordings.clone(), logs: config.logs.clone() };
-    let hub = hub::Hub::new(catalogs, config.policy.clone(), settings, archive);
+    let attention =
+        hub::AttentionSettings { on_waiting: config.on_waiting.clone(), base_url: format!("http://{addr}") };
+    let hub = hub::Hub::new(catalogs, config.policy.clone(), settings, archive, attention);
     hub.refresh().await;
     let hub_task = tokio::spawn(Arc::clone(&hub).run(config.refresh));
     let app = http::App {

@@ -47,9 +47,18 @@ type Result<T> = std::result::Result<T, BrowserError>;
 pub struct Browser {
     child: tokio::process::Child,
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    session: String,
+    /// The page commands go to.
+    page: Page,
     next_id: u64,
     profile: std::path::PathBuf,
+}
+
+/// One page (tab) of the browser. [`Browser::new_page`] opens more; [`Browser::switch_to`] chooses the one
+/// commands go to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    target: String,
+    session: String,
 }
 
 /// The command-line switches Chromium needs here: headless, as root, no network of its own.
@@ -113,15 +122,48 @@ impl Browser {
         let (socket, _) = tokio_tungstenite::connect_async(&endpoint)
             .await
             .map_err(|e| BrowserError::Protocol(format!("connecting to {endpoint}: {e}")))?;
-        let mut browser = Browser { child, socket, session: String::new(), next_id: 0, profile };
-        let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
-        let target_id = target["targetId"].as_str().unwrap_or_default().to_owned();
-        let attached =
-            browser.call(None, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true})).await?;
-        browser.session = attached["sessionId"].as_str().unwrap_or_default().to_owned();
-        browser.command("Page.enable", json!({})).await?;
-        browser.command("Runtime.enable", json!({})).await?;
+        let page = Page { target: String::new(), session: String::new() };
+        let mut browser = Browser { child, socket, page, next_id: 0, profile };
+        browser.page = browser.new_page().await?;
         Ok(browser)
+    }
+
+    /// Opens another blank page (a second tab, sharing cookies and storage with the first). Commands keep
+    /// going to the current page until [`Browser::switch_to`].
+    pub async fn new_page(&mut self) -> Result<Page> {
+        let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
+        let target = target["targetId"].as_str().unwrap_or_default().to_owned();
+        let attached = self.call(None, "Target.attachToTarget", json!({"targetId": target, "flatten": true})).await?;
+        let page = Page { target, session: attached["sessionId"].as_str().unwrap_or_default().to_owned() };
+        for method in ["Page.enable", "Runtime.enable"] {
+            self.call(Some(&page.session), method, json!({})).await?;
+        }
+        Ok(page)
+    }
+
+    /// The page commands go to.
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    /// Brings `page` to the front and sends the following commands to it. (A page behind another one is
+    /// hidden: it stops drawing, as a background tab does.)
+    pub async fn switch_to(&mut self, page: &Page) -> Result<()> {
+        self.page = page.clone();
+        self.command("Page.bringToFront", json!({})).await.map(drop)
+    }
+
+    /// Closes `page` (its sockets close as a closed tab's do).
+    pub async fn close_page(&mut self, page: &Page) -> Result<()> {
+        self.call(None, "Target.closeTarget", json!({"targetId": page.target})).await.map(drop)
+    }
+
+    /// Grants `permissions` (`"notifications"`, …) to pages from `origin` (`http://127.0.0.1:7878`), as a
+    /// person clicking "Allow" would.
+    pub async fn grant_permissions(&mut self, origin: &str, permissions: &[&str]) -> Result<()> {
+        self.call(None, "Browser.grantPermissions", json!({"origin": origin, "permissions": permissions}))
+            .await
+            .map(drop)
     }
 
     /// Closes the browser, waits (at most 10 s) for it to exit, and removes its profile. Dropping a `Browser`
@@ -166,7 +208,7 @@ impl Browser {
 
     /// Sends a DevTools command to the page and returns its result.
     pub async fn command(&mut self, method: &str, params: Value) -> Result<Value> {
-        let session = self.session.clone();
+        let session = self.page.session.clone();
         self.call(Some(&session), method, params).await
     }
 

@@ -7,7 +7,7 @@ mod support;
 
 use std::time::Duration;
 
-use clive_serve::{Access, InputPolicy};
+use clive_serve::{Access, InputPolicy, OnWaiting};
 use serde_json::json;
 use support::{Received, Served, TIMEOUT, fake_agent};
 use tmux_habitat::{OutputEvent, SessionOptions};
@@ -280,4 +280,135 @@ async fn archived_recordings_are_listed_and_served() {
     for path in ["/api/recordings/clive-none", "/api/recordings/..%2Fetc", "/api/logs/clive-0ld"] {
         assert_eq!(get(path).await.unwrap().status(), 404, "{path}");
     }
+}
+
+/// `WxH` of the pane's window as tmux reports it, and the window's own `window-size` option.
+async fn window(pane: &tmux_habitat::Pane) -> (String, Option<String>) {
+    let size = pane.window_size().await.unwrap();
+    (format!("{}x{}", size.width, size.height), size.option)
+}
+
+#[tokio::test]
+async fn a_page_fits_the_pane_to_its_screen_the_last_request_wins_and_the_size_comes_back() {
+    let policy = InputPolicy::read_only().allow_session("fit", Access::Input);
+    let served = Served::start(policy).await;
+    let mut panes = Vec::new();
+    for name in ["fit", "watched", "split"] {
+        let session = served.tmux.new_session(SessionOptions::new(name).size(80, 24)).await.unwrap();
+        panes.push(session.first_pane().clone());
+    }
+    let (pane, watched) = (panes[0].clone(), panes[1].clone());
+    let key = served.pane_where("fit", |p| p["access"] == "input").await["key"].as_str().unwrap().to_owned();
+    let size_is = |cols: u64, rows: u64, fit: &'static str| {
+        move |s: &serde_json::Value| s["cols"] == cols && s["rows"] == rows && s["fit"] == fit
+    };
+
+    let mut first = served.open_pane(&key, None).await;
+    first.until_status(|s| s["cols"] == 80 && s["fit"].is_null()).await;
+    first.send(json!({"type": "fit", "cols": 50, "rows": 20})).await;
+    assert_eq!(first.until_message("fit").await["result"], "applied");
+    first.until_status(size_is(50, 20, "this_page")).await;
+    assert_eq!(window(&pane).await, ("50x20".to_owned(), Some("manual".to_owned())));
+
+    // A second page asks: its size is in force, and the first page shows that another page set it.
+    let mut second = served.open_pane(&key, None).await;
+    second.send(json!({"type": "fit", "cols": 60, "rows": 15})).await;
+    assert_eq!(second.until_message("fit").await["result"], "applied");
+    second.until_status(size_is(60, 15, "this_page")).await;
+    first.until_status(size_is(60, 15, "another_page")).await;
+    assert_eq!(window(&pane).await.0, "60x15");
+
+    // The second page leaves: the first page's request is in force again.
+    drop(second);
+    first.statuses.clear();
+    first.until_status(size_is(50, 20, "this_page")).await;
+    assert_eq!(window(&pane).await.0, "50x20");
+    // It withdraws its request: the pane's own size and option come back.
+    first.send(json!({"type": "unfit"})).await;
+    first.statuses.clear();
+    first.until_status(|s| s["cols"] == 80 && s["rows"] == 24 && s["fit"].is_null()).await;
+    assert_eq!(window(&pane).await, ("80x24".to_owned(), None));
+
+    // Refused, with the reason: a read-only page, a size out of range, a pane that shares its window.
+    let watched_key = served.pane_where("watched", |_| true).await["key"].as_str().unwrap().to_owned();
+    let mut reader = served.open_pane(&watched_key, None).await;
+    reader.send(json!({"type": "fit", "cols": 50, "rows": 20})).await;
+    let refused = reader.until_message("fit").await;
+    assert_eq!(refused["result"], "refused", "{refused}");
+    assert!(
+        refused["reason"].as_str().unwrap().starts_with("read-only")
+            && refused["reason"].as_str().unwrap().contains("--allow-input"),
+        "{refused}"
+    );
+    assert_eq!(window(&watched).await, ("80x24".to_owned(), None));
+    first.send(json!({"type": "fit", "cols": 5, "rows": 20})).await;
+    let refused = first.until_message("fit").await;
+    assert!(refused["result"] == "refused" && refused["reason"].as_str().unwrap().contains("20–1000"), "{refused}");
+    served.tmux.tmux(tmux_habitat::Command::new("split-window").args(["-d", "-t", pane.id().as_str()])).await.unwrap();
+    first.send(json!({"type": "fit", "cols": 50, "rows": 20})).await;
+    let refused = first.until_message("fit").await;
+    assert!(
+        refused["result"] == "refused" && refused["reason"].as_str().unwrap().contains("shares its window"),
+        "{refused}"
+    );
+    assert_eq!(window(&pane).await, ("80x24".to_owned(), None));
+
+    // A server that stops puts a fitted pane back first.
+    let split_key = served.pane_where("split", |_| true).await["key"].as_str().unwrap().to_owned();
+    let mut client = served.open_pane(&split_key, None).await;
+    client.send(json!({"type": "fit", "cols": 40, "rows": 12})).await;
+    assert_eq!(client.until_message("fit").await["result"], "refused", "no input access to the session `split`");
+    drop(client);
+    let tmux = served.tmux.clone();
+    let policy = InputPolicy::everywhere(Access::Input);
+    let served_again = Served::on(tmux, policy).await;
+    let mut client = served_again.open_pane(&split_key, None).await;
+    client.send(json!({"type": "fit", "cols": 40, "rows": 12})).await;
+    assert_eq!(client.until_message("fit").await["result"], "applied");
+    assert_eq!(window(&panes[2]).await.0, "40x12");
+    served_again.serve.stop().await;
+    assert_eq!(window(&panes[2]).await, ("80x24".to_owned(), None));
+}
+
+#[tokio::test]
+async fn a_new_dialog_runs_on_waiting_once_and_a_resize_keeps_it_the_same_dialog() {
+    let tmux = tmux_habitat::Server::isolated().await.unwrap();
+    let policy = InputPolicy::everywhere(Access::Input);
+    let served = Served::configured(tmux, policy, |config, dir| {
+        let out = dir.join("alerts");
+        let command = format!(
+            "echo \"$CLIVE_SESSION $CLIVE_PANE $CLIVE_AGENT $CLIVE_DIALOG $CLIVE_QUESTION\" >> '{}'",
+            out.display()
+        );
+        config.on_waiting = Some(OnWaiting::new(command).unwrap());
+    })
+    .await;
+    let alerts = served.dir.path().join("alerts");
+    let log = served.dir.path().join("agent.jsonl");
+    let command = format!("{} --style claude2 --dialog --log {}", fake_agent().display(), log.display());
+    served.tmux.new_session(SessionOptions::new("lane").size(100, 30).command(command)).await.unwrap();
+    let listed = served.pane_where("lane", |p| p["state"] == "waiting").await;
+    let dialog = listed["dialog"].as_str().unwrap().to_owned();
+    assert_eq!(listed["question"], "Do you want to proceed?", "{listed}");
+    let mut backoff = tmux_habitat::Backoff::new(TIMEOUT);
+    while std::fs::read_to_string(&alerts).unwrap_or_default().is_empty() {
+        assert!(backoff.wait().await, "--on-waiting never ran");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&alerts).unwrap(),
+        format!("lane 0.0 claude {dialog} Do you want to proceed?\n")
+    );
+
+    // Fitted to a phone's width, the agent redraws its dialog: still the same dialog.
+    let key = listed["key"].as_str().unwrap();
+    let mut client = served.open_pane(key, None).await;
+    client.send(json!({"type": "fit", "cols": 46, "rows": 40})).await;
+    assert_eq!(client.until_message("fit").await["result"], "applied");
+    let status = client.until_status(|s| s["cols"] == 46 && !s["dialog"].is_null()).await;
+    assert_eq!(status["dialog"]["id"], dialog.as_str(), "{status}");
+    drop(client);
+    served.pane_where("lane", |p| p["cols"] == 100 && p["state"] == "waiting").await;
+    let again = served.pane_where("lane", |p| !p["dialog"].is_null()).await;
+    assert_eq!(again["dialog"], dialog.as_str(), "{again}");
+    assert_eq!(std::fs::read_to_string(&alerts).unwrap().lines().count(), 1);
 }

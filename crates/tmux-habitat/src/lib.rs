@@ -84,7 +84,7 @@ pub use frame::without_markers;
 pub use intervention::{Intervention, InterventionKind, detect_intervention};
 pub use keys::Key;
 pub use live::{LiveScreen, OutputEvent, PaneCapture, PaneOutput};
-pub use pane::{Pane, PaneGuard, PaneId, PaneInfo, PaneState};
+pub use pane::{Pane, PaneGuard, PaneId, PaneInfo, PaneState, WindowSize};
 pub use prompt_title::{ShellPrompt, shell_prompt};
 pub use quote::shell_quote;
 pub use reap::kill_servers_on;

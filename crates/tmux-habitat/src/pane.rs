@@ -45,6 +45,32 @@ impl fmt::Display for PaneId {
     }
 }
 
+/// A pane's window as [`Pane::window_size`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowSize {
+    /// Width in cells.
+    pub width: u16,
+    /// Height in cells.
+    pub height: u16,
+    /// How many panes the window has (resizing the window resizes them all).
+    pub panes: usize,
+    /// The window's own `window-size` option (`manual`, `latest` …), `None` when it inherits the session's.
+    pub option: Option<String>,
+}
+
+impl WindowSize {
+    /// `W H PANES` on the first line, the window's own `window-size` (or nothing) on the second.
+    fn parse(out: &str) -> Option<WindowSize> {
+        let mut lines = out.lines();
+        let mut head = lines.next()?.split(' ');
+        let width = head.next()?.parse().ok()?;
+        let height = head.next()?.parse().ok()?;
+        let panes = head.next()?.parse().ok()?;
+        let option = lines.next().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+        Some(WindowSize { width, height, panes, option })
+    }
+}
+
 /// What tmux knows about a pane at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PaneInfo {
@@ -315,6 +341,50 @@ impl Pane {
         let (width, height) = (width.to_string(), height.to_string());
         let command = Command::new("resize-window").args(["-t", self.id.as_str(), "-x", &width, "-y", &height]);
         self.server.tmux(command).await.map(drop)
+    }
+
+    /// The pane's window: its size, how many panes share it, and its own `window-size` option, read in one
+    /// call. What [`Pane::restore_window_size`] puts back after a [`Pane::resize`] (which sets the window's
+    /// `window-size` to `manual`, as tmux's `resize-window` does).
+    pub async fn window_size(&self) -> Result<WindowSize> {
+        let id = self.id.as_str();
+        let invocation = crate::Invocation::new(Command::new("display-message").args([
+            "-p",
+            "-t",
+            id,
+            "#{window_width} #{window_height} #{window_panes}",
+        ]))
+        // Without -g or -A: the window's own value only, nothing when it inherits the session's.
+        .then(Command::new("show-options").args(["-w", "-v", "-t", id, "window-size"]));
+        let out = self.server.tmux(invocation).await.map_err(|e| self.gone_as_not_found(e))?;
+        WindowSize::parse(&out).ok_or_else(|| {
+            if out.trim().is_empty() {
+                // tmux 3.3 answers a display-message for a missing target with nothing and exit status 0.
+                self.not_found()
+            } else {
+                Error::Protocol { command: "display-message".into(), detail: format!("unexpected {out:?}") }
+            }
+        })
+    }
+
+    /// Puts the pane's window back to `saved`: its size, then its own `window-size` option (unset again when
+    /// it had none, so a client that attaches later sizes the window as before).
+    pub async fn restore_window_size(&self, saved: &WindowSize) -> Result<()> {
+        let (id, width, height) = (self.id.as_str(), saved.width.to_string(), saved.height.to_string());
+        let option = match &saved.option {
+            Some(value) => Command::new("set-option").args(["-w", "-t", id, "window-size", value]),
+            None => Command::new("set-option").args(["-w", "-u", "-t", id, "window-size"]),
+        };
+        let invocation = crate::Invocation::new(Command::new("resize-window").args([
+            "-t",
+            id,
+            "-x",
+            width.as_str(),
+            "-y",
+            height.as_str(),
+        ]))
+        .then(option);
+        self.server.tmux(invocation).await.map(drop).map_err(|e| self.gone_as_not_found(e))
     }
 
     /// Wakes a detached full-screen program by resizing its window one row smaller and back (two SIGWINCHes),

@@ -483,7 +483,29 @@ async fn one_lock_per_pane_across_server_handles(kind: TransportKind) {
     tokio::time::timeout(T, same_pane.lock()).await.expect("the lock is free once released");
 }
 
+async fn a_resized_window_is_put_back_as_it_was(kind: TransportKind) {
+    let (server, pane) = shell(kind).await;
+    let before = pane.window_size().await.unwrap();
+    assert_eq!((before.panes, before.option.as_deref()), (1, None), "{before:?}");
+    pane.resize(41, 17).await.unwrap();
+    let fitted = pane.window_size().await.unwrap();
+    assert_eq!((fitted.width, fitted.height, fitted.option.as_deref()), (41, 17, Some("manual")));
+    assert_eq!((pane.info().await.unwrap().width, pane.info().await.unwrap().height), (41, 17));
+    pane.restore_window_size(&before).await.unwrap();
+    assert_eq!(pane.window_size().await.unwrap(), before);
+    // A window that had its own value gets that value back.
+    let target = pane.id().as_str();
+    server.tmux(Command::new("set-option").args(["-w", "-t", target, "window-size", "smallest"])).await.unwrap();
+    let own = pane.window_size().await.unwrap();
+    pane.resize(30, 10).await.unwrap();
+    pane.restore_window_size(&own).await.unwrap();
+    assert_eq!(pane.window_size().await.unwrap().option.as_deref(), Some("smallest"));
+    pane.kill().await.unwrap();
+    assert!(matches!(pane.window_size().await, Err(Error::NotFound { kind: "pane", .. })));
+}
+
 on_both_transports!(
+    a_resized_window_is_put_back_as_it_was,
     the_default_shell_signs_each_prompt_in_the_title,
     windows_open_with_their_own_directory_environment_and_program,
     failures_come_back_as_typed_errors,

@@ -44,6 +44,15 @@ impl Served {
     }
 
     pub async fn on(tmux: Server, policy: InputPolicy) -> Served {
+        Served::configured(tmux, policy, |_, _| {}).await
+    }
+
+    /// As [`Served::on`], with `configure` changing the settings (it gets the test's directory too).
+    pub async fn configured(
+        tmux: Server,
+        policy: InputPolicy,
+        configure: impl FnOnce(&mut ServeConfig, &std::path::Path),
+    ) -> Served {
         let dir = tempfile::tempdir().unwrap();
         let token = AccessToken::generate();
         let mut config = ServeConfig::new(token.clone());
@@ -51,6 +60,7 @@ impl Served {
         config.policy = policy;
         config.recordings = Some(dir.path().join("recordings"));
         config.refresh = Duration::from_millis(200);
+        configure(&mut config, dir.path());
         let catalog: Arc<dyn Catalog> = Arc::new(TmuxCatalog::new("test", tmux.clone(), ""));
         let serve = clive_serve::serve(config, vec![catalog]).await.unwrap();
         Served { tmux, serve, token, dir }

@@ -13,11 +13,14 @@ use tmux_habitat::{Color, Key, Screen};
 /// How many rows at the bottom of the screen are searched (the same region as dialog recognition).
 const MENU_ROWS: usize = 25;
 
-/// `❯ 1. Yes`, `  2. No (esc)`, `│ ● 1. Allow once │` (borders are stripped first).
+/// `❯ 1. Yes`, `  2. No (esc)`, `│ ● 1. Allow once │` (borders are stripped first). On a narrow screen Claude
+/// Code draws a long label without the space (`2.Yes, and always allow …`): a letter may follow the dot at once
+/// (checked where it is used: the `regex` crate has no look-ahead).
 static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: `patterns_compile` forces it, so a wrong one fails a test instead of switching menus off.
     #[allow(clippy::expect_used, reason = "a constant pattern, forced by a unit test")]
-    Regex::new(r"^(?P<mark>[❯›>●▶➤→*]\s*)?(?P<number>\d{1,2})[.)]\s+(?P<label>\S.*?)\s*$").expect("CHOICE compiles")
+    Regex::new(r"^(?P<mark>[❯›>●▶➤→*]\s*)?(?P<number>\d{1,2})[.)](?P<space>\s*)(?P<label>\S.*?)\s*$")
+        .expect("CHOICE compiles")
 });
 /// A key named at the end of a label: `(esc)`, `(y)`.
 static HINT: LazyLock<Regex> = LazyLock::new(|| {
@@ -73,6 +76,11 @@ pub fn read_menu(screen: &Screen) -> Option<Menu> {
         .iter()
         .map(|row| {
             let caps = choice_re.captures(row)?;
+            // Without the space, only a letter may follow (`2.Yes`): `1.5` is a number, not a choice.
+            let tight = caps.name("space").is_none_or(|s| s.as_str().is_empty());
+            if tight && !caps.name("label")?.as_str().starts_with(char::is_alphabetic) {
+                return None;
+            }
             let number = caps.name("number")?.as_str().parse().ok()?;
             Some((caps.name("mark").is_some(), number, caps.name("label")?.as_str().to_owned()))
         })
@@ -104,6 +112,15 @@ pub fn read_menu(screen: &Screen) -> Option<Menu> {
         return None;
     }
     group.reverse();
+    // A label wrapped onto rows of its own (a narrow screen): those rows, up to the next choice, belong to it.
+    for index in 0..group.len() {
+        let end = group.get(index + 1).map_or(group[index].0 + 1, |next| next.0);
+        let more: Vec<&str> =
+            rows[group[index].0 + 1..end].iter().map(|r| r.trim()).filter(|r| !r.is_empty()).collect();
+        if !more.is_empty() {
+            group[index].3 = std::iter::once(group[index].3.as_str()).chain(more).collect::<Vec<_>>().join(" ");
+        }
+    }
     let top = group[0].0;
     let prompt = rows[..top].iter().rev().map(|r| r.trim()).find(|r| !r.is_empty()).unwrap_or_default().to_owned();
     // A mark (`❯ 2.`) says which is selected; without one a menu may highlight it (Grok: a background on the
@@ -191,6 +208,29 @@ mod tests {
         assert_eq!(menu.prompt, "Allow execution of [rm]?");
         assert_eq!(menu.selected, 1);
         assert_eq!(menu.keys(0), Some(vec![Key::Up, Key::Enter]));
+    }
+
+    #[test]
+    fn claudes_prompt_on_a_phones_width_with_a_wrapped_label() {
+        // Real Claude Code 2.1.197 fitted to 44 columns: the long label loses its space and wraps.
+        let menu = menu(concat!(
+            " Bash command\n",
+            "   touch lane-send-was-here\n",
+            " Do you want to proceed?\n",
+            " ❯ 1. Yes\n",
+            "   2.Yes, and always allow access to work/\n",
+            "      from this project\n",
+            "   3. No\n",
+            "\n",
+            " Esc to cancel · Tab to amend · ctrl+e to\n",
+            " explain\n",
+        ))
+        .unwrap();
+        assert_eq!(menu.prompt, "Do you want to proceed?");
+        let labels: Vec<&str> = menu.choices.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["Yes", "Yes, and always allow access to work/ from this project", "No"]);
+        assert_eq!(menu.keys(2), Some(vec![Key::Down, Key::Down, Key::Enter]));
+        assert_eq!(self::menu("Version:\n 1.5\n 2.7\n"), None, "a number with a decimal part is no choice");
     }
 
     #[test]
