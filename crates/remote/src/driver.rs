@@ -246,6 +246,40 @@ impl AgentSession {
         }
     }
 
+    /// Waits until ssh has ended (the pane is dead) or `deadline` passes, whatever the inner's turn: what it
+    /// prints meanwhile is read (numbered lines stay read) but ends nothing. Returns ssh's exit status, if known.
+    pub async fn wait_ended(&mut self, deadline: tokio::time::Instant) -> Result<Option<i32>, DriveError> {
+        loop {
+            let fresh = self.markers_seen > self.markers_checked;
+            self.markers_checked = self.markers_seen;
+            if self.markers_seen > 0
+                && let Some(status) = self.ended(fresh).await?
+            {
+                return Ok(status);
+            }
+            // An exit marker whose pane was not dead yet is looked at again once a second (see `next`).
+            let wake_at = if self.markers_seen > 0 {
+                deadline.min(tokio::time::Instant::now() + Duration::from_secs(1))
+            } else {
+                deadline
+            };
+            tokio::select! {
+                event = self.output.recv() => match event {
+                    None => return Err(DriveError::Gone),
+                    Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
+                        self.stats.wakes += 1;
+                        self.refresh().await?;
+                    }
+                },
+                () = tokio::time::sleep_until(wake_at) => {
+                    if tokio::time::Instant::now() >= deadline {
+                        return Err(DriveError::Deadline);
+                    }
+                }
+            }
+        }
+    }
+
     /// Types one line for the inner (the task or an answer) and presses Enter; the inner has the turn again.
     /// Newlines become spaces: the inner reads one line.
     pub async fn send_line(&mut self, text: &str) -> Result<(), DriveError> {
