@@ -501,7 +501,9 @@ fn ctrl_c_on_the_outer_stops_the_inner_and_its_session_is_kept() {
     let subtask = &report["subtasks"][0];
     assert_eq!(subtask["status"], "cancelled", "{report}");
     let reason = subtask["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("clive@devbox interrupted its work and left"), "{reason}");
+    // It confirmed (`TURN: failed`); whether ssh's end was seen within the interruption's 8 s depends on the
+    // machine's load (the inner's exit, tmux's, sshd's and ssh's): the conversation's end is checked below.
+    assert!(reason.contains("clive@devbox interrupted its work"), "{reason}");
     // The inner left: its conversation has ended on the host.
     remote.wait_until("the inner's conversation ended", Duration::from_secs(10), || {
         let dir = remote.inner_home.join("state/conversations");
@@ -519,10 +521,15 @@ fn ctrl_c_on_the_outer_stops_the_inner_and_its_session_is_kept() {
     });
     // Its session on the host is kept for the retention period: `clive sessions` there lists it, no longer
     // running (`dead`: the command did not end by itself and the clive that ran it has left).
-    let sessions = remote.inner_command(&["sessions"]).output().unwrap();
-    let listed = text(&sessions.stdout);
-    let line = listed.lines().find(|l| l.contains("sleep 293")).unwrap_or_else(|| panic!("not listed:\n{listed}"));
-    assert!(!line.contains("running"), "{line}");
+    let sessions = remote.inner_command(&["--json", "sessions"]).output().unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&sessions.stdout).unwrap();
+    let kept = listed.as_array().unwrap().iter().find(|s| s["task"] == "sleep 293");
+    let kept = kept.unwrap_or_else(|| panic!("not listed: {listed}"));
+    assert_eq!(kept["state"], "dead", "{kept}");
+    // It expires a retention period (30 minutes by default) after the interruption.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let expires = kept["expires"].as_u64().unwrap();
+    assert!((now + 1700..=now + 1800).contains(&expires), "expires in {}s: {kept}", expires.saturating_sub(now));
     eprintln!("Ctrl-C → inner's subtask stopped and outer ended in {} ms", stopped_after.as_millis());
 }
 

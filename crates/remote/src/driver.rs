@@ -229,20 +229,7 @@ impl AgentSession {
             if self.exit_suspected {
                 wake_at = wake_at.min(tokio::time::Instant::now() + Duration::from_secs(1));
             }
-            tokio::select! {
-                event = self.output.recv() => match event {
-                    None => return Err(DriveError::Gone),
-                    Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
-                        self.stats.wakes += 1;
-                        self.refresh().await?;
-                    }
-                },
-                () = tokio::time::sleep_until(wake_at) => {
-                    if tokio::time::Instant::now() >= deadline {
-                        return Err(DriveError::Deadline);
-                    }
-                }
-            }
+            self.wake(wake_at, deadline).await?;
         }
     }
 
@@ -263,19 +250,22 @@ impl AgentSession {
             } else {
                 deadline
             };
-            tokio::select! {
-                event = self.output.recv() => match event {
-                    None => return Err(DriveError::Gone),
-                    Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
-                        self.stats.wakes += 1;
-                        self.refresh().await?;
-                    }
-                },
-                () = tokio::time::sleep_until(wake_at) => {
-                    if tokio::time::Instant::now() >= deadline {
-                        return Err(DriveError::Deadline);
-                    }
+            self.wake(wake_at, deadline).await?;
+        }
+    }
+
+    /// Sleeps until the pane prints (then reads it) or `wake_at`; fails once `deadline` has passed.
+    async fn wake(&mut self, wake_at: tokio::time::Instant, deadline: tokio::time::Instant) -> Result<(), DriveError> {
+        tokio::select! {
+            event = self.output.recv() => match event {
+                None => Err(DriveError::Gone),
+                Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
+                    self.stats.wakes += 1;
+                    self.refresh().await
                 }
+            },
+            () = tokio::time::sleep_until(wake_at) => {
+                if tokio::time::Instant::now() >= deadline { Err(DriveError::Deadline) } else { Ok(()) }
             }
         }
     }
