@@ -561,14 +561,18 @@ fn the_planner_places_an_agent_step_after_local_work() {
     }
     // The outer's planner: a local step, and the agent's step that depends on it.
     remote.outer_model.replies(&[r#"{"subtasks":[
-        {"id":"tally","pane":"shell","mode":"direct","description":"tally the entries here","command":"ls | wc -l","depends_on":[],"host":""},
+        {"id":"tally","pane":"shell","mode":"direct","description":"tally the entries here","command":"ls | wc -l | tee \"$CLIVE_SUBTASK_DIR/tally.txt\"","depends_on":[],"host":""},
         {"id":"double","pane":"shell","mode":"remote","description":"double that number","command":"","depends_on":["tally"],"host":"devbox"}]}"#]);
-    remote.inner_model.replies(&[r#"{"kind":"answer","text":"twice that is 6"}"#]);
+    // The inner doubles the number in the file that came with the task (a command, then the final look).
+    remote.inner_model.replies(&[
+        r#"{"kind":"command","text":"echo $(( $(cat ~/.cache/clive/incoming/*/tally.txt) * 2 ))"}"#,
+        &look_yes(),
+    ]);
     let out =
         remote.command(&["--json", "tally the entries here then clive@devbox double that number"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
     let report = report(&out);
-    assert_eq!(report["answer"], "twice that is 6", "{report}");
+    assert_eq!(report["answer"].as_str().map(str::trim), Some("6"), "{report}");
     let plan = &report["route"]["plan"]["subtasks"];
     assert_eq!((plan[0]["mode"].as_str(), plan[1]["mode"].as_str()), (Some("direct"), Some("remote")), "{plan}");
     assert_eq!((plan[1]["host"].as_str(), plan[1]["pane"].as_str()), (Some("devbox"), Some("agent-double")));
@@ -581,4 +585,7 @@ fn the_planner_places_an_agent_step_after_local_work() {
     let inner = remote.inner_model.server.requests();
     let asked = inner[0].body.to_string();
     assert!(asked.contains("double that number") && asked.contains("`tally` reported: 3"), "{asked}");
+    // The file it wrote in its subtask's directory was copied to the agent's host (the inner read it there),
+    // and the agent was told where.
+    assert!(asked.contains("its files, copied to this machine:") && asked.contains("/tally.txt"), "{asked}");
 }

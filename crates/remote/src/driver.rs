@@ -132,6 +132,10 @@ pub struct AgentSession {
     swallow_waiting: bool,
     /// An exit marker is on screen but the pane was not dead when last looked at.
     exit_suspected: bool,
+    /// Output was lost (tmux paused the pane for a reader that fell behind): what the pane printed before the
+    /// stream resumed never comes as output (the last lines of a dying ssh among it), so the screen is read
+    /// again shortly after.
+    recapture: bool,
 }
 
 impl std::fmt::Debug for AgentSession {
@@ -159,6 +163,7 @@ impl AgentSession {
             question_open: false,
             swallow_waiting: false,
             exit_suspected: false,
+            recapture: false,
         };
         session.refresh().await?;
         Ok(session)
@@ -226,7 +231,7 @@ impl AgentSession {
             }
             self.exit_suspected = self.markers_seen > 0;
             let mut wake_at = deadline.min(tokio::time::Instant::now() + check_again_in);
-            if self.exit_suspected {
+            if self.exit_suspected || self.recapture {
                 wake_at = wake_at.min(tokio::time::Instant::now() + Duration::from_secs(1));
             }
             self.wake(wake_at, deadline).await?;
@@ -245,7 +250,7 @@ impl AgentSession {
                 return Ok(status);
             }
             // An exit marker whose pane was not dead yet is looked at again once a second (see `next`).
-            let wake_at = if self.markers_seen > 0 {
+            let wake_at = if self.markers_seen > 0 || self.recapture {
                 deadline.min(tokio::time::Instant::now() + Duration::from_secs(1))
             } else {
                 deadline
@@ -259,13 +264,22 @@ impl AgentSession {
         tokio::select! {
             event = self.output.recv() => match event {
                 None => Err(DriveError::Gone),
-                Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
+                Some(event) => {
                     self.stats.wakes += 1;
+                    self.recapture = event == OutputEvent::Lost;
                     self.refresh().await
                 }
             },
             () = tokio::time::sleep_until(wake_at) => {
-                if tokio::time::Instant::now() >= deadline { Err(DriveError::Deadline) } else { Ok(()) }
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(DriveError::Deadline);
+                }
+                // After lost output, once: the stream has resumed (the next read resumes it) and the screen
+                // holds what the pause kept back.
+                if std::mem::take(&mut self.recapture) {
+                    self.refresh().await?;
+                }
+                Ok(())
             }
         }
     }
