@@ -237,11 +237,9 @@ fn slow_reply(model: &FakeModel, text: &str, delay: Duration) {
 impl Remote {
     /// Waits (at most 60 s) until the inner has made `n` model calls.
     fn wait_inner_calls(&self, n: usize) {
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        while self.inner_model.server.requests().len() < n {
-            assert!(std::time::Instant::now() < deadline, "the inner made no call {n} in 60 s");
-            self.world.block_on(async { tokio::time::sleep(Duration::from_millis(10)).await });
-        }
+        self.wait_until(&format!("the inner's model call {n}"), Duration::from_secs(60), || {
+            self.inner_model.server.requests().len() >= n
+        });
     }
 
     /// The terminal of the inner's conversation pane (what its program prints to).
@@ -430,4 +428,164 @@ fn two_hosts_in_network_namespaces_each_do_their_part() {
     // Each host answered from its own network.
     assert!(answer.contains(&format!("clive@nsa: {}", a.address())), "{answer}");
     assert!(answer.contains(&format!("clive@nsb: {}", b.address())), "{answer}");
+}
+
+/// Pids of processes whose command line is exactly `argv` (a subtask's program on the host).
+fn processes_running(argv: &[&str]) -> Vec<i32> {
+    let wanted = argv.join("\0");
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline"))
+            && String::from_utf8_lossy(&cmdline).trim_end_matches('\0') == wanted
+        {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+impl Remote {
+    /// Waits (at most `limit`) until `done` holds, looking every 20 ms; says what it waited for when it does not.
+    fn wait_until(&self, what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+        let deadline = std::time::Instant::now() + limit;
+        while !done() {
+            assert!(std::time::Instant::now() < deadline, "{what}: not within {}s", limit.as_secs());
+            self.world.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await });
+        }
+    }
+
+    /// `clive` as run on the host (its state and tmux server).
+    fn inner_command(&self, args: &[&str]) -> std::process::Command {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_clive"));
+        command
+            .args(args)
+            .env("CLIVE_HOME", &self.inner_home)
+            .env("HOME", &self.inner_home)
+            .env("CLIVE_TMUX_SOCKET", self.world.dir.path().join("inner.sock"))
+            .env_remove("TMUX")
+            .env_remove("TMUX_PANE");
+        command
+    }
+}
+
+#[test]
+fn ctrl_c_on_the_outer_stops_the_inner_and_its_session_is_kept() {
+    let Some(remote) = Remote::start(true) else { return };
+    // A subtask that would run for minutes on the host (tier 0 there: no model).
+    let program = ["sleep", "293"];
+    let mut child = remote.spawn(&["--json", "clive@devbox sleep 293"]);
+    remote.wait_until("the inner's subtask started on the host", Duration::from_secs(60), || {
+        !processes_running(&program).is_empty()
+    });
+    // The user's Ctrl-C on the outer.
+    let interrupted = std::time::Instant::now();
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    // The inner's subtask stops on the host, and the outer ends, within the cancellation's grace.
+    remote
+        .wait_until("the inner's subtask stopped", Duration::from_secs(15), || processes_running(&program).is_empty());
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        remote.world.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await });
+    }
+    if child.try_wait().unwrap().is_none() {
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        panic!("the outer did not end within 20 s of Ctrl-C:\n{}\n{}", text(&out.stdout), text(&out.stderr));
+    }
+    let stopped_after = interrupted.elapsed();
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = report(&out);
+    let subtask = &report["subtasks"][0];
+    assert_eq!(subtask["status"], "cancelled", "{report}");
+    let reason = subtask["reason"].as_str().unwrap_or_default();
+    // It confirmed (`TURN: failed`); whether ssh's end was seen within the interruption's 8 s depends on the
+    // machine's load (the inner's exit, tmux's, sshd's and ssh's): the conversation's end is checked below.
+    assert!(reason.contains("clive@devbox interrupted its work"), "{reason}");
+    // The inner left: its conversation has ended on the host.
+    remote.wait_until("the inner's conversation ended", Duration::from_secs(10), || {
+        let dir = remote.inner_home.join("state/conversations");
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "sock")).all(
+            |socket| {
+                !std::process::Command::new("tmux")
+                    .arg("-S")
+                    .arg(socket.path())
+                    .args(["has-session", "-t", "conversation"])
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success())
+            },
+        )
+    });
+    // Its session on the host is kept for the retention period: `clive sessions` there lists it, no longer
+    // running (`dead`: the command did not end by itself and the clive that ran it has left).
+    let sessions = remote.inner_command(&["--json", "sessions"]).output().unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&sessions.stdout).unwrap();
+    let kept = listed.as_array().unwrap().iter().find(|s| s["task"] == "sleep 293");
+    let kept = kept.unwrap_or_else(|| panic!("not listed: {listed}"));
+    assert_eq!(kept["state"], "dead", "{kept}");
+    // It expires a retention period (30 minutes by default) after the interruption.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let expires = kept["expires"].as_u64().unwrap();
+    assert!((now + 1700..=now + 1800).contains(&expires), "expires in {}s: {kept}", expires.saturating_sub(now));
+    eprintln!("Ctrl-C → inner's subtask stopped and outer ended in {} ms", stopped_after.as_millis());
+}
+
+#[test]
+fn agent_panes_are_recorded() {
+    let Some(remote) = Remote::start(true) else { return };
+    remote.inner_model.replies(&[r#"{"kind":"answer","text":"recorded answer"}"#]);
+    let out = remote.command(&["--json", "clive@devbox what is the recorded answer"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = report(&out);
+    let run_dir = PathBuf::from(report["run_dir"].as_str().unwrap());
+    let session = run_dir.file_name().unwrap().to_string_lossy().into_owned();
+    // The agent pane's recording, as the plan's other panes': what ssh and the inner printed, the inner's result
+    // included (in its protocol line).
+    let cast = remote.world.home.join("state/recordings").join(format!("{session}.agent-1-devbox.cast"));
+    let recorded = std::fs::read_to_string(&cast).unwrap_or_else(|e| panic!("{}: {e}", cast.display()));
+    assert!(recorded.starts_with("{\"version\":2"), "{recorded}");
+    assert!(recorded.contains("recorded answer") && recorded.contains("TURN: done"), "{recorded}");
+    // `clive replay` plays it.
+    let replay = remote.command(&["replay", &format!("{session}.agent-1-devbox"), "--instant"]).output().unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stderr));
+}
+
+#[test]
+fn the_planner_places_an_agent_step_after_local_work() {
+    let Some(remote) = Remote::start(true) else { return };
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        std::fs::write(remote.outer_work.path().join(name), "x").unwrap();
+    }
+    // The outer's planner: a local step, and the agent's step that depends on it.
+    remote.outer_model.replies(&[r#"{"subtasks":[
+        {"id":"tally","pane":"shell","mode":"direct","description":"tally the entries here","command":"ls | wc -l | tee \"$CLIVE_SUBTASK_DIR/tally.txt\"","depends_on":[],"host":""},
+        {"id":"double","pane":"shell","mode":"remote","description":"double that number","command":"","depends_on":["tally"],"host":"devbox"}]}"#]);
+    // The inner doubles the number in the file that came with the task (a command, then the final look).
+    remote.inner_model.replies(&[
+        r#"{"kind":"command","text":"echo $(( $(cat ~/.cache/clive/incoming/*/tally.txt) * 2 ))"}"#,
+        &look_yes(),
+    ]);
+    let out =
+        remote.command(&["--json", "tally the entries here then clive@devbox double that number"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let report = report(&out);
+    assert_eq!(report["answer"].as_str().map(str::trim), Some("6"), "{report}");
+    let plan = &report["route"]["plan"]["subtasks"];
+    assert_eq!((plan[0]["mode"].as_str(), plan[1]["mode"].as_str()), (Some("direct"), Some("remote")), "{plan}");
+    assert_eq!((plan[1]["host"].as_str(), plan[1]["pane"].as_str()), (Some("devbox"), Some("agent-double")));
+    assert_eq!(plan[1]["depends_on"][0], "tally");
+    assert_eq!(report["subtasks"][0]["host"], serde_json::Value::Null, "{report}");
+    // The planner was the outer's one call, told of the agent; the local step's output reached the inner.
+    let outer = remote.outer_model.server.requests();
+    assert_eq!(outer.len(), 1, "{outer:?}");
+    assert!(outer[0].body.to_string().contains("clive@devbox"), "{}", outer[0].body);
+    let inner = remote.inner_model.server.requests();
+    let asked = inner[0].body.to_string();
+    assert!(asked.contains("double that number") && asked.contains("`tally` reported: 3"), "{asked}");
+    // The file it wrote in its subtask's directory was copied to the agent's host (the inner read it there),
+    // and the agent was told where.
+    assert!(asked.contains("its files, copied to this machine:") && asked.contains("/tally.txt"), "{asked}");
 }

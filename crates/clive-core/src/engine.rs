@@ -211,8 +211,12 @@ impl Engine {
         if let Some(session) = &session
             && plan.subtasks().iter().any(|s| s.mode == Mode::Remote)
         {
-            let (runner, counter) =
+            let (mut runner, counter) =
                 remote_runner(session.clone(), answer_model, options.answerer.clone(), options.events.clone())?;
+            // Agent panes are recorded like the plan's other panes (`clive replay`, `clive serve`).
+            if let Some(recorder) = &recorder {
+                runner = runner.watch_panes(recorder.clone());
+            }
             executor = executor.with_runner(Mode::Remote, Arc::new(runner));
             remote_answers = Some(counter);
         }

@@ -61,3 +61,12 @@ impl Recorder {
         }
     }
 }
+
+/// Agent panes (`clive@host` subtasks) are opened by the remote runner, not the plan's pane launcher: it tells
+/// the recorder of each, so they are recorded as `<session>.agent-<id>.cast` like the plan's other panes.
+#[async_trait::async_trait]
+impl remote::PaneWatcher for Recorder {
+    async fn opened(&self, pane: &Pane, name: &str) {
+        self.record(pane, name).await;
+    }
+}

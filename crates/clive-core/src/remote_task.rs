@@ -52,12 +52,44 @@ pub fn plan_for(task: &str) -> Result<Option<Plan>, AddressError> {
     Ok(Some(Plan { version: dag_sched::PLAN_VERSION, panes: None, subtasks }))
 }
 
-/// Routes a task that addresses agents (tier 0: rules, no model); `None` when it addresses none.
-pub fn route(task: &str) -> Result<Option<Routed>, Error> {
+/// How a task that may address agents is routed.
+#[derive(Debug, Clone)]
+pub enum AgentRoute {
+    /// It addresses no agent.
+    NoAgents,
+    /// By rule (tier 0, no model): one remote subtask per address.
+    ByRule(Routed),
+    /// It has work for this machine before its first address (`count the files then clive@b sum them`): the
+    /// planner places the remote subtasks among local ones, told of these hosts (and no others).
+    Planner {
+        /// The hosts the task addresses, in order, each once.
+        agents: Vec<String>,
+        /// Why the rules passed it on.
+        declined: String,
+    },
+}
+
+/// Routes a task that addresses agents by rule when it can (tier 0: no model), else says the planner must.
+pub fn route(task: &str) -> Result<AgentRoute, Error> {
     let started = Instant::now();
-    let Some(plan) = plan_for(task)? else { return Ok(None) };
-    let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
-    Ok(Some(Routed { route: Route::Plan(PlanRoute { plan }), tier: Tier::Direct, steps }))
+    match plan_for(task) {
+        Ok(None) => Ok(AgentRoute::NoAgents),
+        Ok(Some(plan)) => {
+            let steps = vec![TierStep::new(Tier::Direct, started.elapsed())];
+            Ok(AgentRoute::ByRule(Routed { route: Route::Plan(PlanRoute { plan }), tier: Tier::Direct, steps }))
+        }
+        Err(error @ AddressError::LocalWorkFirst { .. }) => {
+            let mut agents: Vec<String> = Vec::new();
+            for found in address::find(task) {
+                let host = found.address?.host().to_owned();
+                if !agents.contains(&host) {
+                    agents.push(host);
+                }
+            }
+            Ok(AgentRoute::Planner { agents, declined: error.to_string() })
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// Whether a plan hands work to remote agents.
@@ -70,8 +102,8 @@ pub fn is_remote(plan: &Plan) -> bool {
 pub struct RemoteSubtaskReport {
     /// The subtask id.
     pub id: String,
-    /// The agent's alias.
-    pub host: String,
+    /// The agent's alias (`None`: a subtask the plan ran on this machine).
+    pub host: Option<String>,
     /// How it ended.
     pub status: SubtaskStatus,
     /// The inner's result.
@@ -151,14 +183,14 @@ pub async fn run(
     let succeeded = summary.all_succeeded();
     let exit_code = if succeeded { exit_code::SUCCESS } else { exit_code::TASK_FAILED };
     let kept = engine.close(succeeded && !options.keep, exit_code, options.retention).await?;
-    let hosts: BTreeMap<&str, &str> =
-        plan.subtasks().iter().map(|s| (s.id.as_str(), s.host.as_deref().unwrap_or_default())).collect();
+    let hosts: BTreeMap<&str, Option<&str>> =
+        plan.subtasks().iter().map(|s| (s.id.as_str(), s.host.as_deref())).collect();
     let subtasks: Vec<RemoteSubtaskReport> = summary
         .results
         .iter()
         .map(|r| RemoteSubtaskReport {
             id: r.id.clone(),
-            host: hosts.get(r.id.as_str()).copied().unwrap_or_default().to_owned(),
+            host: hosts.get(r.id.as_str()).copied().flatten().map(str::to_owned),
             status: r.status,
             summary: r.summary.clone(),
             reason: r.reason.clone(),
@@ -191,17 +223,26 @@ pub async fn run(
     Ok(RemoteOutcome { report, kept_session })
 }
 
-/// The answer: a chain's last result; several independent results, one per host; a failure's reason.
+/// The answer: a chain's last result; several independent results, one per host (or subtask, for one that ran
+/// here); a failure's reason.
 fn compose_answer(plan: &ValidatedPlan, subtasks: &[RemoteSubtaskReport]) -> String {
+    let who = |s: &RemoteSubtaskReport| match &s.host {
+        Some(host) => format!("clive@{host}"),
+        None => s.id.clone(),
+    };
     if let Some(failed) = subtasks.iter().find(|s| s.status != SubtaskStatus::Succeeded) {
-        return format!("clive@{} ({}): {}", failed.host, failed.id, failed.reason.clone().unwrap_or_default());
+        let reason = failed.reason.clone().unwrap_or_default();
+        return match &failed.host {
+            Some(_) => format!("{} ({}): {reason}", who(failed), failed.id),
+            None => format!("{}: {reason}", failed.id),
+        };
     }
     // Subtasks nothing depends on are the ends of the chains: their results are the answer.
     let ends: Vec<&RemoteSubtaskReport> =
         subtasks.iter().filter(|s| !plan.subtasks().iter().any(|other| other.depends_on.contains(&s.id))).collect();
     match ends.as_slice() {
         [one] => one.summary.clone(),
-        many => many.iter().map(|s| format!("clive@{}: {}", s.host, s.summary)).collect::<Vec<_>>().join("\n"),
+        many => many.iter().map(|s| format!("{}: {}", who(s), s.summary)).collect::<Vec<_>>().join("\n"),
     }
 }
 

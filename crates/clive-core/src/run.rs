@@ -158,12 +158,26 @@ async fn route_task(
     options: &TaskOptions,
     budget: &Arc<TokenBudget>,
 ) -> Result<Routed, Error> {
-    // A task for agents (`clive@host …`) is routed by rules: one remote subtask per address, no model.
-    if let Some(routed) = remote_task::route(task)? {
-        return Ok(routed);
-    }
-    let cwd = working_directory(options)?;
+    // A task for agents (`clive@host …`) is routed by rules: one remote subtask per address, no model. One with
+    // work for this machine first goes to the planner, which places the remote subtasks among the local ones.
     let started = Instant::now();
+    let (agents, declined) = match remote_task::route(task)? {
+        remote_task::AgentRoute::ByRule(routed) => return Ok(routed),
+        remote_task::AgentRoute::Planner { agents, declined } => (agents, declined),
+        remote_task::AgentRoute::NoAgents => (Vec::new(), String::new()),
+    };
+    let cwd = working_directory(options)?;
+    if !agents.is_empty() {
+        let reason = format!("tier 0 declined: {declined}");
+        let router = router_for(provider, options.allow_destructive, &reason, budget)?;
+        let installed = options.tools.installed().await;
+        let context = agents.iter().fold(context_for(&cwd, &installed), |context, host| context.agent(host.clone()));
+        let mut tier0 = TierStep::new(Tier::Direct, started.elapsed());
+        tier0.declined = Some(declined);
+        let (plan, step) = router.plan(task, &context).await.map_err(|error| route_error(error, budget))?;
+        let steps = vec![tier0, step];
+        return Ok(Routed { route: Route::Plan(router::PlanRoute { plan }), tier: Tier::Planner, steps });
+    }
     let declined = match router::route_with(task, &router::Installed::in_dir(&cwd)) {
         Route::NeedsModel(escalation) => escalation.declined,
         route => {
@@ -179,11 +193,16 @@ async fn route_task(
     }
     let router = router_for(provider, options.allow_destructive, &format!("tier 0 declined: {declined}"), budget)?;
     let installed = options.tools.installed().await;
-    router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| match error {
+    router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
+}
+
+/// A routing failure as the engine reports it.
+fn route_error(error: RouterError, budget: &TokenBudget) -> Error {
+    match error {
         RouterError::Refused { .. } => Error::Refused(error),
         other if budget.is_exhausted() => Error::BudgetSpent(other),
         other => Error::Route(other),
-    })
+    }
 }
 
 /// The router for `provider` (for [`Provider::FromEnv`], llm's `ProviderConfig::detect_from_env`: the first of

@@ -180,8 +180,18 @@ pub async fn list_sessions(server: &Server) -> Result<Vec<SessionRecord>, Error>
     Ok(records)
 }
 
+/// Whether process `pid` runs: it exists and is not a zombie (a clive that has exited stays in `/proc` as a
+/// zombie until its parent, or an init that reaps late, collects it; an inner clive's parent is its
+/// conversation's tmux server, which exits with it).
 fn pid_alive(pid: u32) -> bool {
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `pid (comm) state …`: the state follows the last `)` (comm may hold one).
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_some_and(|state| !matches!(state, 'Z' | 'X')),
+        Err(_) => false,
+    }
 }
 
 /// Finds the one session `id` names: a full name (`clive-ab12cd`), an id (`ab12cd`) or a unique id prefix.
@@ -230,6 +240,22 @@ mod tests {
         assert_eq!(r.state, SessionState::Finished);
         assert_eq!((r.started, r.exit_code, r.expires), (101, Some(3), Some(2000)));
         assert!(r.expired(2000) && !r.expired(1999));
+    }
+
+    #[test]
+    fn a_zombie_is_not_alive() {
+        assert!(pid_alive(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        // Exited but not collected: a zombie until `wait`.
+        let pid = child.id();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while pid_alive(pid) {
+            assert!(std::time::Instant::now() < deadline, "the exited child still counts as alive");
+            std::thread::yield_now();
+        }
+        assert!(std::path::Path::new(&format!("/proc/{pid}")).exists(), "a zombie until collected");
+        child.wait().unwrap();
+        assert!(!pid_alive(pid));
     }
 
     #[test]

@@ -61,10 +61,11 @@ pub enum AddressError {
         /// The address.
         address: String,
     },
-    /// Work before the first address, which clive would have to do itself first.
+    /// Work before the first address, which clive would have to do itself first: no rule splits it (clive-core
+    /// hands such a task to the planner, which places the agents' steps among local ones).
     #[error(
-        "the task starts with work for this machine (`{before}`) before `{address}`: start the task with the \
-         address, or run the local part on its own"
+        "the task starts with work for this machine (`{before}`) before `{address}`: only a planner can place \
+         the agents' steps among local ones"
     )]
     LocalWorkFirst {
         /// The text before the first address.

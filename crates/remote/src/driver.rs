@@ -132,6 +132,10 @@ pub struct AgentSession {
     swallow_waiting: bool,
     /// An exit marker is on screen but the pane was not dead when last looked at.
     exit_suspected: bool,
+    /// Output was lost (tmux paused the pane for a reader that fell behind): what the pane printed before the
+    /// stream resumed never comes as output (the last lines of a dying ssh among it), so the screen is read
+    /// again shortly after.
+    recapture: bool,
 }
 
 impl std::fmt::Debug for AgentSession {
@@ -159,6 +163,7 @@ impl AgentSession {
             question_open: false,
             swallow_waiting: false,
             exit_suspected: false,
+            recapture: false,
         };
         session.refresh().await?;
         Ok(session)
@@ -226,22 +231,55 @@ impl AgentSession {
             }
             self.exit_suspected = self.markers_seen > 0;
             let mut wake_at = deadline.min(tokio::time::Instant::now() + check_again_in);
-            if self.exit_suspected {
+            if self.exit_suspected || self.recapture {
                 wake_at = wake_at.min(tokio::time::Instant::now() + Duration::from_secs(1));
             }
-            tokio::select! {
-                event = self.output.recv() => match event {
-                    None => return Err(DriveError::Gone),
-                    Some(OutputEvent::Bytes(_) | OutputEvent::Lost) => {
-                        self.stats.wakes += 1;
-                        self.refresh().await?;
-                    }
-                },
-                () = tokio::time::sleep_until(wake_at) => {
-                    if tokio::time::Instant::now() >= deadline {
-                        return Err(DriveError::Deadline);
-                    }
+            self.wake(wake_at, deadline).await?;
+        }
+    }
+
+    /// Waits until ssh has ended (the pane is dead) or `deadline` passes, whatever the inner's turn: what it
+    /// prints meanwhile is read (numbered lines stay read) but ends nothing. Returns ssh's exit status, if known.
+    pub async fn wait_ended(&mut self, deadline: tokio::time::Instant) -> Result<Option<i32>, DriveError> {
+        loop {
+            let fresh = self.markers_seen > self.markers_checked;
+            self.markers_checked = self.markers_seen;
+            if self.markers_seen > 0
+                && let Some(status) = self.ended(fresh).await?
+            {
+                return Ok(status);
+            }
+            // An exit marker whose pane was not dead yet is looked at again once a second (see `next`).
+            let wake_at = if self.markers_seen > 0 || self.recapture {
+                deadline.min(tokio::time::Instant::now() + Duration::from_secs(1))
+            } else {
+                deadline
+            };
+            self.wake(wake_at, deadline).await?;
+        }
+    }
+
+    /// Sleeps until the pane prints (then reads it) or `wake_at`; fails once `deadline` has passed.
+    async fn wake(&mut self, wake_at: tokio::time::Instant, deadline: tokio::time::Instant) -> Result<(), DriveError> {
+        tokio::select! {
+            event = self.output.recv() => match event {
+                None => Err(DriveError::Gone),
+                Some(event) => {
+                    self.stats.wakes += 1;
+                    self.recapture = event == OutputEvent::Lost;
+                    self.refresh().await
                 }
+            },
+            () = tokio::time::sleep_until(wake_at) => {
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(DriveError::Deadline);
+                }
+                // After lost output, once: the stream has resumed (the next read resumes it) and the screen
+                // holds what the pause kept back.
+                if std::mem::take(&mut self.recapture) {
+                    self.refresh().await?;
+                }
+                Ok(())
             }
         }
     }

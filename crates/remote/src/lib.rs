@@ -41,5 +41,5 @@ pub mod testing;
 pub use connect_error::ConnectError;
 pub use driver::{AgentSession, DriveError, DriveStats, EXIT_MARKER, PANE_HEIGHT, PANE_WIDTH, Update, open_agent_pane};
 pub use registry::{AgentHost, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REMOTE_COMMAND, Registry, Source};
-pub use runner::{AnswerRequest, Answerer, RemoteOptions, RemoteRunner, task_line};
+pub use runner::{AnswerRequest, Answerer, PaneWatcher, RemoteOptions, RemoteRunner, task_line};
 pub use ssh::{NONCE_ENV_VAR, SshCommand, accept_env_line, default_control_dir};

@@ -20,6 +20,10 @@ use crate::ssh::{SshCommand, accept_env_line};
 /// How long a one-off ssh command (copying a file) may take.
 const ONE_OFF_DEADLINE: Duration = Duration::from_secs(60);
 
+/// How long a cancelled inner gets to interrupt its subtasks, say so and leave: within dag-sched's 10 s grace
+/// for runners after a cancellation (the inner's own shell runner presses C-c up to twice, 3 s each).
+const INTERRUPT_DEADLINE: Duration = Duration::from_secs(8);
+
 /// What the inner asked, for an [`Answerer`].
 #[derive(Debug, Clone)]
 pub struct AnswerRequest<'a> {
@@ -38,6 +42,14 @@ pub struct AnswerRequest<'a> {
 pub trait Answerer: Send + Sync {
     /// The answer, or `None` when there is none (the subtask then fails, naming the question).
     async fn answer(&self, request: AnswerRequest<'_>) -> Option<String>;
+}
+
+/// Told of each agent pane the runner opens, as it opens it (clive-core records it, as it records the plan's
+/// other panes). A reconnect opens a new pane: it is told as `<pane>-2`, `<pane>-3`, ….
+#[async_trait]
+pub trait PaneWatcher: Send + Sync {
+    /// `pane` was opened for the plan's pane `name`.
+    async fn opened(&self, pane: &tmux_habitat::Pane, name: &str);
 }
 
 /// Settings of the remote runner.
@@ -65,6 +77,7 @@ pub struct RemoteRunner {
     env: Vec<(String, String)>,
     control_dir: PathBuf,
     answerer: Option<Arc<dyn Answerer>>,
+    watcher: Option<Arc<dyn PaneWatcher>>,
     options: RemoteOptions,
 }
 
@@ -80,12 +93,26 @@ impl RemoteRunner {
     /// (name, value: the provider keys; they go into the ssh pane's environment and travel with `SendEnv`),
     /// sharing connections through sockets in `control_dir`.
     pub fn new(session: Session, registry: Arc<Registry>, env: Vec<(String, String)>, control_dir: PathBuf) -> Self {
-        RemoteRunner { session, registry, env, control_dir, answerer: None, options: RemoteOptions::default() }
+        RemoteRunner {
+            session,
+            registry,
+            env,
+            control_dir,
+            answerer: None,
+            watcher: None,
+            options: RemoteOptions::default(),
+        }
     }
 
     /// Who answers the inner's questions (without one, a question fails the subtask).
     pub fn answerer(mut self, answerer: Arc<dyn Answerer>) -> Self {
         self.answerer = Some(answerer);
+        self
+    }
+
+    /// Who is told of each agent pane opened (clive-core records them).
+    pub fn watch_panes(mut self, watcher: Arc<dyn PaneWatcher>) -> Self {
+        self.watcher = Some(watcher);
         self
     }
 
@@ -107,7 +134,29 @@ impl RemoteRunner {
             .remote(remote)
     }
 
-    async fn converse(&self, request: &RunRequest, deadline: tokio::time::Instant) -> Result<RunOutcome, DagError> {
+    /// Opens an agent pane and tells the watcher.
+    async fn open_pane(
+        &self,
+        name: &str,
+        recorded_as: &str,
+        ssh: &SshCommand,
+        env: &[(String, String)],
+    ) -> tmux_habitat::Result<tmux_habitat::Pane> {
+        let pane = open_agent_pane(&self.session, name, ssh, env).await?;
+        if let Some(watcher) = &self.watcher {
+            watcher.opened(&pane, recorded_as).await;
+        }
+        Ok(pane)
+    }
+
+    /// Runs the conversation; the session it follows is left in `following`, so that a cancellation (which
+    /// drops this future) can still interrupt the inner.
+    async fn converse(
+        &self,
+        request: &RunRequest,
+        deadline: tokio::time::Instant,
+        following: &mut Option<(AgentSession, String)>,
+    ) -> Result<RunOutcome, DagError> {
         let subtask = &request.subtask;
         let failed = |reason: String| Ok(RunOutcome::with_status(SubtaskStatus::Failed, reason));
         let address = match Address::new(subtask.host.as_deref().unwrap_or_default()) {
@@ -121,10 +170,10 @@ impl RemoteRunner {
         let mut env = self.env.clone();
         env.push((NONCE_ENV_VAR.to_owned(), nonce.to_hex()));
         let pane_error = |e: tmux_habitat::Error| DagError::runner(&subtask.id, e);
-        let pane = open_agent_pane(&self.session, &subtask.pane, &ssh, &env).await.map_err(pane_error)?;
-        let mut session = AgentSession::follow(pane, nonce, self.options.stall_after)
-            .await
-            .map_err(|e| DagError::runner(&subtask.id, e))?;
+        let pane = self.open_pane(&subtask.pane, &subtask.pane, &ssh, &env).await.map_err(pane_error)?;
+        let followed = AgentSession::follow(pane, nonce, self.options.stall_after).await;
+        let (session, _) =
+            following.insert((followed.map_err(|e| DagError::runner(&subtask.id, e))?, agent.alias.clone()));
         // The remote clive must have connected and said its first line within the connect deadline (plus its
         // own start).
         let connect_deadline = tokio::time::Instant::now() + agent.connect_timeout + Duration::from_secs(10);
@@ -249,7 +298,7 @@ impl RemoteRunner {
                     }
                     tracing::warn!(host = %agent.alias, ?status, "the connection to the remote agent dropped; reconnecting");
                     transcript.push_str("RECONNECT\n");
-                    self.reconnect(&mut session, &ssh, &env, &subtask.pane, &agent, deadline).await?;
+                    self.reconnect(session, &ssh, &env, &subtask.pane, &agent, deadline).await?;
                 }
             }
         }
@@ -275,7 +324,7 @@ impl RemoteRunner {
             tokio::time::sleep(wait).await;
             wait = (wait * 2).min(Duration::from_secs(8));
             let _ = old.kill().await;
-            let pane = match open_agent_pane(&self.session, pane_name, ssh, env).await {
+            let pane = match self.open_pane(pane_name, &format!("{pane_name}-{}", attempt + 1), ssh, env).await {
                 Ok(pane) => pane,
                 Err(error) => {
                     tracing::warn!(attempt, %error, "reopening the agent pane failed");
@@ -403,13 +452,68 @@ pub fn task_line(goal: &str, dependencies: &[SubtaskResult], uploaded: &[(PathBu
     line
 }
 
+/// Stops a cancelled inner: C-c on its terminal (the inner's Ctrl-C: it interrupts its subtasks, keeps its
+/// session for the retention period and reports `TURN: failed`), then end of input once it has said so (it
+/// leaves, and ssh ends). Bounded by [`INTERRUPT_DEADLINE`]; says how it went.
+async fn interrupt(session: &mut AgentSession, host: &str) -> String {
+    if !session.heard_from_inner() {
+        // Still connecting: nothing runs on the host yet.
+        let _ = session.pane().kill().await;
+        return format!("the connection to clive@{host} was closed before it answered");
+    }
+    let deadline = tokio::time::Instant::now() + INTERRUPT_DEADLINE;
+    if let Err(error) = session.pane().send_keys(&[tmux_habitat::Key::CTRL_C]).await {
+        return format!("clive@{host} could not be interrupted: {error}");
+    }
+    // Its turn ends (failed, or done if it finished meanwhile), or it was waiting for input anyway. Each of
+    // these is a state `next` reports again at once: the first one is the answer.
+    let stopped = loop {
+        match session.next(deadline).await {
+            Ok(Update::Progress(_)) => {}
+            Ok(update @ (Update::Failed { .. } | Update::Done { .. } | Update::NeedsAnswer { .. })) => {
+                tracing::debug!(?update, "the interrupted inner's turn");
+                break true;
+            }
+            Ok(Update::Disconnected { .. }) => {
+                return format!("clive@{host} was interrupted and the connection ended");
+            }
+            // Silent past the stall limit, or past the deadline: it did not confirm.
+            Ok(Update::Stalled { .. }) | Err(_) => break false,
+        }
+    };
+    // End of input: the inner leaves and ssh ends with it.
+    let ended = stopped && session.release().await.is_ok() && session.wait_ended(deadline).await.is_ok();
+    match (stopped, ended) {
+        (true, true) => format!("clive@{host} interrupted its work and left (its session is kept on its host)"),
+        (true, false) => format!(
+            "clive@{host} interrupted its work; the connection did not end within {}s",
+            INTERRUPT_DEADLINE.as_secs()
+        ),
+        (false, _) => {
+            let _ = session.pane().kill().await;
+            format!(
+                "clive@{host} did not confirm the interruption within {}s; the connection was closed",
+                INTERRUPT_DEADLINE.as_secs()
+            )
+        }
+    }
+}
+
 #[async_trait]
 impl Runner for RemoteRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
         let deadline = tokio::time::Instant::now() + request.timeout;
+        let mut following = None;
         tokio::select! {
-            outcome = self.converse(&request, deadline) => outcome,
-            () = request.cancel.cancelled() => Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "cancelled")),
+            outcome = self.converse(&request, deadline, &mut following) => return outcome,
+            () = request.cancel.cancelled() => {}
         }
+        // Cancelled (the user's Ctrl-C): the inner is interrupted too, not left running on its host.
+        let how = match &mut following {
+            Some((session, host)) => interrupt(session, host).await,
+            None => "before the agent pane was open".to_owned(),
+        };
+        tracing::info!(id = %request.subtask.id, how, "remote subtask cancelled");
+        Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, format!("the run was cancelled; {how}")))
     }
 }

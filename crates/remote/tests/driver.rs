@@ -122,3 +122,30 @@ async fn a_dead_pane_is_a_disconnect_with_what_it_printed() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_released_inner_is_followed_to_its_end_whatever_its_turn() {
+    if !python() {
+        return;
+    }
+    let server = Server::isolated().await.unwrap();
+    let session = server.new_session(SessionOptions::new("r")).await.unwrap();
+    // An interrupted inner: its turn failed; it leaves 0.3 s after its input ends, as ssh's wrapper says.
+    let script = r#"
+say("TURN: waiting"); sys.stdin.readline(); say("TURN: thinking")
+say('CONTEXT: {"result":"interrupted"}'); say("TURN: failed")
+sys.stdin.readline(); time.sleep(0.3)
+sys.stdout.write("\r\n__CLIVE_SSH_EXIT__:130\r\n"); sys.stdout.flush(); sys.exit(130)
+"#;
+    let (pane, nonce) = inner(&session, "inner", script).await;
+    let mut agent = AgentSession::follow(pane, nonce, Duration::from_secs(60)).await.unwrap();
+    assert_eq!(agent.next(deadline()).await.unwrap(), Update::NeedsAnswer { question: None });
+    agent.send_line("the task").await.unwrap();
+    assert!(matches!(agent.next(deadline()).await.unwrap(), Update::Failed { .. }));
+    // `next` reports the failed turn again at once; `wait_ended` waits for the pane's end instead.
+    assert!(matches!(agent.next(deadline()).await.unwrap(), Update::Failed { .. }));
+    let short = tokio::time::Instant::now() + Duration::from_millis(200);
+    assert!(matches!(agent.wait_ended(short).await, Err(clive_remote::DriveError::Deadline)), "still running");
+    agent.release().await.unwrap();
+    assert_eq!(agent.wait_ended(deadline()).await.unwrap(), Some(130));
+}

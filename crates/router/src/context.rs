@@ -113,6 +113,10 @@ pub struct RouteContext {
     pub workdir: Option<WorkDir>,
     /// The last few tasks of this session, oldest first.
     pub history: Vec<PastTask>,
+    /// The hosts of the clive agents the task addresses (`clive@<host>`): the planner may hand a subtask to
+    /// one of them (mode `remote`), and to no other host.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<String>,
 }
 
 impl RouteContext {
@@ -146,6 +150,12 @@ impl RouteContext {
     /// Adds an earlier task.
     pub fn past_task(mut self, task: impl Into<String>, outcome: Option<String>) -> Self {
         self.history.push(PastTask { task: task.into(), outcome });
+        self
+    }
+
+    /// Adds an agent the task addresses (its host, as in `clive@<host>`).
+    pub fn agent(mut self, host: impl Into<String>) -> Self {
+        self.agents.push(host.into());
         self
     }
 

@@ -17,11 +17,20 @@ use crate::reply_json;
 /// The modes a planner may use.
 const PLANNER_MODES: [Mode; 4] = [Mode::Direct, Mode::Script, Mode::Interactive, Mode::Llm];
 
+/// The modes a planner may use in `context`: `remote` too when the task addresses agents.
+fn modes(context: &RouteContext) -> Vec<Mode> {
+    let mut modes = PLANNER_MODES.to_vec();
+    if !context.agents.is_empty() {
+        modes.push(Mode::Remote);
+    }
+    modes
+}
+
 /// The JSON schema of the planner's reply (strict-mode friendly: every field required, `command` empty
-/// when unused).
-pub(crate) fn reply_schema() -> Value {
-    let modes: Vec<&str> = PLANNER_MODES.iter().map(|m| m.as_str()).collect();
-    let subtask = json!({
+/// when unused; `host`, empty when unused, only when the task addresses agents).
+pub(crate) fn reply_schema(context: &RouteContext) -> Value {
+    let modes: Vec<&str> = modes(context).iter().map(|m| m.as_str()).collect();
+    let mut subtask = json!({
         "type": "object",
         "properties": {
             "id": {"type": "string"},
@@ -34,6 +43,12 @@ pub(crate) fn reply_schema() -> Value {
         "required": ["id", "pane", "mode", "description", "command", "depends_on"],
         "additionalProperties": false
     });
+    if !context.agents.is_empty() {
+        subtask["properties"]["host"] = json!({"type": "string"});
+        if let Some(required) = subtask["required"].as_array_mut() {
+            required.push(json!("host"));
+        }
+    }
     json!({
         "type": "object",
         "properties": {"subtasks": {"type": "array", "items": subtask}},
@@ -46,12 +61,18 @@ pub(crate) fn reply_schema() -> Value {
 pub(crate) fn request(task: &str, context: &RouteContext, max_tokens: u32) -> ChatRequest {
     let context_text = prompt::render_context(context, true, prompt::PLANNER_LIMITS);
     let user = format!("{context_text}\nTask: {}", task.trim());
+    let mut system = prompt::PLANNER.trim_end().to_owned();
+    if !context.agents.is_empty() {
+        let agents: Vec<String> = context.agents.iter().map(|host| format!("clive@{host}")).collect();
+        system.push('\n');
+        system.push_str(prompt::render(prompt::PLANNER_AGENTS, &[("agents", &agents.join(", "))]).trim_end());
+    }
     ChatRequest::new(user)
-        .system(prompt::PLANNER.trim_end())
+        .system(system)
         .tier(ModelTier::Default)
         .max_tokens(max_tokens)
         .temperature(0.0)
-        .json_schema("plan", reply_schema())
+        .json_schema("plan", reply_schema(context))
 }
 
 /// Appends the planner's reply and the problems found in it, so the next call corrects its own output.
@@ -120,26 +141,44 @@ fn read_subtask(index: usize, item: &Value, context: &RouteContext) -> Result<Su
         _ => text(&["id"]).unwrap_or_default(),
     };
     let command = text(&["command", "cmd"]);
+    let allowed = modes(context);
+    // A host the task addresses, as the model wrote it (`b`, `clive@b`).
+    let host = text(&["host", "agent"])
+        .map(|host| host.trim().trim_start_matches("clive@").to_owned())
+        .filter(|host| !host.is_empty());
     let mode = match text(&["mode"]) {
-        Some(name) => match PLANNER_MODES.iter().find(|m| m.as_str() == name.to_ascii_lowercase()) {
+        Some(name) => match allowed.iter().find(|m| m.as_str() == name.to_ascii_lowercase()) {
             Some(mode) => *mode,
             None => {
-                return Err(format!(
-                    "subtask `{id}` has the mode `{name}`; use one of direct, script, interactive, llm"
-                ));
+                let names: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+                return Err(format!("subtask `{id}` has the mode `{name}`; use one of {}", names.join(", ")));
             }
         },
         None if command.is_some() => Mode::Direct,
+        None if host.is_some() && allowed.contains(&Mode::Remote) => Mode::Remote,
         None => Mode::Interactive,
     };
-    let depends_on = ["depends_on", "depends", "dependencies", "deps", "after"]
-        .iter()
-        .find_map(|name| object.get(*name))
-        .map(|value| match value {
-            Value::Array(ids) => ids.iter().filter_map(id_text).collect(),
-            other => id_text(other).into_iter().collect(),
-        })
-        .unwrap_or_default();
+    if mode == Mode::Remote {
+        return match host {
+            Some(host) if context.agents.contains(&host) => Ok(Subtask {
+                description: text(&["description", "goal", "task"]).unwrap_or_default(),
+                // Each agent's conversation has a window of its own.
+                pane: format!("agent-{id}"),
+                mode,
+                command: None,
+                depends_on: depends_on(object),
+                timeout: object.get("timeout").and_then(Value::as_f64),
+                host: Some(host),
+                id,
+            }),
+            other => Err(format!(
+                "subtask `{id}` has the mode remote and the host `{}`; the host must be one the task addresses: {}",
+                other.unwrap_or_default(),
+                context.agents.join(", ")
+            )),
+        };
+    }
+    let depends_on = depends_on(object);
     Ok(Subtask {
         id,
         description: text(&["description", "goal", "task"]).unwrap_or_default(),
@@ -149,8 +188,21 @@ fn read_subtask(index: usize, item: &Value, context: &RouteContext) -> Result<Su
         command: if mode == Mode::Direct { command } else { None },
         depends_on,
         timeout: object.get("timeout").and_then(Value::as_f64),
+        // Only a remote subtask has a host; elsewhere a model's stray host is dropped.
         host: None,
     })
+}
+
+/// The ids a subtask depends on, under any of the names models use.
+fn depends_on(object: &serde_json::Map<String, Value>) -> Vec<String> {
+    ["depends_on", "depends", "dependencies", "deps", "after"]
+        .iter()
+        .find_map(|name| object.get(*name))
+        .map(|value| match value {
+            Value::Array(ids) => ids.iter().filter_map(id_text).collect(),
+            other => id_text(other).into_iter().collect(),
+        })
+        .unwrap_or_default()
 }
 
 fn id_text(value: &Value) -> Option<String> {
@@ -191,6 +243,38 @@ mod tests {
         assert_eq!(plan.subtasks[0].mode, Mode::Interactive);
         assert_eq!(plan.subtasks[0].pane, "shell");
         assert_eq!((plan.subtasks[1].mode, plan.subtasks[1].depends_on.clone()), (Mode::Direct, vec!["1".to_string()]));
+    }
+
+    #[test]
+    fn remote_subtasks_are_placed_among_local_ones_for_the_agents_the_task_addresses() {
+        let context = RouteContext::new().agent("b");
+        let plan = parse(
+            r#"{"subtasks":[
+                {"id":"count","pane":"shell","mode":"direct","description":"count","command":"ls | wc -l","depends_on":[],"host":""},
+                {"id":"sum","pane":"shell","mode":"remote","description":"sum them","command":"x","depends_on":["count"],"host":"clive@b"},
+                {"id":"say","pane":"shell","mode":"llm","description":"say it","command":"","depends_on":["sum"],"host":"b"}]}"#,
+            &StopReason::EndTurn,
+            &context,
+        )
+        .unwrap();
+        let sum = &plan.subtasks[1];
+        assert_eq!((sum.mode, sum.host.as_deref(), sum.pane.as_str()), (Mode::Remote, Some("b"), "agent-sum"));
+        assert_eq!((sum.command.as_deref(), sum.depends_on.clone()), (None, vec!["count".to_owned()]));
+        // A stray host elsewhere is dropped.
+        assert_eq!((plan.subtasks[0].host.as_deref(), plan.subtasks[2].host.as_deref()), (None, None));
+        // Only the hosts the task addresses, and only when it addresses any.
+        let other = parse(
+            r#"[{"id":"x","mode":"remote","description":"x","host":"elsewhere"}]"#,
+            &StopReason::EndTurn,
+            &context,
+        )
+        .unwrap_err();
+        assert!(other[0].contains("the host must be one the task addresses: b"), "{other:?}");
+        let none = parse_text(r#"[{"id":"x","mode":"remote","description":"x","host":"b"}]"#).unwrap_err();
+        assert!(none[0].contains("use one of direct, script, interactive, llm"), "{none:?}");
+        // The schema asks for a host only when there are agents.
+        assert!(reply_schema(&context).to_string().contains(r#""host""#));
+        assert!(!reply_schema(&RouteContext::new()).to_string().contains(r#""host""#));
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub(crate) const CLASSIFIER: &str = include_str!("../prompts/classifier.txt");
 pub(crate) const CLASSIFIER_EXAMPLES: &str = include_str!("../prompts/classifier_examples.txt");
 /// The planner's instructions.
 pub(crate) const PLANNER: &str = include_str!("../prompts/planner.txt");
+/// What the planner is told besides [`PLANNER`] when the task addresses agents on other machines
+/// (`{{agents}}`).
+pub(crate) const PLANNER_AGENTS: &str = include_str!("../prompts/planner_agents.txt");
 /// The message that returns an invalid plan to the planner (`{{problems}}`).
 pub(crate) const PLANNER_REPAIR: &str = include_str!("../prompts/planner_repair.txt");
 

@@ -71,3 +71,19 @@ async fn planner_prompt_and_correction() {
     insta::assert_snapshot!("planner", render(&seen[1]));
     insta::assert_snapshot!("planner_correction", render(&seen[2]));
 }
+
+/// A task that addresses an agent after local work: the planner is told of the agent and the `remote` mode, and
+/// its reply places the remote subtask after the local one it depends on.
+#[tokio::test]
+async fn planner_prompt_with_agents() {
+    let server = FakeServer::start().await.unwrap();
+    let reply = r#"{"subtasks":[{"id":"size","pane":"shell","mode":"direct","description":"print the size","command":"du -sh .","depends_on":[],"host":""},{"id":"room","pane":"agent-room","mode":"remote","description":"check that it has room for it","command":"","depends_on":["size"],"host":"backup"}]}"#;
+    server.push(Reply::json(200, wire::openai::completion(reply, "stop", Tokens::new(1, 1))));
+    let model = llm::connect(server.config(ProviderKind::OpenAi).fast_model("fast").default_model("default")).unwrap();
+    let context = context().agent("backup");
+    let task = "measure this directory, then clive@backup check that it has room for it";
+    let (plan, _) = Router::new(model).plan(task, &context).await.unwrap();
+    insta::assert_snapshot!("planner_with_agents", render(&server.requests()[0]));
+    assert_eq!(plan.subtasks[1].host.as_deref(), Some("backup"));
+    assert_eq!(plan.subtasks[1].depends_on, ["size"]);
+}
