@@ -296,7 +296,7 @@ impl Control {
         }
         let killed = self.subprocess.run(invocation).await;
         if let Some(id) = &id {
-            self.wait_clients_gone(&attached, Some(id)).await;
+            self.wait_clients_gone(&attached, id).await;
         }
         killed
     }
@@ -308,11 +308,11 @@ impl Control {
         self.subprocess.run(list).await.map(|out| parse_clients(&out)).unwrap_or_default()
     }
 
-    /// Waits (at most a second) until none of the clients `names` is still with the server (still attached to
-    /// the killed session `from`, when given: tmux moves a client whose session went to another). A client whose
-    /// process has ended may not be gone from the server yet, and tmux crashes when a session is created while
-    /// it lets a client go.
-    async fn wait_clients_gone(&self, names: &[String], from: Option<&str>) {
+    /// Waits (at most a second) until none of the clients `names` is still attached to the killed session `from`
+    /// (gone, or moved to another session as tmux does when a client's session goes). A client whose process has
+    /// ended may not be gone from the server yet, and tmux crashes when a session is created while it lets a
+    /// client go.
+    async fn wait_clients_gone(&self, names: &[String], from: &str) {
         if names.is_empty() {
             return;
         }
@@ -353,10 +353,10 @@ fn parse_clients(out: &str) -> Vec<(String, String)> {
     out.lines().filter_map(|line| line.split_once('\t')).map(|(name, id)| (name.to_owned(), id.to_owned())).collect()
 }
 
-/// Whether any of the clients `names` is still among `clients` (still attached to `from`, when given: tmux
-/// moves a client whose session was killed to another session).
-fn lingering(names: &[String], clients: &[(String, String)], from: Option<&str>) -> bool {
-    names.iter().any(|name| clients.iter().any(|(other, id)| other == name && from.is_none_or(|from| id == from)))
+/// Whether any of the clients `names` is still among `clients` attached to `from` (tmux moves a client whose
+/// session was killed to another session).
+fn lingering(names: &[String], clients: &[(String, String)], from: &str) -> bool {
+    names.iter().any(|name| clients.iter().any(|(other, id)| other == name && id == from))
 }
 
 /// The name tmux gives the client behind `conn` (its tty or `client-<pid>`), for telling when it has gone.
@@ -465,11 +465,10 @@ mod tests {
         let names = vec!["client-7".to_string()];
         let listed = parse_clients("client-7\t$3\nclient-9\t$1\n");
         assert_eq!(listed, [("client-7".into(), "$3".into()), ("client-9".into(), "$1".into())]);
-        assert!(lingering(&names, &listed, Some("$3")));
-        assert!(lingering(&names, &listed, None));
+        assert!(lingering(&names, &listed, "$3"));
         // Moved to another session when its own was killed: it is not leaving.
-        assert!(!lingering(&names, &listed, Some("$5")));
-        assert!(!lingering(&names, &parse_clients("client-9\t$1\n"), None));
+        assert!(!lingering(&names, &listed, "$5"));
+        assert!(!lingering(&names, &parse_clients("client-9\t$1\n"), "$3"));
         // The line goes over control mode as it is.
         assert!(list_clients(Some("$3")).to_line().is_ok());
     }
