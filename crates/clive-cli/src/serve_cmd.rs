@@ -61,9 +61,11 @@ pub struct Serving {
     pub addr: SocketAddr,
 }
 
-/// clive's own sessions, with what its session records say (task, start, exit code).
+/// clive's own sessions, with what its session records say (task, start, exit code) and what their tasks have
+/// changed (the journals in their run directories).
 struct CliveCatalog {
     server: Server,
+    settings: Settings,
 }
 
 #[async_trait]
@@ -82,11 +84,15 @@ impl Catalog for CliveCatalog {
             .map_err(|e| clive_serve::Error::Catalog { source_name: "clive".into(), reason: e.to_string() })?;
         Ok(records
             .into_iter()
-            .map(|r| SessionMeta {
-                name: r.session,
-                task: Some(r.task),
-                started: Some(r.started),
-                finished: (r.state == SessionState::Finished).then_some(r.exit_code),
+            .map(|r| {
+                let changes = clive_core::undo::applied_changes(&self.settings, &r.session);
+                SessionMeta {
+                    name: r.session,
+                    task: Some(r.task),
+                    started: Some(r.started),
+                    finished: (r.state == SessionState::Finished).then_some(r.exit_code),
+                    changes: changes.iter().map(ToString::to_string).collect(),
+                }
             })
             .collect())
     }
@@ -112,7 +118,7 @@ pub async fn serve(settings: &Settings, options: &ServeOptions, announce: impl F
         }
     }
     let token = AccessToken::load_or_create(&token_file).map_err(|e| serve_error(&token_file, e))?;
-    let mut catalogs: Vec<Arc<dyn Catalog>> = vec![Arc::new(CliveCatalog { server: settings.watch_server().await? })];
+    let mut catalogs: Vec<Arc<dyn Catalog>> = vec![Arc::new(CliveCatalog { server: settings.watch_server().await?, settings: settings.clone() })];
     for socket in &options.sockets {
         let spec = socket_spec(socket);
         let catalog = TmuxCatalog::socket(spec, options.prefix.clone())

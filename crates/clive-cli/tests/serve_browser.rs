@@ -138,10 +138,27 @@ fn with_chromium() -> Option<(World, tokio::runtime::Runtime)> {
 #[test]
 fn the_page_in_headless_chromium() {
     let Some((world, runtime)) = with_chromium() else { return };
-    runtime.block_on(scenario(&world));
+    let kept = task_that_changed_files(&world);
+    runtime.block_on(scenario(&world, &kept));
 }
 
-async fn scenario(world: &World) {
+/// Runs a task with the scripted fake model that sorts a file and writes another, keeping its session for a
+/// look (`--keep`); returns the session's name.
+fn task_that_changed_files(world: &World) -> String {
+    let work = world.dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("notes.txt"), "b\na\n").unwrap();
+    let model = support::FakeModel::start();
+    let script = "```bash\nsort -o notes.txt notes.txt\nwc -l < notes.txt > count.txt\n```";
+    model.replies(&[r#"{"kind":"program","text":""}"#, script, &support::look_yes()]);
+    let goal = "Sort notes.txt in place and write its line count to count.txt.";
+    let out = world.run_hosted(&model, &work, &["--json", "--keep", goal]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["session"].as_str().unwrap().to_owned()
+}
+
+async fn scenario(world: &World, kept: &str) {
     let tmux = world.control_server().await;
     let live = clive_session(&tmux, "clive-live0001", "watch me print", None).await;
     let typed = clive_session(&tmux, "clive-typed001", "type here", None).await;
@@ -157,9 +174,9 @@ async fn scenario(world: &World) {
     // The URL with the token opens the list: sessions, their agent, state and task.
     browser.goto(&serve.url).await.unwrap();
     browser
-        .wait_for("document.querySelectorAll('#sessions .card').length === 3", WAIT)
+        .wait_for("document.querySelectorAll('#sessions .card').length === 4", WAIT)
         .await
-        .expect("three sessions listed");
+        .expect("four sessions listed");
     browser.wait_for("document.body.textContent.includes('waiting for approval')", WAIT).await.unwrap();
     let cards =
         browser.eval("[...document.querySelectorAll('#sessions .card')].map(c => c.textContent)").await.unwrap();
@@ -174,6 +191,18 @@ async fn scenario(world: &World) {
     open_pane(&mut browser, &live_key).await;
     live.run("echo from-the-pane-$((40+2))", WAIT).await.unwrap();
     shows(&mut browser, "from-the-pane-42").await;
+    assert_eq!(browser.eval("document.getElementById('pane-changes').hidden").await.unwrap(), true, "no changes");
+
+    // The pane of a task that changed files lists its change set, as the task applied it.
+    let kept_key = serve.key(kept).await;
+    open_pane(&mut browser, &kept_key).await;
+    let changes = "(() => { const box = document.getElementById('pane-changes'); \
+                   return !box.hidden && box.textContent.includes('2 files changed') && \
+                   [...box.querySelectorAll('li')].map(li => li.textContent); })()";
+    let lines = browser.wait_for(changes, WAIT).await.expect("the change set is shown");
+    assert_eq!(lines, json!(["created count.txt (2 bytes)", "modified notes.txt (4 → 4 bytes)"]));
+    browser.eval("document.getElementById('pane-changes').open = true").await.unwrap();
+    screenshot(&mut browser, "changes").await;
 
     // Typing into a pane where input is allowed: the shell echoes and runs it.
     let typed_key = serve.key("clive-typed001").await;

@@ -141,6 +141,7 @@ function followSessions() {
       state.listing = { message, receivedAt: Date.now() };
       attend(message);
       if (renderList) renderList();
+      showChanges();
     },
   );
 }
@@ -154,6 +155,17 @@ function showList() {
     clearInterval(ticker);
     renderList = null;
   };
+}
+
+// What the open pane's task has changed in its working directory, from the listing: created, modified and
+// deleted files with their sizes, in the order applied. Hidden while there is nothing.
+function showChanges() {
+  const box = $("pane-changes");
+  const pane = state.view && state.listing && state.listing.message.panes.find((p) => p.key === state.view.key);
+  const changes = (pane && pane.changes) || [];
+  box.hidden = changes.length === 0;
+  $("pane-changes-count").textContent = changes.length === 1 ? "1 file changed" : `${changes.length} files changed`;
+  $("pane-changes-list").replaceChildren(...changes.map((line) => el("li", null, line)));
 }
 
 // ---- attention --------------------------------------------------------------------------------------------
@@ -287,6 +299,7 @@ function showPane(key) {
     term: newTerminal(container, 80, 24),
   };
   state.view = view;
+  showChanges();
   $("where").textContent = key;
   $("pane-note").hidden = true;
   $("approval").hidden = true;

@@ -22,6 +22,9 @@ pub struct SessionMeta {
     /// The session's work has ended (with this exit code, when known): it is kept for a look until it
     /// expires.
     pub finished: Option<Option<i32>>,
+    /// What its task has changed in its working directory so far, one line per path as clive prints them
+    /// (`created out.txt (12 bytes)`, `modified notes.md (120 → 140 bytes)`), in the order applied.
+    pub changes: Vec<String>,
 }
 
 /// A source of sessions to show.
@@ -82,7 +85,7 @@ impl Catalog for TmuxCatalog {
         Ok(sessions
             .into_iter()
             .filter(|s| s.name.starts_with(&self.prefix))
-            .map(|s| SessionMeta { name: s.name, task: None, started: Some(s.created), finished: None })
+            .map(|s| SessionMeta { name: s.name, started: Some(s.created), ..SessionMeta::default() })
             .collect())
     }
 }

@@ -275,6 +275,7 @@ impl Hub {
                         question: waiting.map(|d| d.prompt.clone()),
                         cols: f.row.width,
                         rows: f.row.height,
+                        changes: f.meta.changes.clone(),
                     }
                 })
                 .collect()

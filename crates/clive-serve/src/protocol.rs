@@ -184,6 +184,9 @@ pub struct PaneSummary {
     pub cols: u16,
     /// Size in cells.
     pub rows: u16,
+    /// What the session's task has changed in its working directory so far ([`crate::SessionMeta::changes`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
 }
 
 /// A session that ended and left a recording or a log.
@@ -282,8 +285,9 @@ mod tests {
             question: Some("Do you want to proceed?".into()),
             cols: 90,
             rows: 24,
+            changes: vec!["created out.txt (12 bytes)".into()],
         };
         let listing = Listing { now: 1_700_000_060, panes: vec![pane], archived: Vec::new() };
-        insta::assert_snapshot!(serde_json::to_string(&listing).unwrap(), @r#"{"type":"sessions","now":1700000060,"panes":[{"key":"0.3","catalog":"clive","session":"clive-ab12","pane":"0.0","panes_in_session":1,"agent":"claude","command":"node","state":"waiting","task":"fix the build","started":1700000000,"exit_code":null,"access":"read_only","dialog":"7","question":"Do you want to proceed?","cols":90,"rows":24}],"archived":[]}"#);
+        insta::assert_snapshot!(serde_json::to_string(&listing).unwrap(), @r#"{"type":"sessions","now":1700000060,"panes":[{"key":"0.3","catalog":"clive","session":"clive-ab12","pane":"0.0","panes_in_session":1,"agent":"claude","command":"node","state":"waiting","task":"fix the build","started":1700000000,"exit_code":null,"access":"read_only","dialog":"7","question":"Do you want to proceed?","cols":90,"rows":24,"changes":["created out.txt (12 bytes)"]}],"archived":[]}"#);
     }
 }
