@@ -62,6 +62,11 @@ pub struct AgentConfig {
     /// evidence (a small local model says yes to nearly anything: docs/evals.md): its look can still send a result
     /// back, but only a check of the content by the shell (a number, a stated shape) makes it checked.
     pub look_verifies: bool,
+    /// Whether a script's result that only the shell's checks of its shape vouch for (a number, one item per line)
+    /// counts as checked only once a second script, sampled independently for the same goal and run staged (never
+    /// applied), gives the same result (default no; on for small models, whose right-shaped results are often
+    /// wrong: docs/agent.md). Where they differ, or no second result could be had, the result stands unchecked.
+    pub consensus: bool,
     /// Directories whose changes are never a subtask's (the caller's own state, such as clive's run records and
     /// recordings): left out of change sets when they lie inside the working directory.
     pub private_dirs: Vec<std::path::PathBuf>,
@@ -88,6 +93,7 @@ impl Default for AgentConfig {
             stage: true,
             final_look: true,
             look_verifies: true,
+            consensus: false,
             private_dirs: Vec::new(),
         }
     }

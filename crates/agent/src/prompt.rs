@@ -265,6 +265,9 @@ pub struct ScriptPrompt<'a> {
     pub workplace: Workplace<'a>,
     /// The previous attempt, when this is a repair.
     pub failed: Option<FailedScript<'a>>,
+    /// Whether worked examples go first (a first script's prompt). A repair goes without them, and so does a second
+    /// script written to compare results with: the examples would steer it to the first one's method.
+    pub examples: bool,
 }
 
 /// The most characters of a failed script's output shown in the repair prompt.
@@ -279,8 +282,8 @@ pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands
     // (`./deploy.sh`, `find notes`) into unrelated goals; its own failed script is the example that matters.
     let examples = match request.failed {
-        None => pick_examples(request.workplace.goal, EXAMPLES_SHOWN),
-        Some(_) => Vec::new(),
+        None if request.examples => pick_examples(request.workplace.goal, EXAMPLES_SHOWN),
+        _ => Vec::new(),
     };
     for example in examples {
         messages.push(Message::user(example.goal));
@@ -427,6 +430,7 @@ mod tests {
         let script = script_request(&ScriptPrompt {
             workplace,
             failed: Some(FailedScript { script: "#!/bin/bash\nfalse", failure: "exit code 1", output: "boom" }),
+            examples: true,
         });
         let texts = [
             first,

@@ -110,7 +110,11 @@ fn script_first_and_repair() {
         cwd: "/home/ana/work",
         inputs: &[],
     };
-    let first = script_request(&ScriptPrompt { workplace, failed: None });
+    let first = script_request(&ScriptPrompt { workplace, failed: None, examples: true });
+    // A second script, written to compare results with: the same task without the worked examples.
+    let second = script_request(&ScriptPrompt { workplace, failed: None, examples: false });
+    assert_eq!(second.messages.len(), 1, "no examples: {}", second.transcript());
+    assert_eq!(second.last_user(), first.last_user());
     let repair = script_request(&ScriptPrompt {
         workplace,
         failed: Some(FailedScript {
@@ -118,6 +122,7 @@ fn script_first_and_repair() {
             failure: "exit code 127",
             output: "script-1.sh: line 3: jq: command not found\n",
         }),
+        examples: true,
     });
     insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
 }

@@ -118,7 +118,8 @@ pub async fn serve(settings: &Settings, options: &ServeOptions, announce: impl F
         }
     }
     let token = AccessToken::load_or_create(&token_file).map_err(|e| serve_error(&token_file, e))?;
-    let mut catalogs: Vec<Arc<dyn Catalog>> = vec![Arc::new(CliveCatalog { server: settings.watch_server().await?, settings: settings.clone() })];
+    let mut catalogs: Vec<Arc<dyn Catalog>> =
+        vec![Arc::new(CliveCatalog { server: settings.watch_server().await?, settings: settings.clone() })];
     for socket in &options.sockets {
         let spec = socket_spec(socket);
         let catalog = TmuxCatalog::socket(spec, options.prefix.clone())

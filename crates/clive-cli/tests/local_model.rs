@@ -50,7 +50,16 @@ fn counts_matching_files_and_answers_with_the_number() {
     let task = "How many .log files are in this directory? Answer with the number.";
     let out = clive(&world, work.path(), &["--json", "--max-tokens", "5000", task]);
     let report = report(&out);
-    assert_eq!(out.status.code(), Some(0), "{report}");
+    // A count is claimed as checked (exit 0) only when it is right, or at least when a second script, written
+    // apart, gave the same; where they differ it stands unchecked (exit 6), never claimed.
+    match out.status.code() {
+        Some(0) => assert_eq!(report["verified"], true, "{report}"),
+        Some(6) => {
+            assert_eq!(report["verified"], false, "{report}");
+            assert!(report["subtasks"].to_string().contains("a second script"), "{report}");
+        }
+        other => panic!("exit {other:?}: {report}"),
+    }
     // The router may answer with a command (its output) or a subtask (its answer). Whether the 0.5B model counts
     // right is the eval suite's question (count-files, count-log-files: docs/evals.md), not this smoke test's: with
     // the same prompt it copies `ls -A /tmp` from the classifier's examples in some runs and not in others. Here:

@@ -88,12 +88,38 @@ fn a_local_model_gets_no_final_look_but_a_number_is_a_check() {
     let out = world.run_with_model(&model, work.path(), &["--json", "say hello there"]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     assert_eq!(json_of(&out)["verified"], false);
-    // The shell checks that the answer is one number: that is a check of the content.
-    model.replies(&[PROGRAM, "```bash\nwc -l < notes.txt\n```", &look_yes()]);
-    let out =
-        world.run_with_model(&model, work.path(), &["--json", "How many lines does notes.txt have? Just the number."]);
+    // The shell checks that the answer is one number, and a second script, sampled apart, gives the same: checked.
+    let question = "How many lines does notes.txt have? Just the number.";
+    model.replies(&[PROGRAM, "```bash\nwc -l < notes.txt\n```", "```bash\ngrep -c '' notes.txt\n```"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", question]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(json_of(&out)["verified"], true);
+    let report = json_of(&out);
+    assert_eq!((report["verified"].as_bool(), report["answer"].as_str()), (Some(true), Some("3\n")), "{report}");
+    let checks = report["subtasks"][0]["checks"].to_string();
+    assert!(checks.contains("a second script, sampled independently, gave the same result"), "{checks}");
+}
+
+#[test]
+fn a_small_model_s_number_that_a_second_script_contradicts_stays_unchecked() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("visits.csv"), "day,count\nmon,3\ntue,4\n").unwrap();
+    let model = FakeModel::start();
+    // The first script counts the header too; a second, sampled apart, does not: they differ, so the right-shaped
+    // number written by the first is not claimed as checked (exit 6), and the second's file is never applied.
+    let first = "```bash\nwc -l < visits.csv > rows.txt\n```";
+    let second = "```bash\ntail -n +2 visits.csv | wc -l > rows.txt\necho 2 > stray.txt\n```";
+    model.replies(&[PROGRAM, first, second]);
+    let goal = "Write the number of data rows in visits.csv to rows.txt.";
+    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(report["verified"], false, "{report}");
+    let checks = report["subtasks"][0]["checks"].to_string();
+    assert!(checks.contains("gave another result") && checks.contains('2'), "{checks}");
+    assert_eq!(std::fs::read_to_string(work.path().join("rows.txt")).unwrap().trim(), "3");
+    assert!(!work.path().join("stray.txt").exists(), "the second script's changes are never applied");
+    assert_eq!(report["changes"].as_array().unwrap().len(), 1, "{report}");
 }
 
 #[test]

@@ -178,6 +178,9 @@ impl Engine {
                 // it only the shell's checks of the content count; a hosted model's look is one more check.
                 final_look: !local,
                 look_verifies: !local,
+                // Instead, a result only its shape vouches for counts as checked when a second script, sampled
+                // apart, gives the same (docs/agent.md).
+                consensus: local,
                 ..AgentConfig::default()
             };
             let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);

@@ -90,13 +90,20 @@ mod tests {
     use tmux_habitat::SocketSpec;
 
     fn created(path: &str, bytes: u64) -> Change {
-        Change { path: path.into(), kind: ChangeKind::Created, bytes_before: None, bytes_after: Some(bytes), dir: false }
+        Change {
+            path: path.into(),
+            kind: ChangeKind::Created,
+            bytes_before: None,
+            bytes_after: Some(bytes),
+            dir: false,
+        }
     }
 
     #[test]
     fn applied_changes_are_every_subtask_s_journal_in_the_order_applied() {
         let dir = tempfile::tempdir().unwrap();
-        let settings = Settings { socket: SocketSpec::Name("unused".into()), state_dir: dir.path().join("state"), tmux: None };
+        let settings =
+            Settings { socket: SocketSpec::Name("unused".into()), state_dir: dir.path().join("state"), tmux: None };
         let cwd = dir.path().join("cwd");
         std::fs::create_dir_all(&cwd).unwrap();
         let run = settings.state_dir.join("runs").join("clive-abc123");

@@ -1,5 +1,6 @@
 //! The runners, one per mode, and what they share.
 
+mod consensus;
 mod final_look;
 mod interactive;
 mod peek;

@@ -18,12 +18,13 @@ use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
+use crate::runners::consensus;
 use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
 use crate::runners::result_check::{Before, Problem, check_result, missing_input};
 use crate::runners::script_fix;
-use crate::runners::staging::Settled;
+use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
@@ -218,6 +219,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         let spec = crate::GoalSpec::parse(&subtask.description);
         let required = spec.required_writes(std::path::Path::new(&cwd));
         let mut staging = crate::runners::staging::Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
+        let launch = Launch { request, records: &records, no_pager: &no_pager };
         let writer =
             Writer { shared, request, caller: &caller, profile: &profile, cwd: &cwd, inputs: &inputs, deadline };
         // A failed script the shell fixed without a call (`script_fix::repair`): the next attempt, on top of the
@@ -278,19 +280,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
                 continue;
             }
-            let path = records.join(format!("script-{attempt}.{}", script.language.extension()));
-            std::fs::write(&path, &script.text)
-                .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
-            let run = format!("{} {}", script.language.interpreter(), shell_quote(&path.display().to_string()));
             let staged = staging.begin(attempt);
             let is_staged = staged.is_staged();
             shared.ledger.update(&subtask.id, |s| s.staged = Some(is_staged));
-            let command = format!(
-                "{}\n{NO_PAGER_ENV} BASH_ENV={} {}",
-                dag_sched::export_run_dirs(&request.context),
-                shell_quote(&no_pager.display().to_string()),
-                staged.wrap(&records, &run),
-            );
+            let (path, command) = launch.command(&script, &format!("script-{attempt}"), &staged)?;
             progress(request, attempt, caller.tokens_so_far(), format!("running script {attempt}"));
             shared.ledger.update(&subtask.id, |s| {
                 s.last_command = Some(format!("{} {}", script.language.interpreter(), path.display()))
@@ -384,6 +377,24 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 // The final look: the right shape may hold the wrong thing. A no is a failed attempt.
                 let mut checks = checked.checks;
                 let mut verified = checked.content_checked;
+                // A result only its shape vouches for, from a model whose right-shaped results are often wrong:
+                // checked only if a second script, sampled apart, gives the same.
+                if verified
+                    && shared.config.consensus
+                    && consensus::comparable(&spec, &required, std::path::Path::new(&cwd))
+                {
+                    let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
+                    let opinion = match first {
+                        Some(first) => {
+                            let second = Second { writer: &writer, pane: &pane, launch: &launch, required: &required };
+                            second.opinion(&script, &first, &mut staging, attempt).await
+                        }
+                        None => consensus::Opinion::Nothing("the result could not be read to compare".into()),
+                    };
+                    let (check, holds) = opinion.check();
+                    verified = holds;
+                    checks.push(check);
+                }
                 if shared.config.final_look {
                     let changed = applied.as_ref().map(|a| a.changes().to_vec()).unwrap_or_default();
                     let look = tokio::select! {
@@ -501,6 +512,134 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempt} scripts failed; the last: {last}")))
 }
 
+/// What starting a script in the subtask's pane needs.
+struct Launch<'a> {
+    request: &'a RunRequest,
+    records: &'a std::path::Path,
+    no_pager: &'a std::path::Path,
+}
+
+impl Launch<'_> {
+    /// Saves `script` in the subtask's run directory as `name` (plus its extension) and gives the shell text that
+    /// runs it as `attempt` (staged or not), never paging.
+    fn command(
+        &self,
+        script: &Script,
+        name: &str,
+        attempt: &Attempt,
+    ) -> Result<(std::path::PathBuf, String), DagError> {
+        let path = self.records.join(format!("{name}.{}", script.language.extension()));
+        std::fs::write(&path, &script.text).map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+        let run = format!("{} {}", script.language.interpreter(), shell_quote(&path.display().to_string()));
+        let command = format!(
+            "{}\n{NO_PAGER_ENV} BASH_ENV={} {}",
+            dag_sched::export_run_dirs(&self.request.context),
+            shell_quote(&self.no_pager.display().to_string()),
+            attempt.wrap(self.records, &run),
+        );
+        Ok((path, command))
+    }
+}
+
+/// A second opinion on an accepted result ([`consensus`]).
+struct Second<'a> {
+    writer: &'a Writer<'a>,
+    pane: &'a GatedPane,
+    launch: &'a Launch<'a>,
+    required: &'a [String],
+}
+
+impl Second<'_> {
+    /// Asks for a second script for the goal, written apart from `first`, runs it staged, and compares what it
+    /// gives with `result` (the accepted attempt's, [`consensus::result_of`]). Its changes are never applied.
+    async fn opinion(
+        &self,
+        first: &Script,
+        result: &str,
+        staging: &mut Staging<'_>,
+        attempt: u32,
+    ) -> consensus::Opinion {
+        use consensus::Opinion;
+        let request = self.writer.request;
+        let deadline = self.writer.deadline;
+        if self.writer.shared.budget_spent() {
+            return Opinion::Nothing("the token budget is spent".into());
+        }
+        let script = match self.writer.second(attempt).await {
+            Written::Script(script) => script_fix::tidy(&request.subtask.description, &script),
+            Written::Unreadable(_) => return Opinion::Nothing("the reply held no script".into()),
+            Written::End(outcome) => {
+                return Opinion::Nothing(outcome.reason.unwrap_or_else(|| "the call ended".into()));
+            }
+        };
+        // The same script again says nothing new: its result would be the same, right or wrong.
+        if same_script(&script.text, &first.text) {
+            return Opinion::Nothing("the second script was the first one again".into());
+        }
+        if let Err(refused) = gate_script(self.pane, &script, self.writer.cwd) {
+            return Opinion::Nothing(format!("the second script was refused: {refused}"));
+        }
+        // Its own stage, never applied: the accepted result below it is what it sees, and it cannot touch it.
+        let staged = staging.begin(attempt + STAGE_SECOND);
+        let Some(upper) = staged.upper() else {
+            staging.abandon(&staged);
+            return Opinion::Nothing("a second script runs only staged, and staging is unavailable".into());
+        };
+        progress(request, attempt, self.writer.caller.tokens_so_far(), "running a second script to compare");
+        let outcome = self.run(&script, &format!("second-{attempt}"), &staged, deadline).await;
+        staging.abandon(&staged);
+        match outcome {
+            Ok((0, printed)) => match consensus::result_of(self.required, &upper, &printed) {
+                Some(theirs) if theirs == result => Opinion::Agrees,
+                Some(theirs) => Opinion::Differs(one_line(&theirs, 120)),
+                None => Opinion::Nothing("the second script gave no result to compare".into()),
+            },
+            Ok((code, _)) => Opinion::Nothing(format!("the second script exited {code}")),
+            Err(why) => Opinion::Nothing(why),
+        }
+    }
+
+    /// Runs `script` as `staged` in the pane: its exit code and output, or why it did not finish.
+    async fn run(
+        &self,
+        script: &Script,
+        name: &str,
+        staged: &Attempt,
+        deadline: Instant,
+    ) -> Result<(i32, String), String> {
+        let request = self.writer.request;
+        let (path, command) = self.launch.command(script, name, staged).map_err(|e| e.to_string())?;
+        let wakeups = crate::observe::Wakeups::new(self.pane, deadline).await;
+        let running = self.pane.start(&command).await.map_err(|e| e.to_string())?;
+        let mut running =
+            Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
+        let watch = Watch {
+            baseline: "",
+            pattern: None,
+            patience: Patience::Deadline,
+            cancel: &request.cancel,
+            prompt_floor: None,
+            look_first: false,
+        };
+        let seen = watch_command(self.pane, &mut running, wakeups, watch, deadline).await;
+        match seen {
+            Seen::Finished(output) if output.exit_code == crate::stage::STAGE_UNAVAILABLE => {
+                Err("staging turned out unavailable".into())
+            }
+            Seen::Finished(output) => Ok((output.exit_code, output.output)),
+            Seen::Failed(error) => Err(error.to_string()),
+            _ => {
+                drop(running);
+                let how = self.pane.interrupt().await;
+                Err(format!("the second script did not finish; {how}"))
+            }
+        }
+    }
+}
+
+/// Second scripts' stages are numbered apart from the attempts'.
+const STAGE_SECOND: u32 = 100;
+
 /// What one script-writing call needs.
 struct Writer<'a> {
     shared: &'a Shared,
@@ -524,6 +663,21 @@ enum Written {
 impl Writer<'_> {
     /// Asks the model for attempt `attempt`: a first script, or a repair of `failure`.
     async fn write(&self, failure: Option<&Failure>, attempt: u32) -> Written {
+        // A repair sampled as greedily as the first attempt tends to be the failed script again (measured with
+        // Qwen2.5-Coder-0.5B: the same wrong pipeline three times); the check after each run picks among samples.
+        // Only where a temperature is configured: some models accept none (`AgentConfig::temperature`).
+        let temperature = failure.and(self.shared.config.temperature).map(|t| t.max(REPAIR_TEMPERATURE));
+        self.ask(failure, attempt, temperature, true).await
+    }
+
+    /// Asks for a second first script, written apart from the first to compare results with: the same task
+    /// without the worked examples, sampled as the first was (greedily for a small local model, so the
+    /// comparison repeats run after run).
+    async fn second(&self, attempt: u32) -> Written {
+        self.ask(None, attempt, self.shared.config.temperature, false).await
+    }
+
+    async fn ask(&self, failure: Option<&Failure>, attempt: u32, temperature: Option<f32>, examples: bool) -> Written {
         let request = self.request;
         let subtask = &request.subtask;
         progress(request, attempt, self.caller.tokens_so_far(), format!("writing script {attempt}"));
@@ -537,11 +691,8 @@ impl Writer<'_> {
         let prompt = script_request(&ScriptPrompt {
             workplace,
             failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
+            examples,
         });
-        // A repair sampled as greedily as the first attempt tends to be the failed script again (measured with
-        // Qwen2.5-Coder-0.5B: the same wrong pipeline three times); the check after each run picks among samples.
-        // Only where a temperature is configured: some models accept none (`AgentConfig::temperature`).
-        let temperature = failure.and(self.shared.config.temperature).map(|t| t.max(REPAIR_TEMPERATURE));
         let shape = CallShape {
             purpose: "script",
             max_tokens: self.shared.config.script_tokens,

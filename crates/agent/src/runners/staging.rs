@@ -89,6 +89,14 @@ impl Attempt {
     pub(crate) fn is_staged(&self) -> bool {
         matches!(self, Attempt::Staged(_))
     }
+
+    /// The overlay's upper directory (what the attempt wrote), when staged.
+    pub(crate) fn upper(&self) -> Option<PathBuf> {
+        match self {
+            Attempt::Staged(stage) => Some(stage.upper()),
+            Attempt::Unstaged(_) => None,
+        }
+    }
 }
 
 impl<'a> Staging<'a> {
