@@ -273,6 +273,20 @@ pub(crate) struct Watch<'a> {
     pub look_first: bool,
 }
 
+impl<'a> Watch<'a> {
+    /// The watch of a script just started: all its output counts, and it may take until the deadline.
+    pub(crate) fn script(cancel: &'a dag_sched::CancelToken) -> Watch<'a> {
+        Watch {
+            baseline: "",
+            pattern: None,
+            patience: Patience::Deadline,
+            cancel,
+            prompt_floor: None,
+            look_first: false,
+        }
+    }
+}
+
 /// Whether the last line of `view` looks like a program waiting for a typed line (`>>>`, `$`, `sqlite>`,
 /// `Name:`, `Continue?`).
 fn looks_like_prompt(view: &str) -> bool {

@@ -16,7 +16,7 @@ use crate::agent::{Agent, Shared};
 use crate::answer::{answer_field, answer_schema};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
-use crate::observe::{Command, Patience, Seen, Watch, watch_command};
+use crate::observe::{Command, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
 use crate::runners::consensus;
 use crate::runners::final_look;
@@ -297,14 +297,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             };
             let mut running =
                 Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
-            let watch = Watch {
-                baseline: "",
-                pattern: None,
-                patience: Patience::Deadline,
-                cancel: &request.cancel,
-                prompt_floor: None,
-                look_first: false,
-            };
+            let watch = Watch::script(&request.cancel);
             let mut seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
             // A yes/no question the goal answers ("run ./x and answer yes") is answered: one small call each.
             let mut answered = 0;
@@ -613,15 +606,7 @@ impl Second<'_> {
         let running = self.pane.start(&command).await.map_err(|e| e.to_string())?;
         let mut running =
             Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
-        let watch = Watch {
-            baseline: "",
-            pattern: None,
-            patience: Patience::Deadline,
-            cancel: &request.cancel,
-            prompt_floor: None,
-            look_first: false,
-        };
-        let seen = watch_command(self.pane, &mut running, wakeups, watch, deadline).await;
+        let seen = watch_command(self.pane, &mut running, wakeups, Watch::script(&request.cancel), deadline).await;
         match seen {
             Seen::Finished(output) if output.exit_code == crate::stage::STAGE_UNAVAILABLE => {
                 Err("staging turned out unavailable".into())
