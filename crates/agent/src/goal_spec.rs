@@ -188,6 +188,18 @@ impl GoalSpec {
         self.mutates
     }
 
+    /// A file that exists in `cwd` and that `goal` (the text this spec was parsed from) may mean to overwrite without
+    /// saying so: a path after a verbless "to" (`the ERROR lines of app.log to errors.txt`). Guessed destinations
+    /// are never overwritten on a guess, so such a goal would end with the file kept and the result elsewhere:
+    /// better asked than guessed. `None` when every such file is new, or the goal says what to do with it.
+    pub fn unclear_overwrite(&self, goal: &str, cwd: &Path) -> Option<String> {
+        let after_to: Vec<String> = TO_PATH
+            .captures_iter(goal)
+            .filter_map(|capture| Some(capture.get(1)?.as_str().trim_end_matches(['.', ',', ':', ';']).to_owned()))
+            .collect();
+        self.guessed.iter().find(|file| after_to.contains(file) && crate::claims::resolve(file, cwd).is_file()).cloned()
+    }
+
     /// Whether `file` is one the goal only reads.
     pub fn only_reads(&self, file: &str) -> bool {
         self.reads.iter().any(|named| same_file(named, file))
@@ -525,6 +537,20 @@ mod tests {
         std::fs::write(dir.path().join("todos.txt"), "x").unwrap();
         assert!(s.required_writes(dir.path()).is_empty());
         assert!(!s.may_change_existing("todos.txt"));
+    }
+
+    #[test]
+    fn an_existing_file_after_a_verbless_to_is_asked_about() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("errors.txt"), "old\n").unwrap();
+        std::fs::write(dir.path().join("app.log"), "x\n").unwrap();
+        let unclear = |goal: &str| spec(goal).unclear_overwrite(goal, dir.path());
+        assert_eq!(unclear("The ERROR lines of app.log to errors.txt."), Some("errors.txt".into()));
+        assert_eq!(unclear("The ERROR lines of app.log to new.txt."), None, "a new file is simply made");
+        assert_eq!(unclear("Write the ERROR lines of app.log to errors.txt."), None, "said: overwrite");
+        assert_eq!(unclear("Append the ERROR lines of app.log to errors.txt."), None, "said: append");
+        assert_eq!(unclear("Compare app.log to errors.txt."), None, "read");
+        assert_eq!(unclear("Count the ERROR lines in app.log."), None, "an input at the end is no question");
     }
 
     #[test]

@@ -138,3 +138,25 @@ fn a_result_nothing_could_check_exits_6_and_says_so() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_goal_that_may_mean_to_overwrite_an_existing_file_is_asked_not_guessed() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("app.log"), "ERROR disk\nINFO ok\n").unwrap();
+    std::fs::write(work.path().join("errors.txt"), "kept\n").unwrap();
+    let model = FakeModel::start();
+    model.replies(&[PROGRAM]);
+    let goal = "The ERROR lines of app.log to errors.txt.";
+    let out = world.run_hosted(&model, work.path(), &["--json", goal]);
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    let question = report["question"].as_str().unwrap_or_default();
+    assert!(question.contains("errors.txt exists") && question.contains("overwrite"), "{report}");
+    assert_eq!(std::fs::read_to_string(work.path().join("errors.txt")).unwrap(), "kept\n");
+    // Said plainly, it is done.
+    model.replies(&[PROGRAM, "```bash\ngrep ERROR app.log > errors.txt\n```", &look_yes()]);
+    let out = world.run_hosted(&model, work.path(), &["--json", "Write the ERROR lines of app.log to errors.txt."]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(work.path().join("errors.txt")).unwrap(), "ERROR disk\n");
+}

@@ -269,6 +269,21 @@ pub async fn execute(
 ) -> Result<TaskOutcome, Error> {
     let (settings, provider, options) = (&config.settings, &config.provider, &config.options);
     let text = task.text.as_str();
+    // Work a model will do on a goal that may mean to overwrite a file without saying so: asked, never guessed
+    // (a guessed destination that exists is kept, so the result would go elsewhere).
+    let model_work = match &routed.route {
+        Route::Direct(_) => routed.tier != Tier::Direct,
+        Route::Plan(planned) => !remote_task::is_remote(&planned.plan),
+        _ => false,
+    };
+    if model_work && let Some(file) = agent::GoalSpec::parse(text).unclear_overwrite(text, &working_directory(options)?)
+    {
+        let question = format!(
+            "{file} exists, and the task does not say to replace it. Should clive overwrite {file}? Say so (\"write \
+             … to {file}\"), or name a new file."
+        );
+        return Ok(TaskOutcome::Question { routed: routed.clone(), question });
+    }
     match &routed.route {
         // A command a model wrote is the first attempt of a script subtask: checked against what the task says
         // to make, answered through when it stops at a prompt, and repaired by the script writer when it fails.
