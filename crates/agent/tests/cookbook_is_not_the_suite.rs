@@ -9,6 +9,8 @@
 //! A failure names the example (or prompt file) and the task. For a held-out task it does not show the shared
 //! phrase or name: held-out wording is not to be read, even through this test; rewrite the example in other words.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
