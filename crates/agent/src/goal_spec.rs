@@ -115,7 +115,7 @@ static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A sentence that opens with the file it changes: `In config.json, set …`, `in app.ini replace …`.
+/// A sentence that opens with the file it changes: `In theme.json, set …`, `in tox.cfg replace …`.
 static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|sort|correct)\b",
@@ -151,7 +151,7 @@ impl GoalSpec {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
         }
         spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences);
-        // "stats.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
+        // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
             for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
                 if !spec.writes.contains(&file) {
@@ -428,7 +428,7 @@ fn push(list: &mut Vec<String>, file: &str) {
     }
 }
 
-/// Every name in `goal` that looks like a file (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// Every name in `goal` that looks like a file (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it.
 pub fn all_named_files(goal: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();

@@ -230,7 +230,7 @@ fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str>
 }
 
 /// A word that names a file: letters before a dot and a short extension with a letter (`hosts.cfg`,
-/// `orders.json`), not a number (`2.5`) or a host (`example.com` is taken too: asking about it is local work).
+/// `parcels.json`), not a number (`2.5`) or a host (`example.com` is taken too: asking about it is local work).
 fn file_name(word: &str) -> bool {
     let Some((stem, extension)) = word.rsplit_once('.') else { return false };
     !stem.is_empty()

@@ -28,7 +28,7 @@ fn is_code(name: &str) -> bool {
     matches!(extension, "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "awk" | "sed")
 }
 
-/// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// The names in a goal that look like files (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it, at most three of them (the first).
 pub fn named_files(goal: &str) -> Vec<String> {
     let mut names = crate::goal_spec::all_named_files(goal);
