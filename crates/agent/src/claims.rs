@@ -109,12 +109,12 @@ mod tests {
             ["reports/2024/summary.txt"]
         );
         assert_eq!(
-            goal_destinations("List the files under src/ with TODO, one path per line, in todos.txt."),
-            ["todos.txt"]
+            goal_destinations("List the chapters under book/ that quote Keats, one path per line, in found.txt."),
+            ["found.txt"]
         );
         assert!(goal_destinations("Count the lines in notes.txt and print the number.").is_empty());
-        assert!(goal_destinations("What is the first line in settings.ini? Answer briefly.").is_empty());
-        assert!(goal_destinations("According to auth.log, how many users logged in?").is_empty());
+        assert!(goal_destinations("What is the last line in hosts.cfg? Answer briefly.").is_empty());
+        assert!(goal_destinations("According to door.log, how many badges were used?").is_empty());
         assert_eq!(
             goal_destinations("Relative to src/, list the files and save them to out/list.txt."),
             ["out/list.txt"]

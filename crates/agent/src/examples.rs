@@ -1,12 +1,15 @@
 //! The script writer's worked examples: a cookbook of short scripts for common goals, of which the few that share
 //! the most telling words with a goal are shown before it.
 //!
-//! A small model copies the shape of what it has seen (Qwen2.5-Coder-0.5B wrote `du -sh` for "the total size in
-//! bytes" and `sort -r` by name for "the largest file" until it had seen a script for each), and every example shown
-//! costs its tokens on every first attempt. Measured on the eval suite's data tasks, first scripts right: 2 of 28
-//! without examples, 10 with seven fixed ones, 20 of 29 with three picked from this cookbook (docs/evals.md). So the cookbook is long and the prompt is short: the examples are
-//! ranked by the words their goals share with this goal, each word weighted by how rare it is in the cookbook
-//! (`csv` and `largest` say more than `lines`), and the best few are sent, the best last, nearest the goal.
+//! A small model copies the shape of what it has seen (Qwen2.5-Coder-0.5B wrote `du -sh` where a byte count was
+//! asked for until it had seen a script that sums sizes), and every example shown costs its tokens on every first
+//! attempt. So the cookbook is long and the prompt is short: the examples are ranked by the words their goals share
+//! with this goal, each word weighted by how rare it is in the cookbook (`csv` and `json` say more than `lines`),
+//! and the best few are sent, the best last, nearest the goal.
+//!
+//! The examples teach idioms (quoting names with spaces, `find -print0`, a header skipped, one number written, a
+//! python heredoc with the csv or json module), each in a domain of its own: none is an eval task renamed, and
+//! `tests/cookbook_is_not_the_suite.rs` fails when an example shares a phrase or a file name with any eval task.
 
 use std::collections::{HashMap, HashSet};
 
@@ -87,7 +90,7 @@ mod tests {
     #[test]
     fn the_cookbook_parses_whole() {
         let examples = script_examples();
-        assert!(examples.len() >= 20, "{}", examples.len());
+        assert!(examples.len() >= 12, "{}", examples.len());
         for example in &examples {
             assert!(example.goal.starts_with("Goal: ") && !example.script.is_empty(), "{example:?}");
             assert!(!example.script.contains("```"), "{example:?}");
@@ -96,11 +99,11 @@ mod tests {
 
     #[test]
     fn the_examples_nearest_a_goal_come_last() {
-        let picked = pick_examples("Which file under data/ is the largest? Write its path to top.txt.", 4);
+        let picked = pick_examples("Print the dependencies listed in manifest.json, sorted.", 4);
         assert_eq!(picked.len(), 4);
-        assert!(picked[3].goal.contains("biggest") || picked[3].goal.contains("largest"), "{picked:#?}");
-        let csv = pick_examples("Convert prices.csv to prices.json: one object per row.", 4);
-        assert!(csv[3].script.contains("json.dump"), "{csv:#?}");
+        assert!(picked[3].script.contains("json.load"), "{picked:#?}");
+        let csv = pick_examples("For every player in rounds.csv, write the player and its best score.", 4);
+        assert!(csv[3].script.contains("csv.DictReader"), "{csv:#?}");
         assert_eq!(pick_examples("zzz", 2), script_examples()[..2].to_vec(), "nothing shared: the first ones");
     }
 }

@@ -452,6 +452,35 @@ static WEAK_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A goal whose answer is a name or a path: "its name", "the path of", "write the name". The measure it names to
+/// choose by ("the file with the largest size, the number of bytes: write its name") is not its result.
+static NAME_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)
+        \b(?:its|their|his|her)\s+(?:full\s+|file\s*|folder\s+|directory\s+|relative\s+|absolute\s+)?(?:names?|paths?)\b
+        | \bthe\s+(?:full\s+|file\s*|folder\s+|directory\s+|relative\s+|absolute\s+)?(?:name|path)\s+(?:of|to)\b
+        | \b(?:write|give|print|output|return|save|reply\s+with|answer\s+with)\s+(?:only\s+|just\s+)?the\s+(?:file\s*)?(?:name|path)\b",
+    )
+});
+
+/// A question that opens with "which", "who" or "whose", and the word after it ("which folder is the largest
+/// (the total of its sizes in bytes)?" asks for a folder).
+static WHICH: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)(?:^|[.?!;:]\s+)(?:which|who|whose)\b\s*(\w*)"));
+
+/// Words after "which" that ask for a number after all ("which number", "which total").
+const NUMBER_NOUNS: &[&str] =
+    &["number", "numbers", "count", "total", "sum", "amount", "value", "integer", "figure", "percentage"];
+
+/// Whether `text` (masked) asks for a name or a path rather than a number: [`NAME_ASKED`], or a [`WHICH`] question
+/// about something other than a number.
+fn name_asked(text: &str) -> bool {
+    NAME_ASKED.is_match(text)
+        || WHICH.captures_iter(text).any(|c| {
+            let word = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+            !NUMBER_NOUNS.contains(&word.as_str())
+        })
+}
+
 /// A goal that wants several numbers, or a number with something else, or counts per group.
 static MANY_NUMBERS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
@@ -561,7 +590,7 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
         found.push(paths);
     }
     // Both cases named ("the first letter in upper case, the rest in lower case") is about parts: neither holds.
-    // A case in parentheses qualifies the word before it ("the word TODO (uppercase)"), not the result.
+    // A case in parentheses qualifies the word before it ("the tag NOTE (in capitals)"), not the result.
     let unqualified = PARENTHESES.replace_all(text, " ");
     match (LOWER.is_match(&unqualified), UPPER.is_match(&unqualified)) {
         (true, false) => found.push(Shape::LowerCase),
@@ -634,9 +663,8 @@ fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
 fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     let strong = STRONG_NUMBER.is_match(text);
     let weak = WEAK_NUMBER.find_iter(text).count();
-    let asked = (strong || (weak > 0 && !MANY_NUMBERS.is_match(text) && !NUMBER_IN_CONDITION.is_match(text)))
-        && !listy
-        && !PER_GROUP.is_match(text);
+    let weakly = weak > 0 && !MANY_NUMBERS.is_match(text) && !NUMBER_IN_CONDITION.is_match(text) && !name_asked(text);
+    let asked = (strong || weakly) && !listy && !PER_GROUP.is_match(text);
     if !asked {
         return None;
     }
@@ -649,6 +677,13 @@ fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
         .filter_map(|c| (1..=6).find_map(|i| c.get(i)).map(|m| m.as_str().to_owned()))
         .collect();
     (!otherwise.is_empty()).then_some(Shape::Number { otherwise })
+}
+
+/// Whether `goal` asks for a name or a path and does not plainly ask for a number ("just the number"): then "the
+/// number of bytes" in it is the measure to choose by, not the result.
+pub(crate) fn asks_name(goal: &str) -> bool {
+    let masked = mask(goal);
+    name_asked(&masked) && !STRONG_NUMBER.is_match(&masked)
 }
 
 /// JSON where the goal says so or writes a `.json` file, with its kind and the keys it names.
@@ -1615,7 +1650,9 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 39] = [
+        let patterns: [&LazyLock<Regex>; 41] = [
+            &NAME_ASKED,
+            &WHICH,
             &MASKED_WORDS,
             &ONE_PER_LINE,
             &NOT_ONE_PER_LINE,
@@ -1714,11 +1751,11 @@ mod tests {
     #[test]
     fn a_number_is_read_unless_the_goal_wants_more() {
         for goal in [
-            "Count the lines in notes.txt and write just the number to lines.txt.",
-            "How many users are in users.csv? Write the number to n.txt.",
+            "Count the words of essay.md and save just the number to n.txt.",
+            "How many guests are in guests.csv? Write the number to n.txt.",
             "Write the number of lines in a.txt to n.txt.",
-            "Reply with the number only.",
-            "Write the total size in bytes of logs/ to size.txt.",
+            "Answer with the number only.",
+            "Write the total length in seconds of clips/ to length.txt.",
             "Write a single number to n.txt: the count of errors.",
             "Count the lines of a.txt that hold ERROR and write the count to n.txt.",
             "Write the number of unique addresses in a.log to n.txt.",
@@ -1737,6 +1774,28 @@ mod tests {
             "For each file in logs/, write just the number of lines to counts.txt, one per line.",
         ] {
             assert!(!shapes(goal).iter().any(|s| matches!(s, Shape::Number { .. })), "{goal}");
+        }
+    }
+
+    #[test]
+    fn a_name_asked_for_is_not_a_number_whatever_measure_it_names() {
+        for goal in [
+            "Which folder under music/ is the largest (the total of its files' sizes in bytes)? Write its name to a.txt.",
+            "Which track under music/ has the largest size (the number of bytes)? Write its name to a.txt.",
+            "Which of the clips lasts longest, in seconds? Write the name of the clip to a.txt.",
+            "Find the album whose tracks add up to the largest sum in KB and write its path to a.txt.",
+            "Who has the highest total in scores.csv? Reply with the name only.",
+        ] {
+            assert!(!shapes(goal).iter().any(|s| matches!(s, Shape::Number { .. })), "{goal}: {:?}", shapes(goal));
+            assert!(asks_name(goal), "{goal}");
+        }
+        for goal in [
+            "Which number appears most often in nums.txt? Write just the number to a.txt.",
+            "What is the total size in bytes of music/? Write the number to a.txt.",
+            "Which port does the [db] section set? Answer with the number only.",
+        ] {
+            assert_eq!(shapes(goal).first(), Some(&number()), "{goal}");
+            assert!(!asks_name(goal), "{goal}");
         }
     }
 

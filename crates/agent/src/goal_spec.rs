@@ -77,8 +77,8 @@ static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
 static NAMED: LazyLock<Regex> =
     LazyLock::new(|| compile(r"(?i)\b(?:file|directory|folder|dir)\s+(?:named|called)\s+[`'\x22]?([\w.+~/-]+)"));
 
-/// A file the goal ends a sentence with after "in" (`…, one per line, in todos.txt.`): where the result goes.
-/// "in" before the end names an input (`the lines in notes.txt to lines.txt`), so only the end counts.
+/// A file the goal ends a sentence with after "in" (`…, one per line, in found.txt.`, `save it in out.md.`): where
+/// the result goes. "in" before the end names an input (`the lines in a.md to n.txt`), so only the end counts.
 static FINAL_IN: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)")
 });
@@ -94,14 +94,28 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 /// Verbs that make a goal change something on disk (any of the above, or running a program).
 static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
 
 /// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
 static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b"));
 
-/// A sentence that opens with the file it changes: `In config.json, set …`, `in app.ini replace …`.
+/// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`), not
+/// the adjective (`check that the totals are correct`).
+static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
+});
+
+/// Unpacking an archive, which makes the files it holds: `extract site.tar.gz`, `unpack the archive`, `unzip x.zip`.
+/// "Extract" alone makes nothing (`extract the emails and count them`); of an archive it does.
+static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:extract|extracts|unpack|unpacks|unarchive|expand|decompress|uncompress|inflate)\b(?:[^.?!;\n]|\.\S){0,80}?(?:\.(?:tar|tgz|tbz2?|txz|zip|gz|bz2|xz|zst|7z|rar|jar)\b|\b(?:archives?|tarballs?|zip)\b)",
+    )
+});
+
+/// A sentence that opens with the file it changes: `In theme.json, set …`, `in tox.cfg replace …`.
 static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|sort|correct)\b",
@@ -130,11 +144,14 @@ impl GoalSpec {
     pub fn parse(goal: &str) -> GoalSpec {
         // Verbs are looked for where no file is named: `mv.txt` holds no `mv`, `fix.log` no `fix`.
         let masked = mask_files(goal);
-        let mut spec = GoalSpec { mutates: MUTATING.is_match(&masked), ..GoalSpec::default() };
-        for (start, end) in sentences(goal) {
+        let mut spec =
+            GoalSpec { mutates: MUTATING.is_match(&masked) || UNPACKS.is_match(goal), ..GoalSpec::default() };
+        let sentences = sentences(goal);
+        for &(start, end) in &sentences {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
         }
-        // "stats.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
+        spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences);
+        // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
             for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
                 if !spec.writes.contains(&file) {
@@ -148,7 +165,7 @@ impl GoalSpec {
                 push(&mut spec.reads, &file);
             }
         }
-        // A goal that names what to make or change changes something, whatever its verb ("list …, in todos.txt").
+        // A goal that names what to make or change changes something, whatever its verb ("list …, in found.txt").
         spec.mutates |= !spec.writes.is_empty() || !spec.changes.is_empty() || !spec.guessed.is_empty();
         spec
     }
@@ -206,6 +223,32 @@ impl GoalSpec {
             && !self.writes.iter().chain(&self.changes).any(|named| same_file(named, file))
     }
 
+    /// "notes.yaml no longer parses. Fix it so that it does.": a request to fix whose sentence names no file is
+    /// about the files the nearest earlier sentence names (those it does not ask to be written). Without this the
+    /// file was one the goal only reads, and a right fix of it was refused.
+    fn fix_what_an_earlier_sentence_names(&mut self, goal: &str, masked: &str, sentences: &[(usize, usize)]) {
+        for (index, &(start, end)) in sentences.iter().enumerate() {
+            let names_its_own = all_named_files(&goal[start..end])
+                .iter()
+                .any(|f| !self.writes.iter().chain(&self.guessed).any(|w| same_file(w, f)));
+            if !FIX_REQUEST.is_match(&masked[start..end]) || names_its_own {
+                continue;
+            }
+            let earlier = sentences[..index]
+                .iter()
+                .rev()
+                .map(|&(from, to)| all_named_files(&goal[from..to]))
+                .find(|files| !files.is_empty())
+                .unwrap_or_default();
+            for file in earlier {
+                if !self.writes.iter().any(|f| same_file(f, &file)) {
+                    push(&mut self.changes, &file);
+                    self.guessed.retain(|f| !same_file(f, &file));
+                }
+            }
+        }
+    }
+
     /// Reads one sentence; `masked` is the same text with its file names blanked out (same offsets).
     fn read_sentence(&mut self, sentence: &str, masked: &str) {
         // Paths after "to"/"into", each with the verb that governs it.
@@ -261,7 +304,7 @@ impl GoalSpec {
                 push(&mut self.guessed, word);
             }
         }
-        // "In config.json, set the port to 9090": the file the sentence opens with is what it changes.
+        // "In theme.json, set the font to serif": the file the sentence opens with is what it changes.
         if let Some(capture) = IN_FILE_THEN_CHANGE.captures(sentence)
             && let Some(file) = capture.get(1)
             && looks_like_path(file.as_str())
@@ -397,7 +440,7 @@ fn push(list: &mut Vec<String>, file: &str) {
     }
 }
 
-/// Every name in `goal` that looks like a file (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// Every name in `goal` that looks like a file (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it.
 pub fn all_named_files(goal: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
@@ -440,6 +483,8 @@ mod tests {
             &*QUOTED,
             &*IN_PLACE,
             &*FIXING,
+            &*FIX_REQUEST,
+            &*UNPACKS,
             &*IN_FILE_THEN_CHANGE,
         ] {
             assert!(!re.as_str().is_empty());
@@ -487,9 +532,9 @@ mod tests {
         let s = spec("Turn data.csv into data.json");
         assert_eq!(s.writes, ["data.json"]);
         assert_eq!(s.reads, ["data.csv"]);
-        let s = spec("Count the lines in notes.txt and write just the number to lines.txt.");
-        assert_eq!(s.writes, ["lines.txt"]);
-        assert_eq!(s.reads, ["notes.txt"]);
+        let s = spec("Count the words of essay.md and save only the number to words.out.");
+        assert_eq!(s.writes, ["words.out"]);
+        assert_eq!(s.reads, ["essay.md"]);
         let s = spec("Write the differences between a.txt and b.txt to d.txt");
         assert_eq!(s.writes, ["d.txt"]);
         assert!(s.mutates);
@@ -515,28 +560,71 @@ mod tests {
         assert_eq!((&s.writes, &s.changes), (&vec!["new.txt".to_owned()], &vec!["old.txt".to_owned()]));
         let s = spec("Sort notes.txt in place and write its line count to count.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["notes.txt".to_owned()], &vec!["count.txt".to_owned()]));
-        let s = spec("stats.py crashes when run. Fix the bug, then run it and save what it prints to out.txt.");
-        assert_eq!((&s.changes, &s.writes), (&vec!["stats.py".to_owned()], &vec!["out.txt".to_owned()]));
-        let s = spec("In config.json, set server.port to 9090 and keep the rest as it is.");
-        assert_eq!(s.changes[0], "config.json", "{s:?}");
-        assert!(s.may_change_existing("config.json"));
+        let s = spec("tally.py raises a KeyError. Repair the bug, run it and save its output to out.txt.");
+        assert_eq!((&s.changes, &s.writes), (&vec!["tally.py".to_owned()], &vec!["out.txt".to_owned()]));
+        let s = spec("In theme.json, set colors.bg to black and keep the rest as it is.");
+        assert_eq!(s.changes[0], "theme.json", "{s:?}");
+        assert!(s.may_change_existing("theme.json"));
         let s = spec("Set the port in app.ini to 8080.");
         assert_eq!(s.changes, ["app.ini"]);
-        let s = spec("List the files that hold TODO, one per line, in todos.txt.");
+        let s = spec("List the chapters that quote Keats, one per line, in found.txt.");
         assert!(s.mutates, "a goal that names where its result goes changes something");
         let s = spec("Delete tmp.log");
         assert_eq!(s.changes, ["tmp.log"]);
     }
 
     #[test]
+    fn a_fix_of_the_file_an_earlier_sentence_names_changes_it() {
+        for (goal, file) in [
+            ("notes.yaml no longer parses. Fix it so that it does.", "notes.yaml"),
+            (
+                "The file deploy/hosts.toml has a syntax error. Please repair the file so that it loads.",
+                "deploy/hosts.toml",
+            ),
+            ("Look at menu.xml: a tag is never closed. Fix the file and keep the rest as it is.", "menu.xml"),
+            ("palette.json is not valid JSON any more; correct it.", "palette.json"),
+            ("theme.ini fails to load. Fix it, then write the number of sections to n.txt.", "theme.ini"),
+        ] {
+            let s = spec(goal);
+            assert_eq!(s.changes, [file], "{goal}: {s:?}");
+            assert!(s.may_change_existing(file) && !s.only_reads(file), "{goal}: {s:?}");
+        }
+        let s = spec("theme.ini fails to load. Fix it, then write the number of sections to n.txt.");
+        assert_eq!(s.writes, ["n.txt"]);
+        for goal in [
+            "totals.csv sums each row. Check that the sums are correct.",
+            "Read notes.yaml. Is the indentation correct?",
+            "Compare a.txt with b.txt. Then fix c.md so that it says the same.",
+        ] {
+            let s = spec(goal);
+            assert!(
+                !s.changes.iter().any(|f| f == "totals.csv" || f == "notes.yaml" || f == "a.txt" || f == "b.txt"),
+                "{goal}: {s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn unpacking_an_archive_changes_things_even_in_a_question() {
+        for goal in [
+            "Extract site.tar.gz, then tell me how many .html files it holds.",
+            "Unpack the archive bundle.zip here. How many images are in it?",
+            "extract everything from photos.tgz and say how many files there are",
+        ] {
+            assert!(spec(goal).mutates, "{goal}");
+        }
+        assert!(!spec("Extract the e-mail addresses from inbox.txt and tell me how many there are.").mutates);
+    }
+
+    #[test]
     fn a_guessed_destination_never_overwrites() {
-        let s = spec("List the files under src/ with TODO, one path per line, in todos.txt.");
-        assert_eq!(s.destinations(), ["todos.txt"]);
+        let s = spec("List the chapters under book/ that quote Keats, one path per line, in found.txt.");
+        assert_eq!(s.destinations(), ["found.txt"]);
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(s.required_writes(dir.path()), ["todos.txt"]);
-        std::fs::write(dir.path().join("todos.txt"), "x").unwrap();
+        assert_eq!(s.required_writes(dir.path()), ["found.txt"]);
+        std::fs::write(dir.path().join("found.txt"), "x").unwrap();
         assert!(s.required_writes(dir.path()).is_empty());
-        assert!(!s.may_change_existing("todos.txt"));
+        assert!(!s.may_change_existing("found.txt"));
     }
 
     #[test]
@@ -555,13 +643,13 @@ mod tests {
 
     #[test]
     fn reading_goals_change_nothing_they_do_not_name() {
-        let s = spec("How many lines does notes.txt have?");
+        let s = spec("How many lines does essay.md have?");
         assert!(!s.mutates);
         assert!(!s.may_change_existing("other.txt"));
-        let s = spec("In photos/, rename every .jpeg file to .jpg.");
+        let s = spec("In songs/, rename every .aif file to .aiff.");
         assert!(s.mutates);
-        assert!(s.may_change_existing("photos/a.jpeg"));
-        assert!(!spec("According to auth.log, how many users logged in?").mutates);
+        assert!(s.may_change_existing("songs/a.aif"));
+        assert!(!spec("According to door.log, how many badges were used?").mutates);
     }
 
     fn file_name() -> impl Strategy<Value = String> {

@@ -11,7 +11,7 @@ use clive_agent::prompt::{
 use clive_agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
 
-const GOAL: &str = "Count the lines in notes.txt and write just the number to lines.txt.";
+const GOAL: &str = "Put the word count of essay.md into words.out, just the number.";
 
 fn first() -> String {
     let profile = PaneProfile::shell();
@@ -51,10 +51,10 @@ fn interactive_after_four_commands() {
     // The older observations have shrunk to their steps; the latest two are shown in full. After a failure the
     // model is asked to fix it, after a success whether the goal is reached.
     insta::assert_snapshot!(conversation(&[
-        exchange("ls", 0, "notes.txt\n"),
-        exchange("wc -l < notes.txt > lines.txt", 1, "bash: lines.txt: Permission denied\n"),
-        exchange("wc -l < notes.txt", 0, "12\n"),
-        exchange("echo 12 > lines.txt", 0, ""),
+        exchange("ls", 0, "essay.md\n"),
+        exchange("wc -w < essay.md > words.out", 1, "bash: words.out: Permission denied\n"),
+        exchange("wc -w < essay.md", 0, "412\n"),
+        exchange("echo 412 > words.out", 0, ""),
     ]));
 }
 
@@ -88,10 +88,10 @@ fn interactive_observations() {
 #[test]
 fn interactive_with_tool_notes_and_inputs() {
     let profile = PaneProfile::new("data", "Tools: jq (JSON), mlr (CSV). `mlr --icsv --ojson cat f.csv` converts.");
-    let inputs = [Input { from: "fetch".into(), text: "Summary: saved orders.csv (120 rows)\n".into() }];
+    let inputs = [Input { from: "fetch".into(), text: "Summary: saved parcels.csv (120 rows)\n".into() }];
     let observation = Observation::Start { screen: "$\n".into() }.render(2000);
     let workplace = Workplace {
-        goal: "Sum the amount column of orders.csv.",
+        goal: "Sum the weight column of parcels.csv.",
         pane: "data",
         profile: &profile,
         cwd: "/home/ana/work",
@@ -129,13 +129,13 @@ fn script_first_and_repair() {
 
 #[test]
 fn confirm_prompt() {
-    let screen = "Scanning tmp/...\n3 files found\nDelete 3 temporary files in tmp/? [y/N] ";
-    insta::assert_snapshot!(confirm_request("Run ./cleanup.sh and answer yes to its question.", screen).transcript());
+    let screen = "Checking cache/...\n3 stale entries\nRemove 3 stale entries from cache/? [y/N] ";
+    insta::assert_snapshot!(confirm_request("Start ./clear-cache.sh and say yes when it asks.", screen).transcript());
 }
 
 #[test]
 fn text_prompts() {
-    let inputs = [Input { from: "count".into(), text: "Summary: 3 errors in app.log\n".into() }];
+    let inputs = [Input { from: "count".into(), text: "Summary: 3 errors in mailer.log\n".into() }];
     let llm = llm_request("Write a one-paragraph report of the findings.", &inputs);
     let answer = answer_request("What does SIGHUP usually ask a daemon to do?", &[]);
     let summary = summary_request("Count errors and write a report", &inputs);

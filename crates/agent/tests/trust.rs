@@ -224,3 +224,46 @@ async fn a_result_of_the_wrong_shape_is_repaired_and_the_right_one_is_checked() 
     let stats = agent.ledger().get("s").unwrap();
     assert!(stats.checks.iter().any(|c| c.starts_with("names.txt:")), "{:?}", stats.checks);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fix_of_the_file_an_earlier_sentence_names_is_kept() {
+    let world = World::new().await;
+    write(&world, "palette.json", "{\"bg\": \"black\",}\n");
+    // The sentence that asks for the fix says "it"; the file is named in the sentence before.
+    world.replies(&["```bash\nprintf '{\"bg\": \"black\"}\\n' > palette.json\n```", &look_yes()]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("palette.json no longer parses. Fix it so that it does.")).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("palette.json"), "{\"bg\": \"black\"}\n");
+    let stats = agent.ledger().get("s").unwrap();
+    let changes: Vec<String> = stats.changes.iter().map(|c| c.path.display().to_string()).collect();
+    assert_eq!(changes, ["palette.json"], "{:?}", stats.changes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_after_unpacking_keeps_what_was_unpacked() {
+    let world = World::new().await;
+    let site = world.work.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    for name in ["a.html", "b.html", "style.css"] {
+        std::fs::write(site.join(name), "x\n").unwrap();
+    }
+    let tar = std::process::Command::new("tar")
+        .args(["czf", "site.tar.gz", "site"])
+        .current_dir(world.work.path())
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    std::fs::remove_dir_all(&site).unwrap();
+    world.replies(&["```bash\ntar xzf site.tar.gz && find site -name '*.html' | wc -l\n```", &look_yes()]);
+    let agent = world.agent();
+    // No destination named: only the verb says that files are made, and the question must not discard them.
+    let goal = "Extract site.tar.gz, then tell me how many .html files it holds.";
+    let summary = world.run(&agent, &plan(goal)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert!(result.summary.contains('2'), "{result:?}");
+    assert!(world.work.path().join("site/a.html").is_file(), "what was unpacked was not kept");
+    assert!(!agent.ledger().get("s").unwrap().changes.is_empty());
+}

@@ -351,9 +351,9 @@ pub async fn execute(
     }
 }
 
-/// Whether `command` only runs a program `task` names (`./upgrade.sh`, `bash ask.sh`) and the task names no file to
+/// Whether `command` only runs a program `task` names (`./migrate.sh`, `bash ask.sh`) and the task names no file to
 /// write: a command no model gets wrong. A small script writer, shown the files such a task names, writes
-/// something else (Qwen2.5-Coder-0.5B edited the `settings.conf` that "must stay as it is").
+/// something else (Qwen2.5-Coder-0.5B edited a file the task said to leave as it was, instead of running the program).
 fn only_runs_named_program(task: &str, command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     let program = match words.as_slice() {
@@ -417,14 +417,14 @@ mod tests {
 
     #[test]
     fn a_command_that_only_runs_the_named_program_is_kept() {
-        let task = "Run ./upgrade.sh but answer no to its question: settings.conf must stay as it is.";
-        assert!(only_runs_named_program(task, "./upgrade.sh"));
+        let task = "Start ./migrate.sh and say no when it asks; db.cfg is to be left untouched.";
+        assert!(only_runs_named_program(task, "./migrate.sh"));
         assert!(only_runs_named_program("Run ask.sh and answer no.", "bash ask.sh"));
-        assert!(!only_runs_named_program(task, "echo n | ./upgrade.sh"), "more than running it");
+        assert!(!only_runs_named_program(task, "echo n | ./migrate.sh"), "more than running it");
         assert!(!only_runs_named_program(task, "./other.sh"), "not the named program");
         assert!(!only_runs_named_program(task, "ls"), "not a named program");
         assert!(!only_runs_named_program("Run ask.sh.", "ask.sh"), "not on PATH: it needs ./");
-        let writes = "Run ./build.sh and write the last line it prints to result.txt.";
-        assert!(!only_runs_named_program(writes, "./build.sh"), "the task has a file to write");
+        let writes = "Run ./bench.sh and save the fastest time it prints to best.txt.";
+        assert!(!only_runs_named_program(writes, "./bench.sh"), "the task has a file to write");
     }
 }

@@ -1,17 +1,17 @@
-//! Tier 0 for arithmetic: "What is 17 times 23?" is answered exactly, without a model.
+//! Tier 0 for arithmetic: "What is 19 times 21?" is answered exactly, without a model.
 //!
-//! A small model answers such questions from memory and is often wrong (Qwen2.5-Coder-0.5B said 411 for
-//! 17 × 23); arithmetic needs no judgement, so tier 0 computes it. Only a whole question that is one
+//! A small model answers such questions from memory and is often wrong (Qwen2.5-Coder-0.5B was 20 off a product
+//! of two two-digit numbers); arithmetic needs no judgement, so tier 0 computes it. Only a whole question that is one
 //! expression is taken: an optional lead (`what is`, `calculate`, …), the expression (digits, `+ - * / ^`,
 //! `×`, `÷`, parentheses, and the words `plus`, `minus`, `times`, `multiplied by`, `divided by`, `over`,
-//! `to the power of`), a closing `?` or `.`, and at most a short instruction about the reply's form ("Reply
+//! `to the power of`), a closing `?` or `.`, and at most a short instruction about the reply's form ("Answer
 //! with the number only."). Anything else is declined, so a question about numbers in a file still reaches
 //! a model.
 
 /// The answer to `task` when it is an arithmetic question, as text (`391`, `2.5`); `None` otherwise.
 ///
 /// ```
-/// assert_eq!(clive_router::arithmetic_answer("What is 17 times 23? Reply with the number only.").as_deref(), Some("391"));
+/// assert_eq!(clive_router::arithmetic_answer("What is 19 times 21? Answer with the number only.").as_deref(), Some("399"));
 /// assert_eq!(clive_router::arithmetic_answer("calculate (2 + 3) * 4.5").as_deref(), Some("22.5"));
 /// assert_eq!(clive_router::arithmetic_answer("what is the sum of the numbers in a.txt?"), None);
 /// ```
@@ -50,7 +50,7 @@ fn split_question(task: &str) -> (&str, &str) {
     }
 }
 
-/// A short follow-up that only says how to reply ("Reply with the number only.", "Just the number.").
+/// A short follow-up that only says how to reply ("Answer with the number only.", "Just the number.").
 fn is_form_instruction(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let words = lower.split_whitespace().count();
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn questions_in_words_and_symbols() {
         for (question, answer) in [
-            ("What is 17 times 23? Reply with the number only.", "391"),
+            ("What is 19 times 21? Answer with the number only.", "399"),
             ("what's 2+2", "4"),
             ("How much is 1,000 divided by 8?", "125"),
             ("calculate 2 ^ 10", "1024"),
@@ -286,10 +286,10 @@ mod tests {
         for task in [
             "What is 17?",
             "what is the sum of the numbers in data.txt?",
-            "What is 17 times 23? Then write it to a.txt and mail it to bob.",
+            "What is 19 times 21? Then write it to a.txt and mail it to bob.",
             "count the lines in 3.txt",
             "How many files are in the docs directory?",
-            "What is the signal number of SIGKILL on Linux?",
+            "What is the exit status of a shell killed by SIGTERM?",
             "1 / 0",
             "what is 2 + ",
             "(1 + 2",

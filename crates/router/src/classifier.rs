@@ -229,8 +229,8 @@ fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str>
     })
 }
 
-/// A word that names a file: letters before a dot and a short extension with a letter (`settings.ini`,
-/// `orders.json`), not a number (`2.5`) or a host (`example.com` is taken too: asking about it is local work).
+/// A word that names a file: letters before a dot and a short extension with a letter (`hosts.cfg`,
+/// `parcels.json`), not a number (`2.5`) or a host (`example.com` is taken too: asking about it is local work).
 fn file_name(word: &str) -> bool {
     let Some((stem, extension)) = word.rsplit_once('.') else { return false };
     !stem.is_empty()
@@ -322,7 +322,7 @@ mod tests {
             "how big is /var/log",
             "which version is in Cargo.toml?",
             "what is in src",
-            "What is the first line of settings.ini?",
+            "What does the second line of hosts.cfg say?",
         ] {
             // A script looks instead (a planner call would cost more than the question needs).
             let verdict = interpret(reply, &StopReason::EndTurn, task, &context, GatePolicy::default()).unwrap();

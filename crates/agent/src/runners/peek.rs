@@ -28,7 +28,7 @@ fn is_code(name: &str) -> bool {
     matches!(extension, "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "awk" | "sed")
 }
 
-/// The names in a goal that look like files (`sales.csv`, `logs/app.log`, `./report.sh`): a word with an
+/// The names in a goal that look like files (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it, at most three of them (the first).
 pub fn named_files(goal: &str) -> Vec<String> {
     let mut names = crate::goal_spec::all_named_files(goal);
@@ -95,12 +95,12 @@ mod tests {
     #[test]
     fn the_files_a_goal_names_are_words_with_an_extension() {
         assert_eq!(
-            named_files("Write the total of the amount column of sales.csv to total.txt, with two decimals."),
-            ["sales.csv", "total.txt"]
+            named_files("Write the mean of the weight column of parcels.csv to mean.out, with one decimal."),
+            ["parcels.csv", "mean.out"]
         );
         assert_eq!(
-            named_files("Run ./report.sh; read logs/app.log (not 'x.y.z')."),
-            ["./report.sh", "logs/app.log", "x.y.z"]
+            named_files("Run ./tidy.sh; read var/tidy.log (not 'x.y.z')."),
+            ["./tidy.sh", "var/tidy.log", "x.y.z"]
         );
         assert_eq!(named_files("a.b c.d e.f g.h"), ["a.b", "c.d", "e.f"]);
         for none in ["count to 3.", "about 2.5 km", "see https://x.org/a.html?q=1 or $HOME/.bashrc", "-o.txt", "Done."]

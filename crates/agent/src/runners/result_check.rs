@@ -16,7 +16,7 @@ use crate::claims::{goal_destinations, resolve};
 use crate::goal_shape;
 use crate::runners::peek::named_files;
 
-/// Goals whose result is one number: "write the number to", "how many … write", "reply with the number only".
+/// Goals whose result is one number: "write the number to", "how many … write", "answer with the number only".
 static ASKS_NUMBER: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:the number\b|how many\b|number only\b)"));
 
@@ -239,9 +239,9 @@ pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, b
 }
 
 /// Whether the result `goal` asks for is one number (and nothing else in any case: a conditional goal may want a
-/// word instead).
+/// word instead, and a goal that asks for a name names its number only to choose by).
 pub(crate) fn asks_number(goal: &str) -> bool {
-    matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal)
+    matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal) && !goal_shape::asks_name(goal)
 }
 
 /// A file `goal` reads that is not in `cwd`, as a failed attempt's output `printed` says
@@ -377,28 +377,27 @@ mod tests {
 
     #[test]
     fn a_number_is_just_a_number() {
-        let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
+        let goal = "Put the line count of poem.md into n.txt, just the number.";
         assert_eq!(
-            check(goal, &[("lines.txt", "12 notes.txt\n")], "", false).unwrap(),
-            "lines.txt holds `12 notes.txt`: the number and a name; write only the number (read the file on stdin: \
-             `wc -l < notes.txt`, or cut the name off: `| awk '{print $1}'`)"
+            check(goal, &[("n.txt", "12 poem.md\n")], "", false).unwrap(),
+            "n.txt holds `12 poem.md`: the number and a name; write only the number (read the file on stdin: \
+             `wc -l < poem.md`, or cut the name off: `| awk '{print $1}'`)"
         );
         assert_eq!(
-            check(goal, &[("lines.txt", "about twelve")], "", false).unwrap(),
-            "lines.txt holds `about twelve`, not just the number"
+            check(goal, &[("n.txt", "about twelve")], "", false).unwrap(),
+            "n.txt holds `about twelve`, not just the number"
         );
         for number in ["12\n", "-3", "1,024", "3875.50"] {
-            assert_eq!(check(goal, &[("lines.txt", number)], "", false), None, "{number}");
+            assert_eq!(check(goal, &[("n.txt", number)], "", false), None, "{number}");
         }
         assert_eq!(
-            check("What is the size of data/? Write the number to size.txt.", &[("size.txt", "28K\tdata/")], "", false)
+            check("How big is cache/? Write the number to used.txt.", &[("used.txt", "28K\tcache/")], "", false)
                 .unwrap(),
-            "size.txt holds `28K\tdata/`: the number and a name; write only the number (cut the name off: \
+            "used.txt holds `28K\tcache/`: the number and a name; write only the number (cut the name off: \
              `| awk '{print $1}'`)"
         );
-        let conditional =
-            "Write the number of lines in in.txt to n.txt. If in.txt does not exist, write MISSING to n.txt instead.";
-        assert_eq!(check(conditional, &[("n.txt", "MISSING\n")], "", false), None);
+        let conditional = "Write the number of lines in in.txt to n.txt, or NONE if there is no in.txt.";
+        assert_eq!(check(conditional, &[("n.txt", "NONE\n")], "", false), None);
         assert_eq!(
             check("Write the word count to n.txt.", &[("n.txt", "about 40")], "", false),
             None,
@@ -407,19 +406,26 @@ mod tests {
     }
 
     #[test]
+    fn a_name_asked_for_with_a_unit_is_a_name() {
+        let goal = "Which track under music/ has the largest size (the number of bytes)? Write its name to a.txt.";
+        assert!(!asks_number(goal));
+        assert_eq!(check(goal, &[("a.txt", "intro.flac\n")], "", false), None);
+        let question = "Which clip lasts longest, in seconds? Answer with its name.";
+        assert_eq!(check(question, &[], "intro.mov\n", false), None);
+        assert!(asks_number("How many clips last over 10 seconds? Write the number to a.txt."));
+    }
+
+    #[test]
     fn a_file_an_earlier_attempt_left_is_not_this_attempts_result() {
         let dir = tempfile::tempdir().unwrap();
         let cwd = dir.path().to_str().unwrap();
-        let goal = "Count the lines in notes.txt and write just the number to lines.txt.";
-        std::fs::write(dir.path().join("lines.txt"), "12 notes.txt\n").unwrap();
+        let goal = "Put the line count of poem.md into n.txt, just the number.";
+        std::fs::write(dir.path().join("n.txt"), "12 poem.md\n").unwrap();
         let before = Before::take(goal, cwd);
         assert!(
-            result_problem(goal, cwd, "12\n", false, &before)
-                .unwrap()
-                .to_string()
-                .starts_with("lines.txt was not written")
+            result_problem(goal, cwd, "12\n", false, &before).unwrap().to_string().starts_with("n.txt was not written")
         );
-        std::fs::write(dir.path().join("lines.txt"), "12\n").unwrap();
+        std::fs::write(dir.path().join("n.txt"), "12\n").unwrap();
         assert_eq!(result_problem(goal, cwd, "", false, &before), None);
     }
 
@@ -464,12 +470,16 @@ mod tests {
 
     #[test]
     fn a_question_prints_its_answer() {
-        let question = "How many orders have the status shipped? Reply with the number only.";
+        let question = "How many tickets are still open? Answer with the number only.";
         assert_eq!(check(question, &[], "\n", false).unwrap(), "it printed nothing: print the answer");
-        assert_eq!(check(question, &[], "o-028\no-031\n", false).unwrap(), "it printed `o-028…`, not just the number");
+        assert_eq!(check(question, &[], "t-028\nt-031\n", false).unwrap(), "it printed `t-028…`, not just the number");
         assert_eq!(check(question, &[], "15\n", false), None);
         assert_eq!(check(question, &[], "", true), None, "the last attempt stands");
-        assert_eq!(check("Which port does config.ini set?", &[], "port is 5432", false), None);
-        assert_eq!(check("In photos/, rename every .jpeg file to .jpg.", &[], "", false), None, "not a question");
+        assert_eq!(check("Which shell does profile.rc start?", &[], "it starts zsh", false), None);
+        assert_eq!(
+            check("In songs/, give every .aif file the extension .aiff.", &[], "", false),
+            None,
+            "not a question"
+        );
     }
 }

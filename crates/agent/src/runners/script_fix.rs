@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_list_printed_for_how_many_is_counted() {
-        let goal = "How many orders have the status shipped? Reply with the number only.";
+        let goal = "How many tickets are still open? Answer with the number only.";
         let problem = Problem::PrintedNotANumber { printed: "o-1\no-2\no-3".into() };
         let fixed = fix(goal, &problem, "o-1\n\no-2\no-3\n").unwrap();
         assert_eq!(
@@ -388,7 +388,7 @@ mod tests {
         );
         let one = Problem::PrintedNotANumber { printed: "three".into() };
         assert_eq!(fix(goal, &one, "three\n"), None, "one line is not a list");
-        let which = "Which orders shipped? Reply with the number only.";
+        let which = "Which tickets are open? Answer with the number only.";
         assert_eq!(fix(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
     }
 }
