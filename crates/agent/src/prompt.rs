@@ -265,6 +265,8 @@ pub struct ScriptPrompt<'a> {
     pub workplace: Workplace<'a>,
     /// The previous attempt, when this is a repair.
     pub failed: Option<FailedScript<'a>>,
+    /// Whether a first attempt is shown the worked examples (a small model's: `AgentConfig::worked_examples`).
+    pub examples: bool,
 }
 
 /// The most characters of a failed script's output shown in the repair prompt.
@@ -272,15 +274,16 @@ const REPAIR_OUTPUT_CHARS: usize = 1500;
 /// The most characters of a failed script shown in the repair prompt.
 const REPAIR_SCRIPT_CHARS: usize = 4000;
 
-/// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns, then
-/// the goal; a repair is the goal, the failed script as the model's reply, and what went wrong.
+/// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns when
+/// `examples` is set, then the goal; a repair is the goal, the failed script as the model's reply, and what went
+/// wrong.
 pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     let mut messages = Vec::new();
     // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands
     // (`./deploy.sh`, `find notes`) into unrelated goals; its own failed script is the example that matters.
     let examples = match request.failed {
-        None => pick_examples(request.workplace.goal, EXAMPLES_SHOWN),
-        Some(_) => Vec::new(),
+        None if request.examples => pick_examples(request.workplace.goal, EXAMPLES_SHOWN),
+        _ => Vec::new(),
     };
     for example in examples {
         messages.push(Message::user(example.goal));
@@ -427,6 +430,7 @@ mod tests {
         let script = script_request(&ScriptPrompt {
             workplace,
             failed: Some(FailedScript { script: "#!/bin/bash\nfalse", failure: "exit code 1", output: "boom" }),
+            examples: true,
         });
         let texts = [
             first,

@@ -110,7 +110,7 @@ fn script_first_and_repair() {
         cwd: "/home/ana/work",
         inputs: &[],
     };
-    let first = script_request(&ScriptPrompt { workplace, failed: None });
+    let first = script_request(&ScriptPrompt { workplace, failed: None, examples: true });
     let repair = script_request(&ScriptPrompt {
         workplace,
         failed: Some(FailedScript {
@@ -118,6 +118,7 @@ fn script_first_and_repair() {
             failure: "exit code 127",
             output: "script-1.sh: line 3: jq: command not found\n",
         }),
+        examples: true,
     });
     insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
 }
