@@ -129,7 +129,9 @@ fn the_model_and_its_profile_are_shown_with_where_it_came_from() {
     let ollama = [("OLLAMA_HOST", "127.0.0.1:9"), ("OLLAMA_MODEL", "llama3.3:70b")];
     let hosted = [("ANTHROPIC_API_KEY", "test-key")];
     let file = "providers:\n  ollama:\n    profile: standard\n    models: {\"llama3.3:70b\": small}\n";
-    let cases: [(&str, Option<&str>, &[(&str, &str)]); 5] = [
+    // What each case is, its config file, and its environment.
+    type Case<'a> = (&'a str, Option<&'a str>, &'a [(&'a str, &'a str)]);
+    let cases: [Case; 5] = [
         ("no provider", None, &[]),
         ("llama.cpp's server", None, &local),
         ("a 70B model behind Ollama", None, &ollama),
