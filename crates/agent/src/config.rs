@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use llm::{ModelTier, PriceTable};
+use llm::{ModelProfile, ModelTier, PriceTable};
 use router::safety::GatePolicy;
 
 /// How the model is asked for an interactive action.
@@ -67,6 +67,13 @@ pub struct AgentConfig {
     /// applied), gives the same result (default no; on for small models, whose right-shaped results are often
     /// wrong: docs/agent.md). Where they differ, or no second result could be had, the result stands unchecked.
     pub consensus: bool,
+    /// Whether the script writer's first attempt is shown the worked examples that fit the goal (default yes): a
+    /// small model copies their shape; a capable one needs no examples, which cost tokens and invite copying.
+    pub worked_examples: bool,
+    /// Whether the shell fixes a script without a call (default yes): what cannot be meant before it runs (a
+    /// missing `import csv`, `wc -l file` where the goal wants the number alone), and after a failed result check
+    /// the next attempt made from what it printed. A capable model's script runs as it wrote it.
+    pub shell_fixes: bool,
     /// Directories whose changes are never a subtask's (the caller's own state, such as clive's run records and
     /// recordings): left out of change sets when they lie inside the working directory.
     pub private_dirs: Vec<std::path::PathBuf>,
@@ -94,7 +101,51 @@ impl Default for AgentConfig {
             final_look: true,
             look_verifies: true,
             consensus: false,
+            worked_examples: true,
+            shell_fixes: true,
             private_dirs: Vec::new(),
+        }
+    }
+}
+
+impl AgentConfig {
+    /// The defaults for a model of `profile`: what helps a small model for a `small` one only.
+    ///
+    /// `small`: sampled greedily (its runs repeat), the worked examples and the shell's fixes, and no final look
+    /// (a small model's look is noise: it said yes to 3 wrong results of 8 held-out ones and no to right ones, which
+    /// cost repairs and the budget: docs/evals.md; only the shell's checks of the content count for it, and a
+    /// result only its shape vouches for needs a second script's agreement: `consensus`).
+    /// `standard` and `large`: the provider's temperature, no examples, the script as written, and the final look,
+    /// whose yes is one more check.
+    pub fn for_profile(profile: ModelProfile) -> AgentConfig {
+        let small = profile.is_small();
+        AgentConfig {
+            temperature: small.then_some(0.0),
+            final_look: !small,
+            look_verifies: !small,
+            worked_examples: small,
+            shell_fixes: small,
+            consensus: small,
+            ..AgentConfig::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_helps_a_small_model_is_for_a_small_one_only() {
+        let small = AgentConfig::for_profile(ModelProfile::Small);
+        assert_eq!(small.temperature, Some(0.0));
+        assert!(small.worked_examples && small.shell_fixes && small.consensus);
+        assert!(!small.final_look && !small.look_verifies);
+        for profile in [ModelProfile::Standard, ModelProfile::Large] {
+            let config = AgentConfig::for_profile(profile);
+            assert_eq!(config.temperature, None, "{profile}");
+            assert!(!config.worked_examples && !config.shell_fixes && !config.consensus);
+            assert!(config.final_look && config.look_verifies);
         }
     }
 }

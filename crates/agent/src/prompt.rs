@@ -265,8 +265,9 @@ pub struct ScriptPrompt<'a> {
     pub workplace: Workplace<'a>,
     /// The previous attempt, when this is a repair.
     pub failed: Option<FailedScript<'a>>,
-    /// Whether worked examples go first (a first script's prompt). A repair goes without them, and so does a second
-    /// script written to compare results with: the examples would steer it to the first one's method.
+    /// Whether worked examples go first (a first script's prompt, for a small model: `AgentConfig::worked_examples`).
+    /// A repair goes without them, and so does a second script written to compare results with: the examples would
+    /// steer it to the first one's method.
     pub examples: bool,
 }
 
@@ -275,8 +276,9 @@ const REPAIR_OUTPUT_CHARS: usize = 1500;
 /// The most characters of a failed script shown in the repair prompt.
 const REPAIR_SCRIPT_CHARS: usize = 4000;
 
-/// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns, then
-/// the goal; a repair is the goal, the failed script as the model's reply, and what went wrong.
+/// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns when
+/// `examples` is set, then the goal; a repair is the goal, the failed script as the model's reply, and what went
+/// wrong.
 pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     let mut messages = Vec::new();
     // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands

@@ -225,7 +225,9 @@ async fn run_once(config: &Config, task: &str, out: &Out) -> Result<Outcome, Cli
             Route::Plan(planned) => {
                 let modes: Vec<&str> = planned.plan.subtasks.iter().map(|s| s.mode.as_str()).collect();
                 say(out, &Message::Progress(format!("running {} subtask(s): {}", modes.len(), modes.join(", "))));
-                let Some(setup) = clive_core::engine::connect_model(&config.provider, budget.clone())? else {
+                let Some(setup) =
+                    clive_core::engine::connect_model(&config.provider, &config.options.tools.config, budget.clone())?
+                else {
                     return Err(Error::NoProvider { reason: "the plan has model-driven subtasks".into() });
                 };
                 let plan =

@@ -1,10 +1,12 @@
 //! `clive tools`: the panes and tools a model may use, their availability and versions, the sandbox and each pane's
-//! network, from the engine's tool choice ([`clive_core::ToolsChoice`]).
+//! network, from the engine's tool choice ([`clive_core::ToolsChoice`]); and the model a task would use, with its
+//! profile ([`ModelChoice`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use clive_core::{Settings, ToolsArgs, ToolsChoice};
+use clive_core::engine::ModelChoice;
+use clive_core::{Provider, Settings, ToolsArgs, ToolsChoice};
 use serde::Serialize;
 use toolbox::{Network, NetworkMode, Sandbox, ToolsReport};
 
@@ -28,6 +30,11 @@ pub struct ToolsView {
     pub networks: BTreeMap<String, Network>,
     /// The tmux clive runs.
     pub tmux: TmuxView,
+    /// The model a task would use (the environment's provider, its `default` model) and its profile; `None` when
+    /// no provider is configured or its settings are wrong (`model_problem` says which).
+    pub model: Option<ModelChoice>,
+    /// Why there is no model.
+    pub model_problem: Option<String>,
 }
 
 /// The tmux part of [`ToolsView`].
@@ -112,6 +119,13 @@ pub async fn tools(args: &ToolsArgs, settings: &Settings) -> Result<ToolsView, C
             },
         },
     };
+    let (model, model_problem) = match Provider::FromEnv.config() {
+        Ok(Some(config)) => (Some(ModelChoice::of(&config, &choice.config)), None),
+        Ok(None) => {
+            (None, Some(format!("no provider is configured: set {}", clive_core::provider::provider_variables_text())))
+        }
+        Err(error) => (None, Some(error.to_string())),
+    };
     let offered = toolbox.offered_text().lines().map(|l| l.trim_start_matches("- ").to_owned()).collect();
     let networks =
         choice.toolset.panes().iter().map(|pane| (pane.kind.name().to_owned(), sandbox.network.clone())).collect();
@@ -123,6 +137,8 @@ pub async fn tools(args: &ToolsArgs, settings: &Settings) -> Result<ToolsView, C
         offered,
         sandbox,
         tmux,
+        model,
+        model_problem,
     })
 }
 
@@ -151,14 +167,23 @@ impl ToolsView {
         let networks: Vec<String> = self.networks.iter().map(|(pane, network)| format!("{pane} {network}")).collect();
         let mut out = format!(
             "toolset: {} (from {})\nsandbox for panes a model types into: {sandbox}\nnetwork by pane: {} (from {})\n\
-             tmux: {tmux}\n\n",
+             tmux: {tmux}\n{}\n\n",
             self.tools.toolset,
             self.source,
             networks.join(", "),
-            self.sandbox.network_source
+            self.sandbox.network_source,
+            self.model_line(),
         );
         out.push_str(&self.tools.render());
         out.push_str("\n(+ offered to the model)\n");
         out
+    }
+
+    /// `model: ollama llama3.3:70b, profile large (its name says 70B parameters)`, or why there is none.
+    pub fn model_line(&self) -> String {
+        match (&self.model, &self.model_problem) {
+            (Some(model), _) => format!("model: {}", model.describe()),
+            (None, problem) => format!("model: none ({})", problem.as_deref().unwrap_or("no provider is configured")),
+        }
     }
 }

@@ -72,6 +72,55 @@ fn a_local_model_is_not_given_the_shell_tool_cards_a_hosted_one_is() {
 }
 
 #[test]
+fn the_profile_not_the_transport_decides_the_tool_cards() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let (ran, said, yes) = (run("true"), done("ran true"), look_yes());
+    let turns: [&str; 4] = [r#"{"kind":"drive","text":""}"#, &ran, &said, &yes];
+    // The same OpenAI-compatible server as a local model's, its model configured `large`: the shell's cards, and
+    // the final look's yes is a check.
+    std::fs::create_dir_all(&world.home).unwrap();
+    std::fs::write(world.home.join("config.yaml"), "providers:\n  openai-compatible:\n    profile: large\n").unwrap();
+    let large = FakeModel::start();
+    large.replies(&turns);
+    let out = world.run_with_model(&large, work.path(), &["--json", "run true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let model = &report(&out)["model"];
+    assert_eq!((model["provider"].as_str(), model["name"].as_str()), (Some("openai-compatible"), Some("default")));
+    assert_eq!((model["profile"].as_str(), model["profile_source"].as_str()), (Some("large"), Some("config")));
+    assert!(
+        model["profile_reason"].as_str().unwrap().starts_with("providers.openai-compatible.profile in "),
+        "{model}"
+    );
+    let first_turn = large.server.requests()[1].text();
+    assert!(first_turn.contains("### bash"), "{first_turn}");
+
+    // Without the file, the name decides: a 70B model behind the local server is large, a 1.5B one small.
+    std::fs::remove_file(world.home.join("config.yaml")).unwrap();
+    for (name, profile, cards) in [("llama3.3:70b", "large", true), ("qwen2.5-coder:1.5b", "small", false)] {
+        let model = FakeModel::start();
+        model.replies(&turns);
+        let base = format!("{}/v1", model.server.url());
+        let out = world
+            .command(&["--json", "run true"])
+            .current_dir(work.path())
+            .env("OPENAI_BASE_URL", base)
+            .env("OPENAI_MODEL", name)
+            .output()
+            .unwrap();
+        let said = &report(&out)["model"];
+        assert_eq!(
+            (said["profile"].as_str(), said["profile_source"].as_str()),
+            (Some(profile), Some("name")),
+            "{said}"
+        );
+        let first_turn = model.server.requests()[1].text();
+        assert_eq!(first_turn.contains("### bash"), cards, "{name}: {first_turn}");
+        assert_eq!(model.server.requests()[1].body["model"], name);
+    }
+}
+
+#[test]
 fn json_reports_route_plan_costs_and_claims() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();

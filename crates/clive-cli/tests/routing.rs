@@ -130,6 +130,50 @@ fn the_classifiers_command_runs_in_tmux() {
     let requests = model.server.requests();
     let writer = requests.last().unwrap().body["messages"][0]["content"].as_str().unwrap().to_owned();
     assert!(writer.starts_with("You write a short bash script"), "{writer}");
+    assert_eq!(
+        (report["model"]["profile"].as_str(), report["model"]["profile_source"].as_str()),
+        (Some("small"), Some("default"))
+    );
+}
+
+#[test]
+fn a_large_model_behind_a_local_server_keeps_its_command() {
+    let world = World::new();
+    std::fs::write(world.dir.path().join("notes.txt"), "a\nb\nc\n").unwrap();
+    std::fs::create_dir_all(&world.home).unwrap();
+    std::fs::write(world.home.join("config.yaml"), "providers:\n  openai-compatible:\n    models: {default: large}\n")
+        .unwrap();
+    let model = Model::start();
+    // The profile, not the transport: its command is the first attempt, as a hosted model's is, and the final
+    // look's yes checks it.
+    model.classify("command", "wc -l < notes.txt");
+    model.reply(&look_yes());
+    let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["answer"].as_str().map(str::trim), Some("3"), "{report}");
+    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(2)));
+    assert_eq!(
+        (report["model"]["profile"].as_str(), report["model"]["profile_source"].as_str()),
+        (Some("large"), Some("config"))
+    );
+    let requests = model.server.requests();
+    assert!(requests.iter().all(|r| !r.text().contains("You write a short bash script")), "no script was asked for");
+
+    // Configured `small`, the same server's model gets the small treatment again: the script writer writes it.
+    std::fs::write(world.home.join("config.yaml"), "providers:\n  openai-compatible:\n    models: {default: small}\n")
+        .unwrap();
+    model.classify("command", "wc -l < notes.txt");
+    model.reply("```bash\nwc -l < notes.txt\n```");
+    let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["model"]["profile"].as_str(), report["model"]["profile_source"].as_str()),
+        (Some("small"), Some("config"))
+    );
+    let writer = model.server.requests().last().unwrap().text();
+    assert!(writer.contains("You write a short bash script"), "{writer}");
 }
 
 #[test]

@@ -107,3 +107,44 @@ fn without_bwrap_the_sandbox_says_which_package_to_install() {
     let problem = report["sandbox"]["problem"].as_str().unwrap();
     assert!(problem.contains("bubblewrap") && problem.contains("--no-sandbox"), "{problem}");
 }
+
+#[test]
+fn the_model_and_its_profile_are_shown_with_where_it_came_from() {
+    let world = World::new();
+    std::fs::create_dir_all(&world.home).unwrap();
+    let config = world.home.join("config.yaml");
+    let tools = |config_text: Option<&str>, env: &[(&str, &str)], json: bool| {
+        match config_text {
+            Some(text) => std::fs::write(&config, text).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&config);
+            }
+        }
+        let args: &[&str] = if json { &["tools", "--json"] } else { &["tools"] };
+        let out = world.command(args).envs(env.iter().copied()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let local = [("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")];
+    let ollama = [("OLLAMA_HOST", "127.0.0.1:9"), ("OLLAMA_MODEL", "llama3.3:70b")];
+    let hosted = [("ANTHROPIC_API_KEY", "test-key")];
+    let file = "providers:\n  ollama:\n    profile: standard\n    models: {\"llama3.3:70b\": small}\n";
+    // What each case is, its config file, and its environment.
+    type Case<'a> = (&'a str, Option<&'a str>, &'a [(&'a str, &'a str)]);
+    let cases: [Case; 5] = [
+        ("no provider", None, &[]),
+        ("llama.cpp's server", None, &local),
+        ("a 70B model behind Ollama", None, &ollama),
+        ("the same, configured small", Some(file), &ollama),
+        ("a hosted provider", None, &hosted),
+    ];
+    let mut shown = String::new();
+    for (what, config_text, env) in cases {
+        let human = tools(config_text, env, false);
+        let line = human.lines().find(|l| l.starts_with("model: ")).unwrap_or_else(|| panic!("{human}"));
+        shown.push_str(&format!("{what}:\n  {line}\n"));
+        let report: Value = serde_json::from_str(&tools(config_text, env, true)).unwrap();
+        shown.push_str(&format!("  --json: {} {}\n", report["model"], report["model_problem"]));
+    }
+    insta::assert_snapshot!("tools_model_profiles", shown.replace(&world.home.display().to_string(), "[home]"));
+}

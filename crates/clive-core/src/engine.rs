@@ -11,7 +11,7 @@ use dag_sched::{
     CancelToken, Executor, LaunchError, Mode, PaneLauncher, PanePool, RunOptions, RunSummary, ShellRunner,
     ValidatedPlan,
 };
-use llm::{Budgeted, ChatModel, ProviderKind, TokenBudget};
+use llm::{Budgeted, ChatModel, ModelTier, ProfileChoice, ProviderConfig, ProviderKind, TokenBudget};
 use router::safety::GatePolicy;
 use tmux_habitat::{Server, Session};
 
@@ -56,25 +56,56 @@ pub struct ModelSetup {
     pub model: Arc<dyn ChatModel>,
     /// The run's budget.
     pub budget: Arc<TokenBudget>,
+    /// The model the runners use and its profile.
+    pub choice: ModelChoice,
+}
+
+/// The model a run's runners use (the provider's `default` tier), and its profile ([`llm::ModelProfile`]): what
+/// decides whether the run gets what helps a small model (`AgentConfig::for_profile`, no shell tool cards, the
+/// router's command not the first attempt). `clive tools` and `--json` reports show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ModelChoice {
     /// The provider.
     pub provider: ProviderKind,
+    /// The model's name, as the provider is sent it (`default` for a single-model server such as llama.cpp's).
+    pub name: String,
+    /// Its profile, where that came from (`config`, `name`, `default`) and why.
+    #[serde(flatten)]
+    pub profile: ProfileChoice,
 }
 
-/// Connects to `provider`, drawing from `budget` (the router's calls and the runners' share it). `Ok(None)` when
-/// no provider is configured.
-pub fn connect_model(provider: &Provider, budget: Arc<TokenBudget>) -> Result<Option<ModelSetup>, Error> {
+impl ModelChoice {
+    /// The runners' model of `config` and its profile: the config file's (`providers:`, `file`) over what its
+    /// name tells over the provider's default ([`ProfileChoice::resolve`]).
+    pub fn of(config: &ProviderConfig, file: &toolbox::UserConfig) -> ModelChoice {
+        let name = config.models.for_tier(ModelTier::Default).to_owned();
+        let profile = ProfileChoice::resolve(config.kind, &name, file.model_profile(config.kind, &name));
+        ModelChoice { provider: config.kind, name, profile }
+    }
+
+    /// Whether the model gets what helps a small one.
+    pub fn is_small(&self) -> bool {
+        self.profile.profile.is_small()
+    }
+
+    /// One line for people: `ollama llama3.3:70b, profile large (its name says 70B parameters)`.
+    pub fn describe(&self) -> String {
+        format!("{} {}, profile {} ({})", self.provider, self.name, self.profile.profile, self.profile.reason)
+    }
+}
+
+/// Connects to `provider`, drawing from `budget` (the router's calls and the runners' share it); the model's profile
+/// comes from `file` (the user's config file) and the model's name. `Ok(None)` when no provider is configured.
+pub fn connect_model(
+    provider: &Provider,
+    file: &toolbox::UserConfig,
+    budget: Arc<TokenBudget>,
+) -> Result<Option<ModelSetup>, Error> {
     let Some(config) = provider.config()? else { return Ok(None) };
-    let provider = config.kind;
+    let choice = ModelChoice::of(&config, file);
     let inner = llm::connect(config).map_err(Error::Provider)?;
     let model: Arc<dyn ChatModel> = Arc::new(Budgeted::new(inner, budget.clone()));
-    Ok(Some(ModelSetup { model, budget, provider }))
-}
-
-/// Whether `provider` serves a local model (an OpenAI-compatible server such as llama.cpp's, or Ollama), which
-/// clive takes to be a small one: sampled greedily, shown no tool cards, and its router's command is not the first
-/// attempt (`clive_core::run`).
-pub fn is_local(provider: ProviderKind) -> bool {
-    matches!(provider, ProviderKind::OpenAiCompatible | ProviderKind::Ollama | ProviderKind::OllamaNative)
+    Ok(Some(ModelSetup { model, budget, choice }))
 }
 
 /// Opens a plan's panes with the toolbox's launcher: the never-hang environment, and the sandbox for panes a
@@ -163,34 +194,26 @@ impl Engine {
         };
         let answer_model = model.as_ref().map(|setup| setup.model.clone());
         let agent = model.map(|setup| {
-            let local = is_local(setup.provider);
+            let small = setup.choice.is_small();
             let model_options = options.model.clone().unwrap_or(ModelOptions { max_tokens: 0, max_turns: 8 });
+            // What helps a small model (greedy sampling, the worked examples, the shell's fixes, no final look) for
+            // a small one only: the model's profile, not its transport, decides.
             let config = AgentConfig {
                 max_turns: model_options.max_turns,
                 gate: options.gate,
-                // Local models are sampled greedily: their runs repeat.
-                temperature: local.then_some(0.0),
                 // clive's own state (run records, recordings, logs) changes while a task runs: not the task's
                 // change, even when the task works in a directory that holds it.
                 private_dirs: vec![settings.state_dir.clone()],
-                // A small local model's final look is noise: it said yes to 3 wrong results of 8 held-out ones and no
-                // to right ones (a count, an answered prompt), which cost repairs and the budget (docs/evals.md). For
-                // it only the shell's checks of the content count; a hosted model's look is one more check.
-                final_look: !local,
-                look_verifies: !local,
-                // Instead, a result only its shape vouches for counts as checked when a second script, sampled
-                // apart, gives the same (docs/agent.md).
-                consensus: local,
-                ..AgentConfig::default()
+                ..AgentConfig::for_profile(setup.choice.profile.profile)
             };
             let mut builder = Agent::builder(setup.model).config(config).budget(setup.budget);
             // What the model is told about each pane of the plan: its kind (by name: `shell`, `browser-2`) and
-            // the cards of the installed tools of that kind. Not the shell's cards for a local model: a small
-            // model copies their examples into its commands (`find . -name '*.rs' | wc -l` to count the lines of
-            // notes.txt; docs/evals.md), and bash and git are what it knows best anyway.
+            // the cards of the installed tools of that kind. Not the shell's cards for a small model: it copies
+            // their examples into its commands (`find . -name '*.rs' | wc -l` to count the lines of notes.txt;
+            // docs/evals.md), and bash and git are what it knows best anyway.
             for pane in plan.panes() {
                 let kind = toolbox::PaneKind::of_pane_name(&pane);
-                let notes = if local && kind == toolbox::PaneKind::Shell {
+                let notes = if small && kind == toolbox::PaneKind::Shell {
                     String::new()
                 } else {
                     installed.notes_for_pane(&pane)

@@ -158,6 +158,8 @@ pub struct ModelReport {
     pub route: serde_json::Value,
     /// What routing cost: the tier that decided, and every tier's model, calls, tokens and latency.
     pub routing: RoutingReport,
+    /// The runners' model: its provider, name and profile, where the profile came from and why.
+    pub model: crate::engine::ModelChoice,
     /// The plan that ran.
     pub plan: Plan,
     /// How it ended.
@@ -224,6 +226,7 @@ pub async fn run_model_plan(
 ) -> Result<ModelReport, Error> {
     let started = Instant::now();
     let budget = setup.budget.clone();
+    let model = setup.choice.clone();
     let engine_options = EngineOptions {
         cwd: task_directory(options.task.cwd.as_deref())?,
         timeout: options.task.timeout,
@@ -321,6 +324,7 @@ pub async fn run_model_plan(
         task: task.to_owned(),
         route: serde_json::to_value(&routed.route).unwrap_or_default(),
         routing: RoutingReport::from(routed),
+        model,
         plan: plan.plan().clone(),
         status,
         exit_code,

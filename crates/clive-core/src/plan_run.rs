@@ -114,9 +114,13 @@ pub async fn run_plan(
         .collect();
     let remote = plan.subtasks().iter().any(|s| s.mode == Mode::Remote);
     let model = if model_modes.is_empty() {
-        if remote { connect_model(provider, llm::TokenBudget::new(options.model.max_tokens))? } else { None }
+        if remote {
+            connect_model(provider, &options.tools.config, llm::TokenBudget::new(options.model.max_tokens))?
+        } else {
+            None
+        }
     } else {
-        let setup = connect_model(provider, llm::TokenBudget::new(options.model.max_tokens))?;
+        let setup = connect_model(provider, &options.tools.config, llm::TokenBudget::new(options.model.max_tokens))?;
         if setup.is_none() {
             return Err(Error::NoProvider { reason: format!("the plan's {} need one", model_modes.join(", ")) });
         }

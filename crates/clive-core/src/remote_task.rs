@@ -165,7 +165,7 @@ pub async fn run(
     let started = Instant::now();
     let plan = ValidatedPlan::new(plan.clone()).map_err(|e| Error::PlanRun(Box::new(e)))?;
     // A model is optional: it only answers questions (and runs the plan's other model-driven subtasks).
-    let setup = connect_model(provider, budget.clone())?;
+    let setup = connect_model(provider, &options.tools.config, budget.clone())?;
     let engine_options = EngineOptions {
         cwd: crate::engine::task_directory(options.cwd.as_deref())?,
         timeout: options.timeout,

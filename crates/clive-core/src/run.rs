@@ -215,7 +215,8 @@ pub fn router_for(
     reason: &str,
     budget: &Arc<TokenBudget>,
 ) -> Result<Router, Error> {
-    let Some(setup) = connect_model(provider, budget.clone())? else {
+    // The router's prompts are the same for every profile: no config file to read the profile from.
+    let Some(setup) = connect_model(provider, &toolbox::UserConfig::default(), budget.clone())? else {
         return Err(Error::NoProvider { reason: reason.to_owned() });
     };
     Ok(Router::new(setup.model).gate(GatePolicy { allow_destructive }))
@@ -287,14 +288,14 @@ pub async fn execute(
     match &routed.route {
         // A command a model wrote is the first attempt of a script subtask: checked against what the task says
         // to make, answered through when it stops at a prompt, and repaired by the script writer when it fails.
-        // A local model's only when it runs a program the task names, nothing more: its router writes commands
-        // without the script writer's worked examples, and the script writer's first attempt does better
-        // (Qwen2.5-Coder-0.5B: 26 → 29 of 39, docs/evals.md).
+        // A small model's (its profile: `ModelChoice`) only when it runs a program the task names, nothing more: its
+        // router writes commands without the script writer's worked examples, and the script writer's first
+        // attempt does better (Qwen2.5-Coder-0.5B: 26 → 29 of 39, docs/evals.md).
         Route::Direct(direct)
             if routed.tier != Tier::Direct
-                && let Some(setup) = connect_model(provider, budget.clone())? =>
+                && let Some(setup) = connect_model(provider, &options.tools.config, budget.clone())? =>
         {
-            let keep = !crate::engine::is_local(setup.provider) || only_runs_named_program(text, &direct.command);
+            let keep = !setup.choice.is_small() || only_runs_named_program(text, &direct.command);
             let first = keep.then_some(direct.command.as_str());
             let plan = ValidatedPlan::new(model_command_plan(text, first)).map_err(|e| Error::PlanRun(Box::new(e)))?;
             run_plan(config, task, routed, &plan, setup).await
@@ -311,7 +312,7 @@ pub async fn execute(
             } else {
                 match agent::leading_yes_no(&answer.text) {
                     Some(verdict) => Some(verdict),
-                    None => match connect_model(provider, budget.clone())? {
+                    None => match connect_model(provider, &options.tools.config, budget.clone())? {
                         Some(setup) => {
                             agent::Agent::builder(setup.model).build().judge_yes_no(text, &answer.text).await
                         }
@@ -341,7 +342,7 @@ pub async fn execute(
             if !unsupported.is_empty() {
                 return Err(Error::NeedsRunners { modes: unsupported[0].to_owned() });
             }
-            let Some(setup) = connect_model(provider, budget.clone())? else {
+            let Some(setup) = connect_model(provider, &options.tools.config, budget.clone())? else {
                 return Err(Error::NoProvider { reason: "the plan has model-driven subtasks".into() });
             };
             let plan = ValidatedPlan::new(planned.plan.clone()).map_err(|e| Error::PlanRun(Box::new(e)))?;

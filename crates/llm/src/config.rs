@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::retry::{RetryPolicy, Timeouts};
 
 /// The wire dialects and services this crate speaks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProviderKind {
     /// Anthropic Messages API (`/v1/messages`).

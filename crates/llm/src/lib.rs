@@ -11,6 +11,9 @@
 //! `OPENAI_BASE_URL`, `OPENROUTER_API_KEY`, `OLLAMA_HOST`) or is set explicitly; see [`ProviderConfig`]. Keys never
 //! appear in `Debug` output or logs.
 //!
+//! A model's [`ModelProfile`] (`small`, `standard`, `large`) says how much help it needs; [`ProfileChoice`] chooses
+//! it from the caller's configuration, the model's name and the provider.
+//!
 //! ```no_run
 //! use futures_util::StreamExt;
 //! use clive_models::{ChatRequest, ModelTier, ProviderConfig, StreamEvent};
@@ -40,6 +43,7 @@ mod error;
 mod metered;
 mod model;
 mod pricing;
+mod profile;
 pub mod providers;
 mod request;
 mod response;
@@ -56,6 +60,10 @@ pub use error::{Error, Result};
 pub use metered::{Metered, UsageLedger, UsageTotals};
 pub use model::{ChatModel, connect};
 pub use pricing::{ModelPrice, PriceTable};
+pub use profile::{
+    LARGE_FROM_BILLIONS, ModelProfile, ProfileChoice, ProfileSource, SMALL_BELOW_BILLIONS, parameters_in_name,
+    profile_from_name,
+};
 pub use providers::anthropic::AnthropicClient;
 pub use providers::ollama::OllamaClient;
 pub use providers::openai::OpenAiClient;

@@ -23,6 +23,12 @@
 //!     command: [/opt/clive/bin/clive]      # the remote clive (default: `clive` on the remote PATH)
 //!     toolset: standard                    # passed on as `--tools`
 //!     connect_timeout: 10                  # seconds (default 10)
+//! providers:                   # model profiles: small, standard or large (docs/clive.md, "Model profiles")
+//!   ollama:                    # anthropic, openai, openrouter, ollama, ollama-native, openai-compatible
+//!     profile: standard        # every model this provider serves, unless named below
+//!     models:
+//!       "qwen2.5-coder:1.5b": small
+//!       "llama3.3:70b": large
 //! ```
 //!
 //! Tool cards of the user's own go in `cards/` beside the file.
@@ -52,6 +58,37 @@ pub struct UserConfig {
     pub sandbox: SandboxSettings,
     /// Remote agents by alias (the `agents:` section; crates/remote reads them).
     pub agents: BTreeMap<String, AgentSettings>,
+    /// Settings by model provider (the `providers:` section): the profiles of its models.
+    pub providers: BTreeMap<llm::ProviderKind, ProviderSettings>,
+}
+
+/// One provider's entry of the `providers:` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderSettings {
+    /// The profile of every model the provider serves that `models` does not name.
+    #[serde(default)]
+    pub profile: Option<llm::ModelProfile>,
+    /// Profiles by model name (as the provider is sent it: `qwen2.5-coder:1.5b`, `default` for llama.cpp's
+    /// server).
+    #[serde(default)]
+    pub models: BTreeMap<String, llm::ModelProfile>,
+}
+
+impl UserConfig {
+    /// What the file says of `model` served by `kind`, and where it says it: the model's own entry
+    /// (`providers.<kind>.models.<model>`, its name compared without case), else the provider's
+    /// (`providers.<kind>.profile`). For [`llm::ProfileChoice::resolve`].
+    pub fn model_profile(&self, kind: llm::ProviderKind, model: &str) -> Option<(llm::ModelProfile, String)> {
+        let settings = self.providers.get(&kind)?;
+        let file = self.path.as_ref().map_or_else(|| "the config file".to_owned(), |p| p.display().to_string());
+        let named = settings.models.iter().find(|(name, _)| name.trim().eq_ignore_ascii_case(model.trim()));
+        match (named, settings.profile) {
+            (Some((name, profile)), _) => Some((*profile, format!("providers.{kind}.models.{name} in {file}"))),
+            (None, Some(profile)) => Some((profile, format!("providers.{kind}.profile in {file}"))),
+            (None, None) => None,
+        }
+    }
 }
 
 /// How to reach one remote clive (an entry of the `agents:` section). Every field is optional.
@@ -112,6 +149,8 @@ struct RawConfig {
     sandbox: Option<RawSandbox>,
     #[serde(default)]
     agents: BTreeMap<String, RawAgent>,
+    #[serde(default)]
+    providers: BTreeMap<llm::ProviderKind, ProviderSettings>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -259,7 +298,15 @@ impl UserConfig {
             };
             agents.insert(alias, settings);
         }
-        Ok(UserConfig { path: None, cards_dir: None, tools, profiles: raw.profiles, sandbox, agents })
+        Ok(UserConfig {
+            path: None,
+            cards_dir: None,
+            tools,
+            profiles: raw.profiles,
+            sandbox,
+            agents,
+            providers: raw.providers,
+        })
     }
 }
 
@@ -329,6 +376,31 @@ mod tests {
         assert!(error.contains("host"), "{error}");
         let error = UserConfig::parse("agents:\n  x: {command: []}\n", None).unwrap_err();
         assert!(error.contains("agents.x.command"), "{error}");
+    }
+
+    #[test]
+    fn model_profiles_read_by_provider_and_model() {
+        let text = "providers:\n  ollama:\n    profile: standard\n    models:\n      qwen2.5-coder:1.5b: small\n      \"Llama3.3:70B\": large\n  openai-compatible: {models: {default: large}}\n";
+        let mut config = UserConfig::parse(text, None).unwrap();
+        config.path = Some(PathBuf::from("/home/u/.config/clive/config.yaml"));
+        let ollama = llm::ProviderKind::Ollama;
+        let (profile, reason) = config.model_profile(ollama, "qwen2.5-coder:1.5b").unwrap();
+        assert_eq!(profile, llm::ModelProfile::Small);
+        assert_eq!(reason, "providers.ollama.models.qwen2.5-coder:1.5b in /home/u/.config/clive/config.yaml");
+        assert_eq!(config.model_profile(ollama, "llama3.3:70b").unwrap().0, llm::ModelProfile::Large, "any case");
+        let (profile, reason) = config.model_profile(ollama, "mistral").unwrap();
+        assert_eq!((profile, reason.starts_with("providers.ollama.profile in ")), (llm::ModelProfile::Standard, true));
+        let compatible = llm::ProviderKind::OpenAiCompatible;
+        assert_eq!(config.model_profile(compatible, "default").unwrap().0, llm::ModelProfile::Large);
+        assert_eq!(config.model_profile(compatible, "other"), None, "no profile for the provider's other models");
+        assert_eq!(config.model_profile(llm::ProviderKind::Anthropic, "claude-sonnet-4-5"), None);
+        // Mistakes name what was wrong.
+        let error = UserConfig::parse("providers:\n  ollama: {profile: medium}\n", None).unwrap_err();
+        assert!(error.contains("medium"), "{error}");
+        let error = UserConfig::parse("providers:\n  olama: {profile: small}\n", None).unwrap_err();
+        assert!(error.contains("olama"), "{error}");
+        let error = UserConfig::parse("providers:\n  ollama: {size: small}\n", None).unwrap_err();
+        assert!(error.contains("size"), "{error}");
     }
 
     #[test]

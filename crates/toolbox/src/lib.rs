@@ -58,7 +58,7 @@ mod toolset;
 
 pub use availability::{Availability, ProbeOptions, ToolStatus, VERSION_DEADLINE, find_on_path, parse_version};
 pub use card::{Catalog, MAX_BODY_BYTES, ToolCard, render_cards};
-pub use config::{AgentSettings, CONFIG_VARIABLE, SandboxSettings, UserConfig};
+pub use config::{AgentSettings, CONFIG_VARIABLE, ProviderSettings, SandboxSettings, UserConfig};
 pub use environment::{ENVIRONMENT_BUDGET_BYTES, NEVER_HANG, NOT_INHERITED, pane_environment};
 pub use error::{Error, Result};
 pub use full_screen::{FullScreen, find_full_screen};

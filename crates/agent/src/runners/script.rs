@@ -265,7 +265,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
-            let script = script_fix::tidy(&subtask.description, &script);
+            let script =
+                if shared.config.shell_fixes { script_fix::tidy(&subtask.description, &script) } else { script };
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
             if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {
@@ -352,7 +353,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     {
                         return Ok(missing(&file, &cwd));
                     }
-                    if shell_repairs < MAX_SHELL_REPAIRS
+                    if shared.config.shell_fixes
+                        && shell_repairs < MAX_SHELL_REPAIRS
                         && !output.truncated
                         && let Some(next) =
                             script_fix::repair(&subtask.description, &spec, &required, &problem, &output.output)
@@ -676,7 +678,7 @@ impl Writer<'_> {
         let prompt = script_request(&ScriptPrompt {
             workplace,
             failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
-            examples,
+            examples: examples && self.shared.config.worked_examples,
         });
         let shape = CallShape {
             purpose: "script",
