@@ -119,14 +119,16 @@ fn the_classifiers_command_runs_in_tmux() {
     let out = clive_hosted(&world, &model, &["free up my home directory"]);
     assert_eq!(out.status.code(), Some(77), "a model's command passes the gate: {}", text(&out.stderr));
 
-    // A local model's command is not the first attempt: the script writer, shown its worked examples, writes it.
+    // A local model's command is not the first attempt: the script writer, shown its worked examples, writes it
+    // (and, its result being a number only its shape vouches for, a second script that must agree).
     model.classify("command", "wc -l notes.txt");
     model.reply("```bash\nwc -l < notes.txt\n```");
+    model.reply("```bash\ngrep -c '' notes.txt\n```");
     let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["answer"].as_str().map(str::trim), Some("3"), "{report}");
-    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(2)));
+    assert_eq!((report["modes"][0].as_str(), report["model_calls"].as_u64()), (Some("script"), Some(3)));
     let requests = model.server.requests();
     let writer = requests.last().unwrap().body["messages"][0]["content"].as_str().unwrap().to_owned();
     assert!(writer.starts_with("You write a short bash script"), "{writer}");
@@ -165,6 +167,7 @@ fn a_large_model_behind_a_local_server_keeps_its_command() {
         .unwrap();
     model.classify("command", "wc -l < notes.txt");
     model.reply("```bash\nwc -l < notes.txt\n```");
+    model.reply("```bash\ngrep -c '' notes.txt\n```");
     let out = clive(&world, &model, &["--json", "count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

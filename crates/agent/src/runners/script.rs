@@ -576,22 +576,33 @@ impl Second<'_> {
         }
         // Its own stage, never applied: the accepted result below it is what it sees, and it cannot touch it.
         let staged = staging.begin(attempt + STAGE_SECOND);
-        let Some(upper) = staged.upper() else {
-            staging.abandon(&staged);
-            return Opinion::Nothing("a second script runs only staged, and staging is unavailable".into());
+        // Staged, what it writes is in its own upper directory. Unstaged (no overlay here), it may run only where
+        // the result is what it prints: written files would be the accepted ones, overwritten. Either way nothing
+        // of it is kept (an unstaged run's created files are removed, the goal's inputs restored).
+        let root = match staged.upper() {
+            Some(upper) => upper,
+            None if self.required.is_empty() => std::path::PathBuf::from(self.writer.cwd),
+            None => {
+                staging.abandon(&staged);
+                return Opinion::Nothing(
+                    "staging is unavailable, and a second script would overwrite the result".into(),
+                );
+            }
         };
         progress(request, attempt, self.writer.caller.tokens_so_far(), "running a second script to compare");
         let outcome = self.run(&script, &format!("second-{attempt}"), &staged, deadline).await;
-        staging.abandon(&staged);
-        match outcome {
-            Ok((0, printed)) => match consensus::result_of(self.required, &upper, &printed) {
+        // Read before the stage is discarded.
+        let opinion = match outcome {
+            Ok((0, printed)) => match consensus::result_of(self.required, &root, &printed) {
                 Some(theirs) if theirs == result => Opinion::Agrees,
                 Some(theirs) => Opinion::Differs(one_line(&theirs, 120)),
                 None => Opinion::Nothing("the second script gave no result to compare".into()),
             },
             Ok((code, _)) => Opinion::Nothing(format!("the second script exited {code}")),
             Err(why) => Opinion::Nothing(why),
-        }
+        };
+        staging.abandon(&staged);
+        opinion
     }
 
     /// Runs `script` as `staged` in the pane: its exit code and output, or why it did not finish.
