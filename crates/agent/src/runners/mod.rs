@@ -3,6 +3,8 @@
 mod final_look;
 mod interactive;
 mod peek;
+mod questions;
+mod rerun;
 mod result_check;
 mod script;
 mod script_fix;
