@@ -531,15 +531,15 @@ mod tests {
     fn goals_to_fix_and_rerun_a_program_are_told_apart() {
         let program = |goal: &str| rerun_program(goal, None);
         assert_eq!(
-            program("Start ./deploy.sh; when it fails, fix what it complains about and start it again.").as_deref(),
-            Some("./deploy.sh")
+            program("Start ./publish.sh; when it fails, fix what it complains about and start it again.").as_deref(),
+            Some("./publish.sh")
         );
         assert_eq!(
             program("Run lint.py until it succeeds, fixing the problems it reports.").as_deref(),
             Some("python3 lint.py")
         );
         assert_eq!(program("Make it work: bash tools/pack.sh fails.").as_deref(), Some("bash tools/pack.sh"));
-        assert_eq!(program("Run ./deploy.sh and answer yes to its question."), None, "nothing to fix");
+        assert_eq!(program("Run ./publish.sh and answer yes to its question."), None, "nothing to fix");
         assert_eq!(program("Fix what is wrong in notes.txt."), None, "no program");
         assert_eq!(
             program("gen.py crashes. Fix the problem, run it and save what it prints to out.txt."),
@@ -547,8 +547,8 @@ mod tests {
             "a file to write besides the program's own"
         );
         assert_eq!(
-            rerun_program("Run ./deploy.sh until it works.", Some("./deploy.sh --verbose")).as_deref(),
-            Some("./deploy.sh --verbose")
+            rerun_program("Run ./publish.sh until it works.", Some("./publish.sh --verbose")).as_deref(),
+            Some("./publish.sh --verbose")
         );
         assert!(says_to_fix("if it fails, fix what it complains about"));
         assert!(!says_to_fix("What is the first line of app.ini?"));
@@ -557,23 +557,23 @@ mod tests {
     #[test]
     fn a_fix_is_one_change_not_the_program() {
         let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
-        let refused = |fix: &str| refusal(fix, "./deploy.sh", Some(text), &[]);
+        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[]);
         assert!(refused("printf 'a=1\\n' > input.cfg").is_none());
-        assert!(refused("sed -i '3s/input/inputs/' deploy.sh").is_none());
-        assert!(refused("chmod +x deploy.sh").is_none());
-        assert!(refused("touch input.cfg && ./deploy.sh").unwrap().contains("runs the program"));
-        assert!(refused("bash deploy.sh").unwrap().contains("runs the program"));
-        assert!(refused("./deploy.sh").unwrap().contains("runs the program"));
+        assert!(refused("sed -i '3s/input/inputs/' publish.sh").is_none());
+        assert!(refused("chmod +x publish.sh").is_none());
+        assert!(refused("touch input.cfg && ./publish.sh").unwrap().contains("runs the program"));
+        assert!(refused("bash publish.sh").unwrap().contains("runs the program"));
+        assert!(refused("./publish.sh").unwrap().contains("runs the program"));
         assert!(
-            refused("cat > deploy.sh <<'EOF'\n#!/bin/bash\necho ok\nEOF").unwrap().contains("writes deploy.sh out")
+            refused("cat > publish.sh <<'EOF'\n#!/bin/bash\necho ok\nEOF").unwrap().contains("writes publish.sh out")
         );
         assert!(
-            refused("set -eu\nsrc=input.cfg\nwhile read -r line; do\ndone").unwrap().contains("writes deploy.sh out")
+            refused("set -eu\nsrc=input.cfg\nwhile read -r line; do\ndone").unwrap().contains("writes publish.sh out")
         );
-        assert!(refused("cp /tmp/x ./deploy.sh").unwrap().contains("writes deploy.sh out"));
+        assert!(refused("cp /tmp/x ./publish.sh").unwrap().contains("writes publish.sh out"));
         assert!(refused("").is_some());
         let made = [("touch input.cfg".to_owned(), "exit 0".to_owned())];
-        assert!(refusal("touch input.cfg", "./deploy.sh", None, &made).unwrap().contains("done already"));
+        assert!(refusal("touch input.cfg", "./publish.sh", None, &made).unwrap().contains("done already"));
     }
 
     #[test]

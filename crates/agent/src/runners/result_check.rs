@@ -451,7 +451,7 @@ mod tests {
         assert_eq!(missing_input(goal, cwd, python).as_deref(), Some("settings.ini"));
         let cat = "cat: settings.ini: No such file or directory\n";
         assert_eq!(missing_input(goal, cwd, cat).as_deref(), Some("settings.ini"));
-        let fixing = "Run ./sync.sh on settings.ini and fix whatever it complains about.";
+        let fixing = "Run ./index.sh on settings.ini and fix whatever it complains about.";
         assert_eq!(missing_input(fixing, cwd, cat), None, "a goal to fix it: the fix makes what is missing");
         assert_eq!(missing_input(goal, cwd, "KeyError: 'settings'\n"), None, "another error");
         let other = "cat: mysettings.ini: No such file or directory\n";
