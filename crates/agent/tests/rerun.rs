@@ -76,20 +76,27 @@ async fn a_failing_program_is_fixed_one_action_at_a_time_and_run_again_until_it_
 async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
     let world = World::new().await;
     program(&world, "pack.sh", PACK);
-    world.replies(&[&fix("touch manifest.txt"), &fix("touch manifest.txt"), &fix("mkdir -p out"), &fix("ls")]);
-    let agent = world.agent_with(AgentConfig { max_turns: 3, ..AgentConfig::default() }, None);
+    world.replies(&[&fix("touch manifest"), &fix("touch manifest"), &fix("mkdir -p cache"), &fix("ls manifest.lst")]);
+    let agent = world.agent_with(AgentConfig { max_turns: 4, ..AgentConfig::default() }, None);
     let goal = "Run pack.sh with bash; if it fails, fix the problem and run it again.";
     let summary = world.run(&agent, &plan("script", goal, None)).await;
     let result = summary.result("s").unwrap();
     assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
     let reason = result.reason.as_deref().unwrap();
-    assert!(reason.starts_with("`bash pack.sh` still fails after 3 fixes (exit code 2)"), "{reason}");
+    assert!(reason.starts_with("`bash pack.sh` still fails after 4 fixes (exit code 2)"), "{reason}");
     let prompts = world.prompts();
-    assert_eq!(prompts.len(), 3, "{prompts:#?}");
-    assert!(prompts[1].contains("Fixes so far:\n- `touch manifest.txt`: exit 0"), "{}", prompts[1]);
-    assert!(prompts[2].contains("`touch manifest.txt` was done already"), "{}", prompts[2]);
+    assert_eq!(prompts.len(), 4, "{prompts:#?}");
+    assert!(prompts[1].contains("Fixes so far:\n- `touch manifest`: exit 0"), "{}", prompts[1]);
+    assert!(prompts[2].contains("`touch manifest` was done already"), "{}", prompts[2]);
+    // A fix that names nothing the error does (a small model copies an example's) is not run.
+    assert!(
+        prompts[3].contains("`mkdir -p cache` acts on nothing the error names (it names pack.sh, manifest.lst)"),
+        "{}",
+        prompts[3]
+    );
+    assert!(!world.work.path().join("cache").exists());
     // What the fixes made stays (each exited 0); the failing runs left nothing.
-    assert!(world.work.path().join("manifest.txt").exists() && world.work.path().join("out").is_dir());
+    assert!(world.work.path().join("manifest").exists());
 }
 
 /// A program asking its questions one after the other with `read -p`, recording the answers.
@@ -103,10 +110,12 @@ fn asking(questions: &[&str]) -> String {
     text
 }
 
-async fn questions_in_turn(questions: &[&str], task: &str, answers: &[&str]) {
+/// Runs `./enrol.sh` asking `questions` for `task`; the model answers the first `asked` of them (a question listing
+/// its answers, one of which the task names, takes no call), and the program gets `answers`.
+async fn questions_in_turn(questions: &[&str], task: &str, answers: &[&str], asked: usize) {
     let world = World::new().await;
     program(&world, "enrol.sh", &asking(questions));
-    let mut replies: Vec<String> = answers.iter().map(|a| answer(a)).collect();
+    let mut replies: Vec<String> = answers[..asked].iter().map(|a| answer(a)).collect();
     replies.push(look_yes());
     world.replies(&replies.iter().map(String::as_str).collect::<Vec<_>>());
     let agent = world.agent();
@@ -116,8 +125,8 @@ async fn questions_in_turn(questions: &[&str], task: &str, answers: &[&str]) {
     assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
     assert_eq!(world.read("answers.log"), format!("{}\n", answers.join("|")));
     let prompts = world.prompts();
-    assert_eq!(prompts.len(), answers.len(), "one call per question: {prompts:#?}");
-    for (i, question) in questions.iter().enumerate() {
+    assert_eq!(prompts.len(), asked, "one call per question: {prompts:#?}");
+    for (i, question) in questions[..asked].iter().enumerate() {
         assert!(prompts[i].trim_end().ends_with(&format!("{question}\n</screen>")), "{}", prompts[i]);
     }
     assert!(prompts[1].contains(&format!("Answered already:\n- `{}` {}", questions[0], answers[0])), "{}", prompts[1]);
@@ -131,6 +140,7 @@ async fn two_questions_in_a_row_are_each_answered_from_the_task() {
         &["Planet name:", "Moons?"],
         "Run ./enrol.sh: the planet is Kepler-22b and it has 3 moons.",
         &["Kepler-22b", "3"],
+        2,
     )
     .await;
 }
@@ -141,6 +151,7 @@ async fn three_questions_in_a_row_are_each_answered_from_the_task() {
         &["Full name:", "Favourite editor:", "Office [north/south]?"],
         "Run ./enrol.sh for Ines Duarte, who uses helix and sits in the south office.",
         &["Ines Duarte", "helix", "south"],
+        2,
     )
     .await;
 }

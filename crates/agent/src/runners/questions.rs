@@ -82,7 +82,7 @@ pub(crate) async fn answer_questions(
                 if answered.len() >= MAX_QUESTIONS {
                     return Prompted::Unanswered(question);
                 }
-                match ask(asker, &answered, &screen).await {
+                match ask(asker, &answered, &question, &screen).await {
                     Some(answer) => (question, answer),
                     None => return Prompted::Unanswered(question),
                 }
@@ -131,12 +131,31 @@ async fn confirm(asker: &Asker<'_>, screen: &str) -> Option<bool> {
     }
 }
 
-/// The answer the task gives to the question at the end of `screen`, when it gives one: the reply's words, when they
-/// are in the task (anything else is a guess).
-async fn ask(asker: &Asker<'_>, answered: &[(String, String)], screen: &str) -> Option<String> {
+/// The answer the task gives to the question at the end of `screen`, when it gives one: the reply is constrained to
+/// the task's phrases ([`candidates`]) or nothing. Free text, Qwen2.5-Coder-0.5B answered `Reader's surname: Okafor`
+/// (copied from the answers so far) to the next question, and the first answer again to a question the task does
+/// not answer.
+async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, screen: &str) -> Option<String> {
+    // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
+    // call; none named is the person's to decide.
+    let listed = options(question);
+    let mut choices = if listed.is_empty() {
+        candidates(asker.goal, answered, question)
+    } else {
+        listed.into_iter().filter(|option| in_task(asker.goal, option)).collect()
+    };
+    if let [only] = choices.as_slice()
+        && !options(question).is_empty()
+    {
+        return Some(only.clone());
+    }
+    if choices.is_empty() {
+        return None;
+    }
+    choices.push(String::new());
     let schema = serde_json::json!({
         "type": "object",
-        "properties": {"answer": {"type": "string"}},
+        "properties": {"answer": {"enum": choices}},
         "required": ["answer"],
         "additionalProperties": false
     });
@@ -150,7 +169,72 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], screen: &str) -> 
     let reply = call(asker, &question_request(asker.goal.trim(), answered, screen), shape).await?;
     let answer = answer_field(&reply).unwrap_or_default();
     let answer = answer.trim().trim_matches(['"', '\'', '`']).trim();
-    (!answer.is_empty() && in_task(asker.goal, answer)).then(|| answer.to_owned())
+    (!answer.is_empty() && choices.iter().any(|c| c.eq_ignore_ascii_case(answer))).then(|| answer.to_owned())
+}
+
+/// The answers a question lists: `(east/west)`, `[json|csv]`; not a yes/no pair.
+fn options(question: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (open, close) in [('(', ')'), ('[', ']')] {
+        let Some(start) = question.rfind(open) else { continue };
+        let Some(end) = question[start..].find(close) else { continue };
+        let inner = &question[start + 1..start + end];
+        if !inner.contains(['/', '|']) {
+            continue;
+        }
+        let listed: Vec<String> =
+            inner.split(['/', '|', ',']).map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+        let yes_no = listed.iter().all(|o| matches!(o.to_lowercase().as_str(), "y" | "n" | "yes" | "no"));
+        if !yes_no {
+            found.extend(listed);
+        }
+    }
+    found
+}
+
+/// Little words that are never an answer on their own, nor begin or end one.
+const LITTLE: &[&str] = &[
+    "a", "an", "and", "any", "are", "as", "asks", "at", "be", "by", "for", "from", "give", "gives", "has", "have",
+    "if", "in", "into", "is", "it", "its", "of", "on", "or", "please", "run", "so", "that", "the", "then", "this",
+    "to", "what", "when", "which", "with",
+];
+
+/// The most phrases offered as answers.
+const MAX_CANDIDATES: usize = 150;
+
+/// The phrases of `task` an answer may be: its words and runs of two or three words, none beginning or ending with
+/// a little word; a phrase sharing a word with an answer already given is left out, unless the task says that word
+/// more than once (one value of the task answers one question).
+fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<String> {
+    let words: Vec<&str> = task
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "()[]{}\"'`".contains(c)).trim_end_matches(|c: char| ",.;:!?".contains(c)))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let little = |w: &str| LITTLE.contains(&w.to_lowercase().as_str());
+    let count = |w: &str| words.iter().filter(|x| x.eq_ignore_ascii_case(w)).count();
+    // The words of the answers given and of the questions asked: a question's own words are not its answer.
+    let asked = answered.iter().map(|(q, a)| format!("{q} {a}")).chain([question.to_owned()]).collect::<Vec<_>>();
+    let used: Vec<String> = asked
+        .iter()
+        .flat_map(|text| text.split(|c: char| !(c.is_alphanumeric() || "'._-".contains(c))).map(str::to_lowercase))
+        .filter(|w| !w.is_empty() && count(w) < 2)
+        .collect();
+    let mut phrases: Vec<String> = Vec::new();
+    for length in 1..=3 {
+        for run in words.windows(length) {
+            let (Some(first), Some(last)) = (run.first(), run.last()) else { continue };
+            if little(first) || little(last) || run.iter().any(|w| used.contains(&w.to_lowercase())) {
+                continue;
+            }
+            let phrase = run.join(" ");
+            if in_task(task, &phrase) && !phrases.iter().any(|p| p.eq_ignore_ascii_case(&phrase)) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    phrases.truncate(MAX_CANDIDATES);
+    phrases
 }
 
 /// One call, bounded by the subtask's deadline and the run's cancellation; the reply's text.
@@ -182,5 +266,23 @@ mod tests {
         assert!(in_task(task, "8443"));
         assert!(!in_task(task, "844"), "part of a number");
         assert!(!in_task(task, "Hawk"));
+    }
+
+    #[test]
+    fn answers_offered_are_phrases_of_the_task_not_used_before() {
+        let task = "Run ./enrol.sh: the surname is Okafor and the branch is west.";
+        let all = candidates(task, &[], "Surname:");
+        for phrase in ["Okafor", "west", "./enrol.sh", "branch"] {
+            assert!(all.contains(&phrase.to_owned()), "{phrase}: {all:?}");
+        }
+        assert!(!all.iter().any(|p| p == "the" || p == "is Okafor" || p == "Okafor and"), "{all:?}");
+        assert!(!all.iter().any(|p| p.contains("surname")), "the question's own word: {all:?}");
+        let later = candidates(task, &[("Surname:".into(), "Okafor".into())], "Branch:");
+        assert!(later.contains(&"west".to_owned()) && !later.iter().any(|p| p.contains("Okafor")), "{later:?}");
+        let twice = candidates("Answer yes, then yes again.", &[("Go on?".into(), "yes".into())], "Sure?");
+        assert!(twice.contains(&"yes".to_owned()), "{twice:?}");
+        assert_eq!(options("Home branch (east/west):"), ["east", "west"]);
+        assert_eq!(options("Format [json|csv|text]?"), ["json", "csv", "text"]);
+        assert!(options("Continue (y/n)?").is_empty() && options("Name:").is_empty());
     }
 }

@@ -59,6 +59,9 @@ const OUTPUT_CHARS: usize = 1500;
 /// The most lines of a fixing command: one change, not a program.
 const FIX_LINES: usize = 12;
 
+/// The least sampling temperature of a fix asked for again after a refusal, where the configuration sets one.
+const REASK_TEMPERATURE: f32 = 0.9;
+
 /// How long one fixing command may run.
 const FIX_WAIT: Duration = Duration::from_secs(60);
 
@@ -103,8 +106,15 @@ pub(crate) fn says_to_fix(goal: &str) -> bool {
 }
 
 /// Why a fixing command is not run, if it is not: it runs the program itself, writes the program out again, is
-/// longer than one change, or repeats a fix already made.
-fn refusal(fix: &str, program: &str, program_text: Option<&str>, made: &[(String, String)]) -> Option<String> {
+/// longer than one change, repeats a fix already made, or acts on nothing the error names (`error`: the program's
+/// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times).
+fn refusal(
+    fix: &str,
+    program: &str,
+    program_text: Option<&str>,
+    made: &[(String, String)],
+    error: &str,
+) -> Option<String> {
     let fix = fix.trim();
     if fix.is_empty() {
         return Some("it held no command".into());
@@ -133,7 +143,55 @@ fn refusal(fix: &str, program: &str, program_text: Option<&str>, made: &[(String
             one_line(fix, 80)
         ));
     }
+    // A missing `x.conf` made a directory (what Qwen2.5-Coder-0.5B does for "not found"): a name with an extension
+    // is a file's.
+    if let Some(file) = made_directories(fix).into_iter().find(|d| looks_like_file(d) && !d.contains('/')) {
+        return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
+    }
+    if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
+        let named: Vec<String> = arguments(error, false).into_iter().filter(|w| looks_like_file(w)).take(3).collect();
+        let hint = if named.is_empty() { String::new() } else { format!(" (it names {})", named.join(", ")) };
+        return Some(format!("`{}` acts on nothing the error names{hint}", one_line(fix, 80)));
+    }
     None
+}
+
+/// The words of a command line, three characters or more, but for command names (`commands`: the first word of each
+/// part is one): what it acts on.
+fn arguments(text: &str, commands: bool) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in text.split(['\n', ';', '|', '&', '(', ')', '`']) {
+        let split = part.split(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))).filter(|w| !w.is_empty());
+        for word in split.skip(usize::from(commands)) {
+            let word = word.trim_matches(['.', '/', '-']);
+            if word.chars().count() >= 3 && !words.iter().any(|w| w == word) {
+                words.push(word.to_owned());
+            }
+        }
+    }
+    words
+}
+
+/// The directories a command line makes with `mkdir`.
+fn made_directories(fix: &str) -> Vec<String> {
+    fix.split(['\n', ';', '|', '&'])
+        .filter_map(|part| {
+            let mut words = part.split_whitespace();
+            (words.next() == Some("mkdir")).then(|| {
+                words
+                    .filter(|w| !w.starts_with('-'))
+                    .map(|w| w.trim_matches(['\'', '"']).to_owned())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .flatten()
+        .collect()
+}
+
+/// A word that names a file: a name and an extension, or a path.
+fn looks_like_file(word: &str) -> bool {
+    word.contains('/')
+        || word.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && ext.chars().any(char::is_alphabetic))
 }
 
 /// The program's file in its command line (`python3 tool.py` → `tool.py`).
@@ -269,6 +327,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         // One fixing command, asked for until one is fit to run or the calls run out.
         let text = std::fs::read_to_string(&program_path).ok();
         let mut refused: Option<String> = None;
+        let mut last_refused: Option<String> = None;
         let fix = loop {
             if calls >= shared.config.max_turns.max(1) {
                 let last = one_line(&tail(&output, 300), 300);
@@ -291,13 +350,24 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 output: &bound(&output, OUTPUT_CHARS),
                 refused: refused.as_deref(),
             });
-            let reply = match runs.ask(&prompt).await {
+            // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
+            // the refused reply again).
+            let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
+            let reply = match runs.ask(&prompt, temperature).await {
                 Ok(reply) => reply,
                 Err(outcome) => return Ok(outcome),
             };
             let command = fix_command(&reply);
-            if let Some(why) = refusal(&command, program, text.as_deref(), &fixes) {
+            if let Some(why) = refusal(&command, program, text.as_deref(), &fixes, &output) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                // The same refused reply again, told why: it will not change; the calls left would be spent on it.
+                if last_refused.as_deref() == Some(command.as_str()) {
+                    return Ok(RunOutcome::with_status(
+                        SubtaskStatus::Failed,
+                        format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
+                    ));
+                }
+                last_refused = Some(command);
                 refused = Some(why);
                 continue;
             }
@@ -444,7 +514,7 @@ impl Runs<'_> {
     }
 
     /// One call for a fixing command; the subtask's end when there is no reply.
-    async fn ask(&self, prompt: &crate::prompt::Prompt) -> Result<String, RunOutcome> {
+    async fn ask(&self, prompt: &crate::prompt::Prompt, temperature: Option<f32>) -> Result<String, RunOutcome> {
         let schema = serde_json::json!({
             "type": "object",
             "properties": {"command": {"type": "string"}},
@@ -456,7 +526,7 @@ impl Runs<'_> {
             max_tokens: self.shared.config.action_tokens,
             schema: Some(("fix", &schema)),
             stop: &[],
-            temperature: None,
+            temperature,
         };
         let reply = tokio::select! {
             reply = self.caller.call(prompt, shape) => reply,
@@ -557,9 +627,15 @@ mod tests {
     #[test]
     fn a_fix_is_one_change_not_the_program() {
         let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
-        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[]);
+        let error = "publish.sh: line 3: input.cfg: No such file or directory";
+        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error);
         assert!(refused("printf 'a=1\\n' > input.cfg").is_none());
         assert!(refused("sed -i '3s/input/inputs/' publish.sh").is_none());
+        assert_eq!(
+            refused("mkdir -p input.cfg").unwrap(),
+            "input.cfg is a file's name, not a directory's: write the file (`printf '…\\n' > input.cfg`)"
+        );
+        assert!(refused("mkdir -p input.cfg.d/parts").unwrap().contains("acts on nothing"));
         assert!(refused("chmod +x publish.sh").is_none());
         assert!(refused("touch input.cfg && ./publish.sh").unwrap().contains("runs the program"));
         assert!(refused("bash publish.sh").unwrap().contains("runs the program"));
@@ -573,7 +649,11 @@ mod tests {
         assert!(refused("cp /tmp/x ./publish.sh").unwrap().contains("writes publish.sh out"));
         assert!(refused("").is_some());
         let made = [("touch input.cfg".to_owned(), "exit 0".to_owned())];
-        assert!(refusal("touch input.cfg", "./publish.sh", None, &made).unwrap().contains("done already"));
+        assert!(refusal("touch input.cfg", "./publish.sh", None, &made, error).unwrap().contains("done already"));
+        assert_eq!(
+            refused("mkdir -p cache").unwrap(),
+            "`mkdir -p cache` acts on nothing the error names (it names publish.sh, input.cfg)"
+        );
     }
 
     #[test]
