@@ -27,7 +27,7 @@ use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, error_line};
-use crate::runners::script::{NO_PAGER_ENV, no_pager_file};
+use crate::runners::script::{NO_PAGER_ENV, no_pager_file, tail, timed_out};
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::text::{bound, one_line};
@@ -575,15 +575,6 @@ pub(crate) fn unanswered_reason(program: &str, question: &str) -> String {
         one_line(program, 80),
         one_line(question, 80)
     )
-}
-
-fn timed_out(request: &RunRequest) -> RunOutcome {
-    RunOutcome::with_status(SubtaskStatus::TimedOut, format!("timed out after {:.1}s", request.timeout.as_secs_f64()))
-}
-
-fn tail(text: &str, chars: usize) -> String {
-    let count = text.chars().count();
-    text.chars().skip(count.saturating_sub(chars)).collect()
 }
 
 #[cfg(test)]

@@ -591,11 +591,13 @@ fn missing(file: &str, cwd: &str) -> RunOutcome {
     RunOutcome::with_status(SubtaskStatus::Failed, format!("{file} does not exist (in {cwd})"))
 }
 
-fn timed_out(request: &RunRequest) -> RunOutcome {
+/// The end of a subtask that ran out of time.
+pub(crate) fn timed_out(request: &RunRequest) -> RunOutcome {
     RunOutcome::with_status(SubtaskStatus::TimedOut, format!("timed out after {:.1}s", request.timeout.as_secs_f64()))
 }
 
-fn tail(text: &str, chars: usize) -> String {
+/// The last `chars` characters of `text`.
+pub(crate) fn tail(text: &str, chars: usize) -> String {
     let count = text.chars().count();
     text.chars().skip(count.saturating_sub(chars)).collect()
 }
