@@ -289,7 +289,7 @@ impl<'a> Watch<'a> {
 
 /// Whether the last line of `view` looks like a program waiting for a typed line (`>>>`, `$`, `sqlite>`,
 /// `Name:`, `Continue?`).
-fn looks_like_prompt(view: &str) -> bool {
+pub(crate) fn looks_like_prompt(view: &str) -> bool {
     view.lines()
         .rev()
         .map(str::trim_end)

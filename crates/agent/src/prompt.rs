@@ -32,6 +32,12 @@ pub const CONFIRM_SYSTEM: &str = include_str!("../prompts/confirm_system.md");
 pub const FINAL_LOOK_SYSTEM: &str = include_str!("../prompts/final_look_system.md");
 const FINAL_LOOK_TASK: &str = include_str!("../prompts/final_look_task.md");
 const CONFIRM_TASK: &str = include_str!("../prompts/confirm_task.md");
+/// The system prompt of one fixing action of the fix-and-rerun loop.
+pub const FIX_SYSTEM: &str = include_str!("../prompts/fix_system.md");
+const FIX_TASK: &str = include_str!("../prompts/fix_task.md");
+/// The system prompt of answering a program's question from the task.
+pub const QUESTION_SYSTEM: &str = include_str!("../prompts/question_system.md");
+const QUESTION_TASK: &str = include_str!("../prompts/question_task.md");
 /// The system prompt of the yes/no judgement (`clive --bool`).
 pub const JUDGE_SYSTEM: &str = include_str!("../prompts/judge_system.md");
 const JUDGE_TASK: &str = include_str!("../prompts/judge_task.md");
@@ -339,6 +345,63 @@ pub fn judge_request(question: &str, result: &str) -> Prompt {
 pub fn confirm_request(task: &str, screen: &str) -> Prompt {
     let user = render(CONFIRM_TASK, &[("task", task), ("question", &fence("screen", "", &tail_lines(screen, 6)))]);
     Prompt::single(CONFIRM_SYSTEM, user)
+}
+
+/// What one call of the fix-and-rerun loop is shown: the task, the program, the fixes made so far, how the program
+/// failed and the end of its output, and why the last reply was refused.
+#[derive(Debug, Clone, Copy)]
+pub struct FixPrompt<'a> {
+    /// The task.
+    pub task: &'a str,
+    /// The program's command line (`./build.sh`).
+    pub program: &'a str,
+    /// The fixes so far, oldest first: the command and what came of it (`exit 0`).
+    pub fixes: &'a [(String, String)],
+    /// How the program failed (`exit code 1`).
+    pub how: &'a str,
+    /// The end of its output.
+    pub output: &'a str,
+    /// Why the model's last reply was not run, if it was not.
+    pub refused: Option<&'a str>,
+}
+
+/// The prompt of one fixing action: [`FixPrompt`].
+pub fn fix_request(fix: &FixPrompt<'_>) -> Prompt {
+    let fixes = if fix.fixes.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = fix.fixes.iter().map(|(command, came)| format!("- `{command}`: {came}")).collect();
+        format!("Fixes so far:\n{}", lines.join("\n"))
+    };
+    let refused = fix.refused.map(|why| format!("Your last reply was not run: {why}.")).unwrap_or_default();
+    let user = render_owned(
+        FIX_TASK,
+        &[
+            ("task", fix.task.to_owned()),
+            ("program", fix.program.to_owned()),
+            ("fixes", fixes),
+            ("how", fix.how.to_owned()),
+            ("output", fence("output", "", &tail_lines(fix.output, 15))),
+            ("refused", refused),
+        ],
+    );
+    Prompt::single(FIX_SYSTEM, user)
+}
+
+/// The prompt of answering a program's question from the task: the task, the questions answered before (question,
+/// answer), and the end of the screen with the question.
+pub fn question_request(task: &str, answered: &[(String, String)], screen: &str) -> Prompt {
+    let answered = if answered.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = answered.iter().map(|(q, a)| format!("- `{q}` {a}")).collect();
+        format!("Answered already:\n{}", lines.join("\n"))
+    };
+    let user = render_owned(
+        QUESTION_TASK,
+        &[("task", task.to_owned()), ("answered", answered), ("question", fence("screen", "", &tail_lines(screen, 6)))],
+    );
+    Prompt::single(QUESTION_SYSTEM, user)
 }
 
 /// What the final look at a result is shown: the task, the change set (one line per change), the first lines of

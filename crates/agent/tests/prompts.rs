@@ -4,9 +4,9 @@
 
 use clive_agent::observe::Observation;
 use clive_agent::prompt::{
-    Exchange, FailedScript, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace, answer_request,
-    confirm_request, interactive_conversation, interactive_first, judge_request, llm_request, script_request,
-    summary_request,
+    Exchange, FailedScript, FirstTurn, FixPrompt, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace,
+    answer_request, confirm_request, fix_request, interactive_conversation, interactive_first, judge_request,
+    llm_request, question_request, script_request, summary_request,
 };
 use clive_agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
@@ -131,6 +131,33 @@ fn script_first_and_repair() {
 fn confirm_prompt() {
     let screen = "Checking cache/...\n3 stale entries\nRemove 3 stale entries from cache/? [y/N] ";
     insta::assert_snapshot!(confirm_request("Start ./clear-cache.sh and say yes when it asks.", screen).transcript());
+}
+
+#[test]
+fn fix_prompts() {
+    let output = "reading targets...\nbuild.sh: cannot open targets.list: No such file or directory\n";
+    let task = "Start ./build.sh and keep repairing whatever it reports until it works.";
+    let first =
+        fix_request(&FixPrompt { task, program: "./build.sh", fixes: &[], how: "exit code 1", output, refused: None });
+    let fixes = [("touch targets.list".to_owned(), "exit 0".to_owned())];
+    let later = fix_request(&FixPrompt {
+        task,
+        program: "./build.sh",
+        fixes: &fixes,
+        how: "exit code 3",
+        output: "build.sh: targets.list is empty\n",
+        refused: Some("`./build.sh` runs the program, which the shell runs again after your fix"),
+    });
+    insta::assert_snapshot!(format!("{}\n=====\n{}", first.transcript(), later.transcript()));
+}
+
+#[test]
+fn question_prompts() {
+    let task = "Run ./enrol.sh for Ines Duarte, who uses helix.";
+    let first = question_request(task, &[], "Enrolling a new member\nFull name: ");
+    let answered = [("Full name:".to_owned(), "Ines Duarte".to_owned())];
+    let second = question_request(task, &answered, "Enrolling a new member\nFull name: Ines Duarte\nEditor: ");
+    insta::assert_snapshot!(format!("{}\n=====\n{}", first.transcript(), second.transcript()));
 }
 
 #[test]

@@ -53,6 +53,11 @@ impl InteractiveRunner {
 #[async_trait]
 impl Runner for InteractiveRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        // A goal to fix a failing program and run it again is the fix-and-rerun loop's, whichever mode it was given.
+        let subtask = &request.subtask;
+        if let Some(program) = crate::runners::rerun::rerun_program(&subtask.description, subtask.command.as_deref()) {
+            return crate::runners::rerun::run_rerun(&self.agent.shared, &request, &program).await;
+        }
         run_interactive(&self.agent.shared, &request, None).await
     }
 }

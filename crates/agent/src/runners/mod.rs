@@ -4,6 +4,8 @@ mod consensus;
 mod final_look;
 mod interactive;
 mod peek;
+mod questions;
+mod rerun;
 mod result_check;
 mod script;
 mod script_fix;

@@ -247,9 +247,10 @@ pub(crate) fn asks_number(goal: &str) -> bool {
 /// A file `goal` reads that is not in `cwd`, as a failed attempt's output `printed` says
 /// (`cat: settings.ini: No such file or directory`, python's `FileNotFoundError: … 'settings.ini'`): no script
 /// makes it appear, so the goal fails with that at once, said plainly, instead of after two repairs whose last
-/// error may be another one. `None` for a goal that says what to do when it is missing (`if …`).
+/// error may be another one. `None` for a goal that says what to do when it is missing (`if …`), or asks for what
+/// fails to be fixed or made to work (then the missing file is for the fix to make).
 pub(crate) fn missing_input(goal: &str, cwd: &str, printed: &str) -> Option<String> {
-    if matches(&CONDITIONAL, goal) {
+    if matches(&CONDITIONAL, goal) || crate::runners::rerun::says_to_fix(goal) {
         return None;
     }
     let destinations = goal_destinations(goal);
@@ -456,6 +457,8 @@ mod tests {
         assert_eq!(missing_input(goal, cwd, python).as_deref(), Some("settings.ini"));
         let cat = "cat: settings.ini: No such file or directory\n";
         assert_eq!(missing_input(goal, cwd, cat).as_deref(), Some("settings.ini"));
+        let fixing = "Run ./index.sh on settings.ini and fix whatever it complains about.";
+        assert_eq!(missing_input(fixing, cwd, cat), None, "a goal to fix it: the fix makes what is missing");
         assert_eq!(missing_input(goal, cwd, "KeyError: 'settings'\n"), None, "another error");
         let other = "cat: mysettings.ini: No such file or directory\n";
         assert_eq!(missing_input(goal, cwd, other), None, "another file");

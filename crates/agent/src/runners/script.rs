@@ -8,28 +8,28 @@ use std::time::Duration;
 use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 use regex::Regex;
-use tmux_habitat::{InterventionKind, shell_quote};
+use tmux_habitat::shell_quote;
 use tokio::time::Instant;
 
-use crate::action::KeyInput;
 use crate::agent::{Agent, Shared};
-use crate::answer::{answer_field, answer_schema};
 use crate::gate::{GatedPane, TypeError};
 use crate::model::{CallShape, Caller};
-use crate::observe::{Command, Seen, Watch, watch_command};
-use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, confirm_request, script_request};
+use crate::observe::{Command, Patience, Seen, Watch, watch_command};
+use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, script_request};
 use crate::runners::consensus;
 use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
+use crate::runners::questions::{Asker, Prompted, answer_questions};
+use crate::runners::rerun::{rerun_program, run_rerun, unanswered_reason};
 use crate::runners::result_check::{Before, Problem, check_result, missing_input};
 use crate::runners::script_fix;
 use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
-/// The most yes/no questions of one script answered before it counts as stuck at a prompt.
-const MAX_CONFIRMATIONS: u32 = 3;
+/// How long a script sits quiet at a prompt-like line it printed before it counts as asking.
+const PROMPT_QUIET: Duration = Duration::from_millis(1500);
 
 /// The most attempts the shell fixes without a model call ([`script_fix::repair`]), on top of the model's.
 const MAX_SHELL_REPAIRS: u32 = 2;
@@ -38,10 +38,17 @@ const MAX_SHELL_REPAIRS: u32 = 2;
 /// `systemctl status`) and the script with it, until its deadline. Programs that honour these variables print
 /// instead; `less` and `more` called by name, in the script or in a bash script it runs, are `cat` (their options
 /// dropped) through the file `BASH_ENV` names (bash reads it before any script it runs, children included).
-const NO_PAGER_ENV: &str = "PAGER=cat GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER=cat";
+pub(crate) const NO_PAGER_ENV: &str = "PAGER=cat GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER=cat";
 const NO_PAGER_FILE: &str = "no-pager.bash";
 const NO_PAGER: &str = "less() { local a=(); for x; do [[ $x == [-+]* ]] || a+=(\"$x\"); done; cat -- \"${a[@]}\"; }\n\
                         more() { less \"$@\"; }\nexport -f less more\n";
+
+/// Writes the no-pager file (`BASH_ENV`) into a subtask's records; its path.
+pub(crate) fn no_pager_file(records: &std::path::Path) -> Result<std::path::PathBuf, DagError> {
+    let path = records.join(NO_PAGER_FILE);
+    std::fs::write(&path, NO_PAGER).map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+    Ok(path)
+}
 
 /// The least sampling temperature of a repair, where the configuration sets one.
 const REPAIR_TEMPERATURE: f32 = 0.9;
@@ -177,6 +184,10 @@ impl ScriptRunner {
 #[async_trait]
 impl Runner for ScriptRunner {
     async fn run(&self, request: RunRequest) -> Result<RunOutcome, DagError> {
+        let subtask = &request.subtask;
+        if let Some(program) = rerun_program(&subtask.description, subtask.command.as_deref()) {
+            return run_rerun(&self.agent.shared, &request, &program).await;
+        }
         run_script(&self.agent.shared, &request).await
     }
 }
@@ -198,8 +209,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     }
     let pane = shared.gated_pane(&subtask.pane).await?;
     let records = request.context.runner_dir()?;
-    let no_pager = records.join(NO_PAGER_FILE);
-    std::fs::write(&no_pager, NO_PAGER).map_err(|source| DagError::RunDirectory { path: no_pager.clone(), source })?;
+    let no_pager = no_pager_file(&records)?;
     let caller = shared.caller(&subtask.id, Some(&request.context));
     let profile = shared.profile(&subtask.pane);
     let mut inputs = dependency_inputs(&request.context, false);
@@ -298,26 +308,21 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             };
             let mut running =
                 Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
-            let watch = Watch::script(&request.cancel);
-            let mut seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
-            // A yes/no question the goal answers ("run ./x and answer yes") is answered: one small call each.
-            let mut answered = 0;
-            while let Seen::NeedsInput(found) = &seen
-                && found.kind == InterventionKind::Confirm
-                && answered < MAX_CONFIRMATIONS
-            {
-                let screen = crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
-                let Some(yes) = writer.confirm(&screen).await else { break };
-                answered += 1;
-                let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
-                let answer = KeyInput::Text(if yes { "y" } else { "n" }.to_owned());
-                if let Err(error) = pane.send(&[answer, KeyInput::Key(tmux_habitat::Key::Enter)]).await {
-                    tracing::debug!(%error, "answering the question failed");
-                    break;
+            // A program that sits quiet at a prompt it printed is asking: answered from the task, at once.
+            let watch = Watch { patience: Patience::Prompt(PROMPT_QUIET), ..Watch::script(&request.cancel) };
+            let seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
+            // The questions the goal answers ("run ./x and answer yes"), each in turn: one small call each.
+            let asker = Asker { caller: &caller, goal: &subtask.description, cancel: &request.cancel, deadline };
+            let seen = match answer_questions(&pane, &mut running, &asker, seen, watch).await {
+                Prompted::Seen(seen) => seen,
+                Prompted::Unanswered(question) => {
+                    drop(running);
+                    pane.interrupt().await;
+                    staging.abandon(&staged);
+                    let program = subtask.command.as_deref().unwrap_or("the script");
+                    return Ok(RunOutcome::with_status(SubtaskStatus::Failed, unanswered_reason(program, &question)));
                 }
-                let watch = Watch { baseline: &screen, look_first: true, ..watch };
-                seen = watch_command(&pane, &mut running, wakeups, watch, deadline).await;
-            }
+            };
             shared.ledger.update(&subtask.id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
             // What the attempt changed: applied to the working directory only when the goal allows every change
             // and the script exited 0; taken back if the result check then fails.
@@ -619,7 +624,9 @@ impl Second<'_> {
         let running = self.pane.start(&command).await.map_err(|e| e.to_string())?;
         let mut running =
             Command::new(&path.display().to_string(), running, deadline.saturating_duration_since(Instant::now()));
-        let seen = watch_command(self.pane, &mut running, wakeups, Watch::script(&request.cancel), deadline).await;
+        // A second script that stops at a prompt is not answered: it did not finish.
+        let watch = Watch { patience: Patience::Prompt(PROMPT_QUIET), ..Watch::script(&request.cancel) };
+        let seen = watch_command(self.pane, &mut running, wakeups, watch, deadline).await;
         match seen {
             Seen::Finished(output) if output.exit_code == crate::stage::STAGE_UNAVAILABLE => {
                 Err("staging turned out unavailable".into())
@@ -718,32 +725,6 @@ impl Writer<'_> {
     }
 }
 
-impl Writer<'_> {
-    /// Whether to answer yes to the question at the end of `screen`, as the goal calls for: one call constrained to
-    /// `{"answer": "yes"|"no"}`. `None` when the call fails or the reply says neither.
-    async fn confirm(&self, screen: &str) -> Option<bool> {
-        let schema = answer_schema(&["yes", "no"]);
-        let shape = CallShape {
-            purpose: "confirm",
-            max_tokens: 20,
-            schema: Some(("confirm", &schema)),
-            stop: &[],
-            temperature: None,
-        };
-        let prompt = confirm_request(self.request.subtask.description.trim(), screen);
-        let reply = tokio::select! {
-            reply = self.caller.call(&prompt, shape) => reply.ok()?,
-            () = self.request.cancel.cancelled() => return None,
-            () = tokio::time::sleep_until(self.deadline) => return None,
-        };
-        match answer_field(&reply.text)?.as_str() {
-            "yes" => Some(true),
-            "no" => Some(false),
-            _ => None,
-        }
-    }
-}
-
 /// How a repair that returned the failed script unchanged is told (followed by how that script failed).
 const SAME_AGAIN: &str =
     "this is the script that already failed, so it did not run again; write a different one. It failed: ";
@@ -761,11 +742,13 @@ fn missing(file: &str, cwd: &str) -> RunOutcome {
     RunOutcome::with_status(SubtaskStatus::Failed, format!("{file} does not exist (in {cwd})"))
 }
 
-fn timed_out(request: &RunRequest) -> RunOutcome {
+/// The end of a subtask that ran out of time.
+pub(crate) fn timed_out(request: &RunRequest) -> RunOutcome {
     RunOutcome::with_status(SubtaskStatus::TimedOut, format!("timed out after {:.1}s", request.timeout.as_secs_f64()))
 }
 
-fn tail(text: &str, chars: usize) -> String {
+/// The last `chars` characters of `text`.
+pub(crate) fn tail(text: &str, chars: usize) -> String {
     let count = text.chars().count();
     text.chars().skip(count.saturating_sub(chars)).collect()
 }

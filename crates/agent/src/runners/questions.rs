@@ -1,0 +1,288 @@
+//! Answering a program that waits at a prompt, from the task: each question in turn, until the program ends.
+//!
+//! A `[y/N]` question is answered yes or no as the task calls for (one call constrained to `{"answer":
+//! "yes"|"no"}`). Any other prompt — a line the program printed without ending it, ending like a question
+//! (`Name:`, `Which port?`), after which it sat quiet — is answered with words the task gives for it: one call
+//! constrained to `{"answer": "..."}`, and the answer is typed only when those words are in the task. A question the
+//! task gives no answer for is not guessed: the program is stopped and the question reported, for the person to
+//! answer in the task. Each question costs one call, bounded by the model's deadline, and a prompt is seen after
+//! the program sat quiet at it for a moment, so a program waiting at a prompt is never left there until the
+//! subtask's time limit.
+
+use dag_sched::CancelToken;
+use tmux_habitat::{CaptureOptions, InterventionKind, Key};
+use tokio::time::Instant;
+
+use crate::action::KeyInput;
+use crate::answer::{answer_field, answer_schema};
+use crate::gate::GatedPane;
+use crate::model::{CallShape, Caller};
+use crate::observe::{Command, Seen, Wakeups, Watch, command_view, looks_like_prompt, watch_command};
+use crate::prompt::{confirm_request, question_request};
+
+/// The most questions of one program answered; then it counts as stuck at a prompt.
+pub(crate) const MAX_QUESTIONS: usize = 8;
+
+/// The longest answer, in tokens.
+const ANSWER_TOKENS: u32 = 40;
+
+/// Who answers: the task, the model that reads it, and the limits.
+pub(crate) struct Asker<'a> {
+    /// The model.
+    pub caller: &'a Caller,
+    /// The task the answers come from.
+    pub goal: &'a str,
+    /// The run's cancellation.
+    pub cancel: &'a CancelToken,
+    /// The subtask's deadline.
+    pub deadline: Instant,
+}
+
+/// What answering came to.
+#[derive(Debug)]
+pub(crate) enum Prompted {
+    /// The program went on: what the watcher saw last (its end, or a wait that is not a question).
+    Seen(Seen),
+    /// The program asks something the task gives no answer for: the question, as shown.
+    Unanswered(String),
+}
+
+/// Answers the questions `running` asks, starting from what the watcher saw (`seen`), watching with `watch` after
+/// each answer; returns what the watcher saw once the program is not waiting at a question any more. With
+/// [`crate::observe::Patience::Prompt`], a quiet prompt is seen as [`Seen::Settled`]: a question when the cursor
+/// waits at the end of a prompt-like line, else the watch goes on.
+pub(crate) async fn answer_questions(
+    pane: &GatedPane,
+    running: &mut Command,
+    asker: &Asker<'_>,
+    mut seen: Seen,
+    watch: Watch<'_>,
+) -> Prompted {
+    let mut answered: Vec<(String, String)> = Vec::new();
+    loop {
+        let screen = command_view(pane, running).await.map(|v| v.text).unwrap_or_default();
+        let (question, answer) = match &seen {
+            Seen::NeedsInput(found) if found.kind == InterventionKind::Confirm => {
+                if answered.len() >= MAX_QUESTIONS {
+                    return Prompted::Seen(seen);
+                }
+                match confirm(asker, &screen).await {
+                    Some(yes) => (found.prompt.trim().to_owned(), if yes { "y" } else { "n" }.to_owned()),
+                    None => return Prompted::Seen(seen),
+                }
+            }
+            Seen::Settled => {
+                let Some(question) = waiting_question(pane).await else {
+                    // Quiet after a line that only looks like a prompt: the program is working; watch on.
+                    let wakeups = Wakeups::new(pane, asker.deadline).await;
+                    let watch = Watch { baseline: &screen, look_first: true, ..watch };
+                    seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+                    continue;
+                };
+                if answered.len() >= MAX_QUESTIONS {
+                    return Prompted::Unanswered(question);
+                }
+                match ask(asker, &answered, &question, &screen).await {
+                    Some(answer) => (question, answer),
+                    None => return Prompted::Unanswered(question),
+                }
+            }
+            _ => return Prompted::Seen(seen),
+        };
+        let wakeups = Wakeups::new(pane, asker.deadline).await;
+        if let Err(error) = pane.send(&[KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)]).await {
+            tracing::debug!(%error, "answering the question failed");
+            return Prompted::Seen(seen);
+        }
+        answered.push((question, answer));
+        let watch = Watch { baseline: &screen, look_first: true, ..watch };
+        seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+    }
+}
+
+/// The question the pane waits at: the line the cursor waits at the end of, when it looks like a prompt (`Name:`,
+/// `Port [8080]?`). A line the program ended (`Step 1:` and a newline) is output, not a question.
+pub(crate) async fn waiting_question(pane: &GatedPane) -> Option<String> {
+    let info = pane.pane().info().await.ok()?;
+    let captured = pane.pane().capture(CaptureOptions::visible()).await.ok()?;
+    let line = captured.lines().nth(usize::from(info.cursor_y))?;
+    let column = usize::from(info.cursor_x);
+    let before: String = line.chars().take(column).collect();
+    let after: String = line.chars().skip(column).collect();
+    (column > 0 && after.trim().is_empty() && looks_like_prompt(&before)).then(|| before.trim().to_owned())
+}
+
+/// Whether to answer yes to the `[y/N]` question at the end of `screen`, as the task calls for. `None` when the
+/// call fails or the reply says neither.
+async fn confirm(asker: &Asker<'_>, screen: &str) -> Option<bool> {
+    let schema = answer_schema(&["yes", "no"]);
+    let shape = CallShape {
+        purpose: "confirm",
+        max_tokens: 20,
+        schema: Some(("confirm", &schema)),
+        stop: &[],
+        temperature: None,
+    };
+    let reply = call(asker, &confirm_request(asker.goal.trim(), screen), shape).await?;
+    match answer_field(&reply)?.as_str() {
+        "yes" => Some(true),
+        "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// The answer the task gives to the question at the end of `screen`, when it gives one: the reply is constrained to
+/// the task's phrases ([`candidates`]) or nothing. Free text, Qwen2.5-Coder-0.5B answered `Reader's surname: Okafor`
+/// (copied from the answers so far) to the next question, and the first answer again to a question the task does
+/// not answer.
+async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, screen: &str) -> Option<String> {
+    // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
+    // call; none named is the person's to decide.
+    let listed = options(question);
+    let mut choices = if listed.is_empty() {
+        candidates(asker.goal, answered, question)
+    } else {
+        listed.into_iter().filter(|option| in_task(asker.goal, option)).collect()
+    };
+    if let [only] = choices.as_slice()
+        && !options(question).is_empty()
+    {
+        return Some(only.clone());
+    }
+    if choices.is_empty() {
+        return None;
+    }
+    choices.push(String::new());
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"answer": {"enum": choices}},
+        "required": ["answer"],
+        "additionalProperties": false
+    });
+    let shape = CallShape {
+        purpose: "question",
+        max_tokens: ANSWER_TOKENS,
+        schema: Some(("answer", &schema)),
+        stop: &[],
+        temperature: None,
+    };
+    let reply = call(asker, &question_request(asker.goal.trim(), answered, screen), shape).await?;
+    let answer = answer_field(&reply).unwrap_or_default();
+    let answer = answer.trim().trim_matches(['"', '\'', '`']).trim();
+    (!answer.is_empty() && choices.iter().any(|c| c.eq_ignore_ascii_case(answer))).then(|| answer.to_owned())
+}
+
+/// The answers a question lists: `(east/west)`, `[json|csv]`; not a yes/no pair.
+fn options(question: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (open, close) in [('(', ')'), ('[', ']')] {
+        let Some(start) = question.rfind(open) else { continue };
+        let Some(end) = question[start..].find(close) else { continue };
+        let inner = &question[start + 1..start + end];
+        if !inner.contains(['/', '|']) {
+            continue;
+        }
+        let listed: Vec<String> =
+            inner.split(['/', '|', ',']).map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+        let yes_no = listed.iter().all(|o| matches!(o.to_lowercase().as_str(), "y" | "n" | "yes" | "no"));
+        if !yes_no {
+            found.extend(listed);
+        }
+    }
+    found
+}
+
+/// Little words that are never an answer on their own, nor begin or end one.
+const LITTLE: &[&str] = &[
+    "a", "an", "and", "any", "are", "as", "asks", "at", "be", "by", "for", "from", "give", "gives", "has", "have",
+    "if", "in", "into", "is", "it", "its", "of", "on", "or", "please", "run", "so", "that", "the", "then", "this",
+    "to", "what", "when", "which", "with",
+];
+
+/// The most phrases offered as answers.
+const MAX_CANDIDATES: usize = 150;
+
+/// The phrases of `task` an answer may be: its words and runs of two or three words, none beginning or ending with
+/// a little word; a phrase sharing a word with an answer already given is left out, unless the task says that word
+/// more than once (one value of the task answers one question).
+fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<String> {
+    let words: Vec<&str> = task
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "()[]{}\"'`".contains(c)).trim_end_matches(|c: char| ",.;:!?".contains(c)))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let little = |w: &str| LITTLE.contains(&w.to_lowercase().as_str());
+    let count = |w: &str| words.iter().filter(|x| x.eq_ignore_ascii_case(w)).count();
+    // The words of the answers given and of the questions asked: a question's own words are not its answer.
+    let asked = answered.iter().map(|(q, a)| format!("{q} {a}")).chain([question.to_owned()]).collect::<Vec<_>>();
+    let used: Vec<String> = asked
+        .iter()
+        .flat_map(|text| text.split(|c: char| !(c.is_alphanumeric() || "'._-".contains(c))).map(str::to_lowercase))
+        .filter(|w| !w.is_empty() && count(w) < 2)
+        .collect();
+    let mut phrases: Vec<String> = Vec::new();
+    for length in 1..=3 {
+        for run in words.windows(length) {
+            let (Some(first), Some(last)) = (run.first(), run.last()) else { continue };
+            if little(first) || little(last) || run.iter().any(|w| used.contains(&w.to_lowercase())) {
+                continue;
+            }
+            let phrase = run.join(" ");
+            if in_task(task, &phrase) && !phrases.iter().any(|p| p.eq_ignore_ascii_case(&phrase)) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    phrases.truncate(MAX_CANDIDATES);
+    phrases
+}
+
+/// One call, bounded by the subtask's deadline and the run's cancellation; the reply's text.
+async fn call(asker: &Asker<'_>, prompt: &crate::prompt::Prompt, shape: CallShape<'_>) -> Option<String> {
+    tokio::select! {
+        reply = asker.caller.call(prompt, shape) => reply.ok().map(|r| r.text),
+        () = asker.cancel.cancelled() => None,
+        () = tokio::time::sleep_until(asker.deadline) => None,
+    }
+}
+
+/// Whether `answer` is in `task` as whole words, case aside.
+fn in_task(task: &str, answer: &str) -> bool {
+    let (task, answer) = (task.to_lowercase(), answer.to_lowercase());
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    task.match_indices(&answer)
+        .any(|(at, _)| !word(task[..at].chars().next_back()) && !word(task[at + answer.len()..].chars().next()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_words_of_the_task() {
+        let task = "Run ./setup.sh; the team is Falcon, the region eu-west, port 8443.";
+        assert!(in_task(task, "falcon"));
+        assert!(in_task(task, "eu-west"));
+        assert!(in_task(task, "8443"));
+        assert!(!in_task(task, "844"), "part of a number");
+        assert!(!in_task(task, "Hawk"));
+    }
+
+    #[test]
+    fn answers_offered_are_phrases_of_the_task_not_used_before() {
+        let task = "Run ./enrol.sh: the surname is Okafor and the branch is west.";
+        let all = candidates(task, &[], "Surname:");
+        for phrase in ["Okafor", "west", "./enrol.sh", "branch"] {
+            assert!(all.contains(&phrase.to_owned()), "{phrase}: {all:?}");
+        }
+        assert!(!all.iter().any(|p| p == "the" || p == "is Okafor" || p == "Okafor and"), "{all:?}");
+        assert!(!all.iter().any(|p| p.contains("surname")), "the question's own word: {all:?}");
+        let later = candidates(task, &[("Surname:".into(), "Okafor".into())], "Branch:");
+        assert!(later.contains(&"west".to_owned()) && !later.iter().any(|p| p.contains("Okafor")), "{later:?}");
+        let twice = candidates("Answer yes, then yes again.", &[("Go on?".into(), "yes".into())], "Sure?");
+        assert!(twice.contains(&"yes".to_owned()), "{twice:?}");
+        assert_eq!(options("Home branch (east/west):"), ["east", "west"]);
+        assert_eq!(options("Format [json|csv|text]?"), ["json", "csv", "text"]);
+        assert!(options("Continue (y/n)?").is_empty() && options("Name:").is_empty());
+    }
+}

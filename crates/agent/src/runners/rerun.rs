@@ -1,0 +1,656 @@
+//! The fix-and-rerun loop: a goal to run a program and, when it fails, fix what it complains about and run it again
+//! ("Run ./build.sh; if it fails, fix what it complains about and run it again until it succeeds").
+//!
+//! The shell runs the program, as the task names it, in a staged attempt like a script's. When it fails, the model
+//! is shown the goal, how it failed and the end of its output, and asked for one command that fixes the cause —
+//! create the file the error names, change the line it names, set a mode — not for a script: a small model asked
+//! for a whole script re-ran the failing program, or pasted the program's own text as its "fix". A reply that runs
+//! the program itself, writes the program out again, or repeats a fix already made is not run; the model is told
+//! why and asked again. The fix runs staged too (through the gate, as every model command), and is kept when it
+//! exits 0; then the program runs again. It ends when the program exits 0 without printing an error, or when the
+//! calls (`AgentConfig::max_turns`) run out. A program waiting at a prompt is answered from the task
+//! ([`super::questions`]).
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use dag_sched::{DagError, RunOutcome, RunRequest, SubtaskStatus};
+use regex::Regex;
+use tmux_habitat::shell_quote;
+use tokio::time::Instant;
+
+use crate::agent::Shared;
+use crate::answer::answer_field;
+use crate::gate::GatedPane;
+use crate::model::{CallShape, Caller};
+use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
+use crate::prompt::{FixPrompt, fix_request};
+use crate::runners::questions::{Asker, Prompted, answer_questions};
+use crate::runners::result_check::{Before, check_result, error_line};
+use crate::runners::script::{NO_PAGER_ENV, no_pager_file, tail, timed_out};
+use crate::runners::staging::{Settled, Staging};
+use crate::runners::{budget_outcome, pane_directory, progress};
+use crate::text::{bound, one_line};
+
+/// A goal that asks for a failing program to be fixed and run again, or run until it works.
+static RERUN: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)|(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)|make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it)",
+    )
+});
+
+/// Words that ask for something to be fixed or made to work: a missing input is then something to make.
+static SAYS_FIX: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:fix|fixes|repair|resolve|make\s+it\s+(?:work|run|succeed|pass)|until\s+it\s+(?:succeeds|works|runs|passes))\b",
+    )
+});
+
+/// A program a goal runs: an interpreter and a file, a `./name`, or a file with a program's extension.
+static PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?:\b(bash|sh|python3?|perl|ruby|node)\s+)?((?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)\b|\./[\w.-]+\w)",
+    )
+});
+
+/// The most characters of the program's output kept for a fix prompt.
+const OUTPUT_CHARS: usize = 1500;
+
+/// The most lines of a fixing command: one change, not a program.
+const FIX_LINES: usize = 12;
+
+/// The least sampling temperature of a fix asked for again after a refusal, where the configuration sets one.
+const REASK_TEMPERATURE: f32 = 0.9;
+
+/// How long one fixing command may run.
+const FIX_WAIT: Duration = Duration::from_secs(60);
+
+/// The program a fix-and-rerun goal runs (its command line), when `goal` is one: it names a program and asks for it
+/// to be fixed and run again (or run until it works), and asks for no file besides what the program makes. `command`:
+/// the subtask's own command, used when it runs the program the goal names.
+pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String> {
+    if !RERUN.is_match(goal) {
+        return None;
+    }
+    let spec = crate::GoalSpec::parse(goal);
+    if !spec.writes.is_empty() || !spec.guessed.is_empty() {
+        return None;
+    }
+    let found = PROGRAM.captures(goal)?;
+    let file = found.get(2)?.as_str();
+    if let Some(command) = command.map(str::trim).filter(|c| !c.is_empty() && !c.contains('\n'))
+        && command.contains(file.trim_start_matches("./"))
+    {
+        return Some(command.to_owned());
+    }
+    let interpreter = found.get(1).map(|m| m.as_str()).or_else(|| match file.rsplit_once('.').map(|(_, e)| e) {
+        _ if file.starts_with("./") || file.starts_with('/') => None,
+        Some("sh" | "bash") => Some("bash"),
+        Some("py") => Some("python3"),
+        Some("pl") => Some("perl"),
+        Some("rb") => Some("ruby"),
+        Some("js") => Some("node"),
+        _ => None,
+    });
+    // The file's name is only word characters, dots, slashes and dashes (`PROGRAM`): nothing to quote.
+    Some(match interpreter {
+        Some(interpreter) => format!("{interpreter} {file}"),
+        None => file.to_owned(),
+    })
+}
+
+/// Whether `goal` asks for something to be fixed or made to work (then an input the program misses is for the fix
+/// to make, not the end of the subtask).
+pub(crate) fn says_to_fix(goal: &str) -> bool {
+    SAYS_FIX.is_match(goal)
+}
+
+/// Why a fixing command is not run, if it is not: it runs the program itself, writes the program out again, is
+/// longer than one change, repeats a fix already made, or acts on nothing the error names (`error`: the program's
+/// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times).
+fn refusal(
+    fix: &str,
+    program: &str,
+    program_text: Option<&str>,
+    made: &[(String, String)],
+    error: &str,
+) -> Option<String> {
+    let fix = fix.trim();
+    if fix.is_empty() {
+        return Some("it held no command".into());
+    }
+    let file = program_file(program);
+    let name = file.trim_start_matches("./");
+    if runs_program(fix, name) {
+        return Some(format!(
+            "`{}` runs the program, which the shell runs again after your fix: reply with the command that changes \
+             what the error complains about",
+            one_line(fix, 80)
+        ));
+    }
+    if rewrites(fix, name, program_text) {
+        return Some(format!(
+            "it writes {name} out again: change only what the error names (`sed -i 'Ns/old/new/' {name}`), or make \
+             what it asks for"
+        ));
+    }
+    if fix.lines().count() > FIX_LINES {
+        return Some("it is a whole script: reply with one command that changes one thing".into());
+    }
+    if made.iter().any(|(done, _)| done.trim() == fix) {
+        return Some(format!(
+            "`{}` was done already: the error is still there, so do something else",
+            one_line(fix, 80)
+        ));
+    }
+    // A missing `x.conf` made a directory (what Qwen2.5-Coder-0.5B does for "not found"): a name with an extension
+    // is a file's.
+    if let Some(file) = made_directories(fix).into_iter().find(|d| looks_like_file(d) && !d.contains('/')) {
+        return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
+    }
+    if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
+        let named: Vec<String> = arguments(error, false).into_iter().filter(|w| looks_like_file(w)).take(3).collect();
+        let hint = if named.is_empty() { String::new() } else { format!(" (it names {})", named.join(", ")) };
+        return Some(format!("`{}` acts on nothing the error names{hint}", one_line(fix, 80)));
+    }
+    None
+}
+
+/// The words of a command line, three characters or more, but for command names (`commands`: the first word of each
+/// part is one): what it acts on.
+fn arguments(text: &str, commands: bool) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in text.split(['\n', ';', '|', '&', '(', ')', '`']) {
+        let split = part.split(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))).filter(|w| !w.is_empty());
+        for word in split.skip(usize::from(commands)) {
+            let word = word.trim_matches(['.', '/', '-']);
+            if word.chars().count() >= 3 && !words.iter().any(|w| w == word) {
+                words.push(word.to_owned());
+            }
+        }
+    }
+    words
+}
+
+/// The directories a command line makes with `mkdir`.
+fn made_directories(fix: &str) -> Vec<String> {
+    fix.split(['\n', ';', '|', '&'])
+        .filter_map(|part| {
+            let mut words = part.split_whitespace();
+            (words.next() == Some("mkdir")).then(|| {
+                words
+                    .filter(|w| !w.starts_with('-'))
+                    .map(|w| w.trim_matches(['\'', '"']).to_owned())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .flatten()
+        .collect()
+}
+
+/// A word that names a file: a name and an extension, or a path.
+fn looks_like_file(word: &str) -> bool {
+    word.contains('/')
+        || word.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && ext.chars().any(char::is_alphabetic))
+}
+
+/// The program's file in its command line (`python3 tool.py` → `tool.py`).
+fn program_file(program: &str) -> String {
+    PROGRAM
+        .captures(program)
+        .and_then(|c| c.get(2))
+        .map_or_else(|| program.trim().to_owned(), |m| m.as_str().trim_matches(['\'', '"']).to_owned())
+}
+
+/// Whether a simple command of `fix` runs the program `name` (directly, or with an interpreter).
+fn runs_program(fix: &str, name: &str) -> bool {
+    let is_name = |word: &str| {
+        let word = word.trim_matches(['\'', '"']);
+        word.trim_start_matches("./") == name || word.ends_with(&format!("/{name}"))
+    };
+    fix.split(['\n', ';', '|', '&', '(', ')', '`']).any(|part| {
+        let mut words =
+            part.split_whitespace().skip_while(|w| w.contains('=') || matches!(*w, "sudo" | "time" | "exec"));
+        match words.next() {
+            Some(first) if is_name(first) => true,
+            Some("bash" | "sh" | "python" | "python3" | "perl" | "ruby" | "node" | "source" | ".") => {
+                words.find(|w| !w.starts_with('-')).is_some_and(is_name)
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Whether `fix` replaces the program `name` as a whole: writes it with `>`, `tee`, `cp` or `mv`, or holds three or
+/// more of its lines.
+fn rewrites(fix: &str, name: &str, program_text: Option<&str>) -> bool {
+    let escaped = regex::escape(name);
+    let writes = Regex::new(&format!(
+        r#"(?:(?:^|[^>])>\s*|\btee\s+(?:-\S+\s+)*|\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+)['"]?(?:\./)?{escaped}['"]?(?:\s|$|;|&|\|)"#
+    ));
+    if writes.is_ok_and(|re| re.is_match(fix)) {
+        return true;
+    }
+    let Some(text) = program_text else { return false };
+    let fix_lines: Vec<&str> = fix.lines().map(str::trim).collect();
+    let copied = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.len() > 3 && !line.starts_with("#!"))
+        .filter(|line| fix_lines.contains(line))
+        .count();
+    copied >= 3
+}
+
+/// How one run in the pane ended, for the loop.
+enum Ran {
+    /// It ended with this exit code and output; its changes are settled.
+    Ended { exit_code: i32, output: String, settled: Settled },
+    /// It asked something the task gives no answer for.
+    Unanswered(String),
+    /// It waited for input that is no question to answer (a password, a pager): the prompt line.
+    Stuck(String),
+    /// The subtask ends here.
+    End(RunOutcome),
+}
+
+/// Runs the fix-and-rerun loop for `program` (see the module's documentation).
+pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &str) -> Result<RunOutcome, DagError> {
+    let subtask = &request.subtask;
+    let deadline = Instant::now() + request.timeout;
+    let mode = subtask.mode;
+    shared.ledger.update(&subtask.id, |s| s.mode = Some(mode));
+    if shared.budget_spent() {
+        return Ok(budget_outcome(false, "before this subtask started"));
+    }
+    let pane = shared.gated_pane(&subtask.pane).await?;
+    let records = request.context.runner_dir()?;
+    let no_pager = no_pager_file(&records)?;
+    let caller = shared.caller(&subtask.id, Some(&request.context));
+    let _lock = pane.pane().lock().await;
+    let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
+    let spec = crate::GoalSpec::parse(&subtask.description);
+    let mut staging = Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
+    let runs = Runs { shared, request, pane: &pane, caller: &caller, records: &records, no_pager: &no_pager, deadline };
+    let program_path = std::path::Path::new(&cwd).join(program_file(program));
+    let mut fixes: Vec<(String, String)> = Vec::new();
+    let mut calls = 0;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        progress(request, calls, caller.tokens_so_far(), format!("running {program}"));
+        shared.ledger.update(&subtask.id, |s| s.last_command = Some(program.to_owned()));
+        let (exit_code, output, settled) = match runs.run(&mut staging, attempt, program, request.timeout).await? {
+            Ran::Ended { exit_code, output, settled } => (exit_code, output, settled),
+            Ran::Unanswered(question) => return Ok(unanswered(program, &question)),
+            Ran::Stuck(prompt) => {
+                return Ok(RunOutcome::with_status(
+                    SubtaskStatus::Failed,
+                    format!("`{program}` waits for input the task does not give (`{}`)", one_line(&prompt, 80)),
+                ));
+            }
+            Ran::End(outcome) => return Ok(outcome),
+        };
+        let how = match settled {
+            Settled::Unavailable => {
+                attempt -= 1;
+                continue;
+            }
+            Settled::Refused(how) => how,
+            Settled::Applied(applied) if exit_code == 0 => {
+                let checked = check_result(&subtask.description, &[], &cwd, &output, false, &Before::default());
+                match checked.problem {
+                    None if error_line(&output).is_none() => {
+                        let kept = staging.keep(applied);
+                        shared.ledger.update(&subtask.id, |s| {
+                            s.verified = Some(true);
+                            s.checks = vec![format!("`{program}` exited 0 and printed no error")];
+                            s.changes.extend(kept.changes);
+                            s.journal = kept.journal.or(s.journal.take());
+                        });
+                        return Ok(RunOutcome::from_exit_code(0, output));
+                    }
+                    problem => {
+                        staging.take_back(applied);
+                        match problem {
+                            Some(problem) => format!("it exited 0, but {problem}"),
+                            None => "it exited 0, but printed an error".into(),
+                        }
+                    }
+                }
+            }
+            Settled::Applied(applied) => {
+                staging.take_back(applied);
+                format!("exit code {exit_code}")
+            }
+        };
+        // One fixing command, asked for until one is fit to run or the calls run out.
+        let text = std::fs::read_to_string(&program_path).ok();
+        let mut refused: Option<String> = None;
+        let mut last_refused: Option<String> = None;
+        let fix = loop {
+            if calls >= shared.config.max_turns.max(1) {
+                let last = one_line(&tail(&output, 300), 300);
+                return Ok(RunOutcome::with_status(
+                    SubtaskStatus::Failed,
+                    format!("`{program}` still fails after {calls} fixes ({how}); its output ends: {last}"),
+                ));
+            }
+            if shared.budget_spent() {
+                return Ok(budget_outcome(true, "another call was refused"));
+            }
+            calls += 1;
+            shared.ledger.update(&subtask.id, |s| s.turns = calls);
+            progress(request, calls, caller.tokens_so_far(), "asking for a fix");
+            let prompt = fix_request(&FixPrompt {
+                task: subtask.description.trim(),
+                program,
+                fixes: &fixes,
+                how: &how,
+                output: &bound(&output, OUTPUT_CHARS),
+                refused: refused.as_deref(),
+            });
+            // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
+            // the refused reply again).
+            let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
+            let reply = match runs.ask(&prompt, temperature).await {
+                Ok(reply) => reply,
+                Err(outcome) => return Ok(outcome),
+            };
+            let command = fix_command(&reply);
+            if let Some(why) = refusal(&command, program, text.as_deref(), &fixes, &output) {
+                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                // The same refused reply again, told why: it will not change; the calls left would be spent on it.
+                if last_refused.as_deref() == Some(command.as_str()) {
+                    return Ok(RunOutcome::with_status(
+                        SubtaskStatus::Failed,
+                        format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
+                    ));
+                }
+                last_refused = Some(command);
+                refused = Some(why);
+                continue;
+            }
+            if let Err(error) = pane.check(&command).and_then(|()| pane.guard_workplace_in(&command, &cwd)) {
+                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                refused = Some(error.to_string());
+                continue;
+            }
+            break command;
+        };
+        attempt += 1;
+        progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
+        let came = match runs.run(&mut staging, attempt, &fix, FIX_WAIT).await? {
+            Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
+                let kept = staging.keep(applied);
+                for change in &kept.changes {
+                    progress(request, calls, caller.tokens_so_far(), change.to_string());
+                }
+                shared.ledger.update(&subtask.id, |s| {
+                    s.changes.extend(kept.changes);
+                    s.journal = kept.journal.or(s.journal.take());
+                });
+                "exit 0".to_owned()
+            }
+            Ran::Ended { settled: Settled::Unavailable, .. } => {
+                "it did not run (staging was not available); run it again".into()
+            }
+            Ran::Ended { settled: Settled::Refused(how), .. } => how,
+            Ran::Ended { exit_code, output, .. } => {
+                format!("exit {exit_code}, nothing kept: {}", one_line(&tail(&output, 200), 200))
+            }
+            Ran::Unanswered(question) | Ran::Stuck(question) => {
+                format!("it waited for input (`{}`) and was stopped", one_line(&question, 60))
+            }
+            Ran::End(outcome) => return Ok(outcome),
+        };
+        fixes.push((fix, came));
+    }
+}
+
+/// How long a program sits quiet at a prompt-like line before it counts as asking.
+const PROMPT_QUIET: Duration = Duration::from_millis(1500);
+
+/// What the loop's runs share.
+struct Runs<'a> {
+    shared: &'a Shared,
+    request: &'a RunRequest,
+    pane: &'a GatedPane,
+    caller: &'a Caller,
+    records: &'a std::path::Path,
+    no_pager: &'a std::path::Path,
+    deadline: Instant,
+}
+
+impl Runs<'_> {
+    /// Runs `command` as staged attempt `attempt`, for at most `limit` (its questions answered from the task), and
+    /// settles its changes.
+    async fn run(
+        &self,
+        staging: &mut Staging<'_>,
+        attempt: u32,
+        command: &str,
+        limit: Duration,
+    ) -> Result<Ran, DagError> {
+        let request = self.request;
+        let id = &request.subtask.id;
+        if request.cancel.is_cancelled() {
+            return Ok(Ran::End(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled")));
+        }
+        if Instant::now() >= self.deadline {
+            return Ok(Ran::End(timed_out(request)));
+        }
+        let path = self.records.join(format!("run-{attempt}.sh"));
+        std::fs::write(&path, format!("#!/bin/bash\n{command}\n"))
+            .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
+        let staged = staging.begin(attempt);
+        self.shared.ledger.update(id, |s| s.staged = Some(staged.is_staged()));
+        let run = format!("bash {}", shell_quote(&path.display().to_string()));
+        let line = format!(
+            "{}\n{NO_PAGER_ENV} BASH_ENV={} {}",
+            dag_sched::export_run_dirs(&request.context),
+            shell_quote(&self.no_pager.display().to_string()),
+            staged.wrap(self.records, &run),
+        );
+        let until = self.deadline.min(Instant::now() + limit);
+        let wakeups = Wakeups::new(self.pane, until).await;
+        let running = self.pane.start(&line).await.map_err(|error| DagError::runner(id, error))?;
+        let mut running = Command::new(command, running, until.saturating_duration_since(Instant::now()));
+        let watch = Watch {
+            baseline: "",
+            pattern: None,
+            patience: Patience::Prompt(PROMPT_QUIET),
+            cancel: &request.cancel,
+            prompt_floor: None,
+            look_first: false,
+        };
+        let seen = watch_command(self.pane, &mut running, wakeups, watch, until).await;
+        let asker =
+            Asker { caller: self.caller, goal: &request.subtask.description, cancel: &request.cancel, deadline: until };
+        let prompted = answer_questions(self.pane, &mut running, &asker, seen, watch).await;
+        self.shared.ledger.update(id, |s| s.command_ms += crate::model::millis(running.started.elapsed()));
+        let seen = match prompted {
+            Prompted::Seen(seen) => seen,
+            Prompted::Unanswered(question) => {
+                drop(running);
+                self.pane.interrupt().await;
+                staging.abandon(&staged);
+                return Ok(Ran::Unanswered(question));
+            }
+        };
+        Ok(match seen {
+            Seen::Finished(output) => {
+                let settled = staging.settle(&staged, output.exit_code, &output.output);
+                Ran::Ended { exit_code: output.exit_code, output: output.output, settled }
+            }
+            Seen::NeedsInput(found) => {
+                drop(running);
+                self.pane.interrupt().await;
+                staging.abandon(&staged);
+                Ran::Stuck(found.prompt)
+            }
+            Seen::Cancelled => {
+                drop(running);
+                let how = self.pane.interrupt().await;
+                staging.abandon(&staged);
+                Ran::End(RunOutcome::with_status(SubtaskStatus::Cancelled, format!("the run was cancelled; {how}")))
+            }
+            Seen::Failed(tmux_habitat::Error::PaneDead { status, .. }) => {
+                self.shared.forget_pane(&request.subtask.pane).await;
+                let mut outcome = RunOutcome::with_status(SubtaskStatus::Failed, "the program ended the pane's shell");
+                outcome.exit_code = status;
+                Ran::End(outcome)
+            }
+            Seen::Failed(error) => return Err(DagError::runner(id, error)),
+            Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged | Seen::Ended(_) => {
+                drop(running);
+                let how = self.pane.interrupt().await;
+                staging.abandon(&staged);
+                let mut outcome = timed_out(request);
+                outcome.reason = Some(format!("timed out after {:.1}s; {how}", request.timeout.as_secs_f64()));
+                Ran::End(outcome)
+            }
+        })
+    }
+
+    /// One call for a fixing command; the subtask's end when there is no reply.
+    async fn ask(&self, prompt: &crate::prompt::Prompt, temperature: Option<f32>) -> Result<String, RunOutcome> {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"command": {"type": "string"}},
+            "required": ["command"],
+            "additionalProperties": false
+        });
+        let shape = CallShape {
+            purpose: "fix",
+            max_tokens: self.shared.config.action_tokens,
+            schema: Some(("fix", &schema)),
+            stop: &[],
+            temperature,
+        };
+        let reply = tokio::select! {
+            reply = self.caller.call(prompt, shape) => reply,
+            () = self.request.cancel.cancelled() => {
+                return Err(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
+            }
+            () = tokio::time::sleep_until(self.deadline) => return Err(timed_out(self.request)),
+        };
+        match reply {
+            Ok(reply) => Ok(reply.text),
+            Err(error) if error.is_budget() => Err(budget_outcome(true, &error.to_string())),
+            Err(error) => {
+                Err(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}")))
+            }
+        }
+    }
+}
+
+/// The command of a fix reply: `{"command": …}`, else the first fenced block, else the text.
+fn fix_command(reply: &str) -> String {
+    let value: Option<serde_json::Value> = serde_json::from_str(reply.trim()).ok();
+    if let Some(command) = value.as_ref().and_then(|v| v.get("command")).and_then(|c| c.as_str()) {
+        return command.trim().to_owned();
+    }
+    if let Some(answer) = answer_field(reply) {
+        return answer.trim().to_owned();
+    }
+    match crate::runners::script::extract_script(reply) {
+        Some(script) if reply.contains("```") => {
+            script.text.lines().filter(|l| !l.starts_with("#!")).collect::<Vec<_>>().join("\n").trim().to_owned()
+        }
+        _ => reply.trim().trim_matches('`').trim().to_owned(),
+    }
+}
+
+/// The end of a subtask whose program asks `question`, which the task gives no answer for: the question is the
+/// person's to answer.
+fn unanswered(program: &str, question: &str) -> RunOutcome {
+    RunOutcome::with_status(SubtaskStatus::Failed, unanswered_reason(program, question))
+}
+
+/// Why a subtask stopped at a question the task does not answer.
+pub(crate) fn unanswered_reason(program: &str, question: &str) -> String {
+    format!(
+        "`{}` asks `{}` and the task does not say what to answer: say it in the task",
+        one_line(program, 80),
+        one_line(question, 80)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rerun_patterns_compile() {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM] {
+            assert!(!re.as_str().is_empty());
+        }
+    }
+
+    #[test]
+    fn goals_to_fix_and_rerun_a_program_are_told_apart() {
+        let program = |goal: &str| rerun_program(goal, None);
+        assert_eq!(
+            program("Start ./publish.sh; when it fails, fix what it complains about and start it again.").as_deref(),
+            Some("./publish.sh")
+        );
+        assert_eq!(
+            program("Run lint.py until it succeeds, fixing the problems it reports.").as_deref(),
+            Some("python3 lint.py")
+        );
+        assert_eq!(program("Make it work: bash tools/pack.sh fails.").as_deref(), Some("bash tools/pack.sh"));
+        assert_eq!(program("Run ./publish.sh and answer yes to its question."), None, "nothing to fix");
+        assert_eq!(program("Fix what is wrong in notes.txt."), None, "no program");
+        assert_eq!(
+            program("gen.py crashes. Fix the problem, run it and save what it prints to out.txt."),
+            None,
+            "a file to write besides the program's own"
+        );
+        assert_eq!(
+            rerun_program("Run ./publish.sh until it works.", Some("./publish.sh --verbose")).as_deref(),
+            Some("./publish.sh --verbose")
+        );
+        assert!(says_to_fix("if it fails, fix what it complains about"));
+        assert!(!says_to_fix("What is the first line of app.ini?"));
+    }
+
+    #[test]
+    fn a_fix_is_one_change_not_the_program() {
+        let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
+        let error = "publish.sh: line 3: input.cfg: No such file or directory";
+        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error);
+        assert!(refused("printf 'a=1\\n' > input.cfg").is_none());
+        assert!(refused("sed -i '3s/input/inputs/' publish.sh").is_none());
+        assert_eq!(
+            refused("mkdir -p input.cfg").unwrap(),
+            "input.cfg is a file's name, not a directory's: write the file (`printf '…\\n' > input.cfg`)"
+        );
+        assert!(refused("mkdir -p input.cfg.d/parts").unwrap().contains("acts on nothing"));
+        assert!(refused("chmod +x publish.sh").is_none());
+        assert!(refused("touch input.cfg && ./publish.sh").unwrap().contains("runs the program"));
+        assert!(refused("bash publish.sh").unwrap().contains("runs the program"));
+        assert!(refused("./publish.sh").unwrap().contains("runs the program"));
+        assert!(
+            refused("cat > publish.sh <<'EOF'\n#!/bin/bash\necho ok\nEOF").unwrap().contains("writes publish.sh out")
+        );
+        assert!(
+            refused("set -eu\nsrc=input.cfg\nwhile read -r line; do\ndone").unwrap().contains("writes publish.sh out")
+        );
+        assert!(refused("cp /tmp/x ./publish.sh").unwrap().contains("writes publish.sh out"));
+        assert!(refused("").is_some());
+        let made = [("touch input.cfg".to_owned(), "exit 0".to_owned())];
+        assert!(refusal("touch input.cfg", "./publish.sh", None, &made, error).unwrap().contains("done already"));
+        assert_eq!(
+            refused("mkdir -p cache").unwrap(),
+            "`mkdir -p cache` acts on nothing the error names (it names publish.sh, input.cfg)"
+        );
+    }
+
+    #[test]
+    fn fix_replies_are_read_leniently() {
+        assert_eq!(fix_command(r#"{"command":"touch a.txt"}"#), "touch a.txt");
+        assert_eq!(fix_command("```bash\nmkdir -p out\n```"), "mkdir -p out");
+        assert_eq!(fix_command("`chmod +x run.sh`"), "chmod +x run.sh");
+    }
+}

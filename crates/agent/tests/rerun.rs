@@ -1,0 +1,179 @@
+//! The fix-and-rerun loop and a program's successive questions answered from the task: real tmux, the scripted fake
+//! model over the real wire format.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::time::{Duration, Instant};
+
+use clive_agent::AgentConfig;
+use dag_sched::SubtaskStatus;
+use support::{World, look_yes};
+
+fn plan(mode: &str, goal: &str, command: Option<&str>) -> String {
+    let mut subtask = serde_json::json!({"id": "s", "pane": "shell", "mode": mode, "description": goal, "timeout": 40});
+    if let Some(command) = command {
+        subtask["command"] = command.into();
+    }
+    serde_json::json!({"version": 1, "subtasks": [subtask]}).to_string()
+}
+
+fn program(world: &World, name: &str, text: &str) {
+    let path = world.work.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn fix(command: &str) -> String {
+    serde_json::json!({"command": command}).to_string()
+}
+
+fn answer(text: &str) -> String {
+    serde_json::json!({"answer": text}).to_string()
+}
+
+/// Fails, naming the file it needs, until that file exists.
+const PACK: &str = "#!/bin/bash\nif [ ! -f manifest.lst ]; then\n  echo \"pack.sh: manifest.lst is missing: list the \
+                    files to pack in it, one per line\" >&2\n  exit 2\nfi\necho \"packed $(wc -l < manifest.lst) \
+                    entries\"\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_program_is_fixed_one_action_at_a_time_and_run_again_until_it_succeeds() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[
+        // Running the program itself is the shell's job, not a fix.
+        &fix("touch manifest.lst; ./pack.sh"),
+        // Nor is writing the program out again.
+        &fix("cat > pack.sh <<'EOF'\n#!/bin/bash\necho packed 0 entries\nEOF"),
+        &fix("printf 'index.html\\nstyle.css\\n' > manifest.lst"),
+    ]);
+    let agent = world.agent();
+    // Given as an interactive subtask: the loop takes a goal like this whatever its mode.
+    let goal = "Start ./pack.sh and keep repairing whatever it reports until it works.";
+    let summary = world.run(&agent, &plan("interactive", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "packed 2 entries");
+    assert_eq!(world.read("manifest.lst"), "index.html\nstyle.css\n");
+    assert_eq!(world.read("pack.sh"), PACK, "the program was not rewritten");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "{prompts:#?}");
+    assert!(prompts[0].contains("The program: `./pack.sh`"), "{}", prompts[0]);
+    assert!(prompts[0].contains("It failed (exit code 2)"), "{}", prompts[0]);
+    assert!(prompts[0].contains("manifest.lst is missing"), "{}", prompts[0]);
+    assert!(prompts[1].contains("Your last reply was not run: `touch manifest.lst; ./pack.sh` runs the program"));
+    assert!(prompts[2].contains("Your last reply was not run: it writes pack.sh out again"), "{}", prompts[2]);
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!((stats.model_calls, stats.turns, stats.refused_commands), (3, 3, 2), "{stats:?}");
+    assert_eq!(stats.verified, Some(true));
+    assert!(stats.changes.iter().any(|c| c.path.ends_with("manifest.lst")), "{:?}", stats.changes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[&fix("touch manifest"), &fix("touch manifest"), &fix("mkdir -p cache"), &fix("ls manifest.lst")]);
+    let agent = world.agent_with(AgentConfig { max_turns: 4, ..AgentConfig::default() }, None);
+    let goal = "Run pack.sh with bash; if it fails, fix the problem and run it again.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    let reason = result.reason.as_deref().unwrap();
+    assert!(reason.starts_with("`bash pack.sh` still fails after 4 fixes (exit code 2)"), "{reason}");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 4, "{prompts:#?}");
+    assert!(prompts[1].contains("Fixes so far:\n- `touch manifest`: exit 0"), "{}", prompts[1]);
+    assert!(prompts[2].contains("`touch manifest` was done already"), "{}", prompts[2]);
+    // A fix that names nothing the error does (a small model copies an example's) is not run.
+    assert!(
+        prompts[3].contains("`mkdir -p cache` acts on nothing the error names (it names pack.sh, manifest.lst)"),
+        "{}",
+        prompts[3]
+    );
+    assert!(!world.work.path().join("cache").exists());
+    // What the fixes made stays (each exited 0); the failing runs left nothing.
+    assert!(world.work.path().join("manifest").exists());
+}
+
+/// A program asking its questions one after the other with `read -p`, recording the answers.
+fn asking(questions: &[&str]) -> String {
+    let mut text = String::from("#!/bin/bash\n");
+    for (i, question) in questions.iter().enumerate() {
+        text.push_str(&format!("read -r -p '{question} ' a{i}\n"));
+    }
+    let all: Vec<String> = (0..questions.len()).map(|i| format!("$a{i}")).collect();
+    text.push_str(&format!("printf '%s\\n' \"{}\" > answers.log\necho registered\n", all.join("|")));
+    text
+}
+
+/// Runs `./enrol.sh` asking `questions` for `task`; the model answers the first `asked` of them (a question listing
+/// its answers, one of which the task names, takes no call), and the program gets `answers`.
+async fn questions_in_turn(questions: &[&str], task: &str, answers: &[&str], asked: usize) {
+    let world = World::new().await;
+    program(&world, "enrol.sh", &asking(questions));
+    let mut replies: Vec<String> = answers[..asked].iter().map(|a| answer(a)).collect();
+    replies.push(look_yes());
+    world.replies(&replies.iter().map(String::as_str).collect::<Vec<_>>());
+    let agent = world.agent();
+    let started = Instant::now();
+    let summary = world.run(&agent, &plan("script", task, Some("./enrol.sh"))).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("answers.log"), format!("{}\n", answers.join("|")));
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), asked, "one call per question: {prompts:#?}");
+    for (i, question) in questions[..asked].iter().enumerate() {
+        assert!(prompts[i].trim_end().ends_with(&format!("{question}\n</screen>")), "{}", prompts[i]);
+    }
+    assert!(prompts[1].contains(&format!("Answered already:\n- `{}` {}", questions[0], answers[0])), "{}", prompts[1]);
+    // Each question is seen when the program sits at it, not at the subtask's time limit.
+    assert!(started.elapsed() < Duration::from_secs(25), "{:?}", started.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_questions_in_a_row_are_each_answered_from_the_task() {
+    questions_in_turn(
+        &["Planet name:", "Moons?"],
+        "Run ./enrol.sh: the planet is Kepler-22b and it has 3 moons.",
+        &["Kepler-22b", "3"],
+        2,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_questions_in_a_row_are_each_answered_from_the_task() {
+    questions_in_turn(
+        &["Full name:", "Favourite editor:", "Office [north/south]?"],
+        "Run ./enrol.sh for Ines Duarte, who uses helix and sits in the south office.",
+        &["Ines Duarte", "helix", "south"],
+        2,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_the_task_does_not_answer_is_reported_not_guessed() {
+    let world = World::new().await;
+    program(&world, "enrol.sh", &asking(&["Planet name:", "Access token:"]));
+    // The second answer is a guess: no word of the task.
+    world.replies(&[&answer("Kepler-22b"), &answer("tok-1234")]);
+    let agent = world.agent();
+    let started = Instant::now();
+    let task = "Run ./enrol.sh; the planet is Kepler-22b.";
+    let summary = world.run(&agent, &plan("script", task, Some("./enrol.sh"))).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert_eq!(
+        result.reason.as_deref().unwrap(),
+        "`./enrol.sh` asks `Access token:` and the task does not say what to answer: say it in the task"
+    );
+    assert!(!world.work.path().join("answers.log").exists(), "the program was stopped at the question");
+    assert!(!world.history("agent:shell").await.contains("tok-1234"), "the guess was typed");
+    assert_eq!(world.prompts().len(), 2);
+    assert!(started.elapsed() < Duration::from_secs(25), "{:?}", started.elapsed());
+}
