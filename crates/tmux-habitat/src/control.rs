@@ -117,7 +117,11 @@ impl Control {
 
     /// Follows a pane's output, over the connection attached to the pane's session.
     pub(crate) async fn subscribe(&self, pane: &str) -> Result<OutputSubscription> {
-        let session = self.subprocess_or_conn_display(pane, "#{session_id}").await?;
+        let known = self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(pane).cloned();
+        let session = match known {
+            Some(session) => session,
+            None => self.subprocess_or_conn_display(pane, "#{session_id}").await?,
+        };
         let conn = self.connection_for(&session).await?;
         self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session);
         let id = pane.parse().map_err(|_| Error::Invalid {
@@ -232,7 +236,10 @@ impl Control {
         let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
         let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
         let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
-        let reply = conn.command("display-message -p '#{session_id}'").await.map_err(attach)?;
+        // Written together: one round trip.
+        let (reply, paused) =
+            tokio::join!(conn.command("display-message -p '#{session_id}'"), conn.set_pause_after(PAUSE_AFTER_SECS));
+        let reply = reply.map_err(attach)?;
         let attached = reply.text().trim().to_owned();
         if !reply.ok || !attached.starts_with('$') {
             return Err(Error::Protocol {
@@ -240,65 +247,72 @@ impl Control {
                 detail: format!("no session: {}", reply.text()),
             });
         }
-        conn.set_pause_after(PAUSE_AFTER_SECS)
-            .await
-            .map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
+        paused.map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
         tracing::debug!(session = %attached, "control connection attached");
         Ok((conn, attached))
     }
 
-    /// Kills a session, taking turns (see `crate::turn`): its control client, if we have one, detaches first
-    /// and has gone before the session does, so tmux never handles a client going away while another
-    /// process creates a session.
+    /// Kills a session, taking turns (see `crate::turn`). When we have a control client attached to the
+    /// session, the kill travels over it: tmux answers, then ends that client as its session goes, and the turn
+    /// is held until the client's process has exited, so tmux never handles a client going away while another
+    /// process creates a session. Other processes' clients attached to the session are waited out too.
     async fn kill_session(&self, invocation: Invocation) -> Result<String> {
         let target = invocation.commands[0].arguments().windows(2).find(|w| w[0] == "-t").map(|w| w[1].clone());
         let mut conns = self.connections.lock().await;
         conns.retain(|_, c| !c.is_closed());
-        // Which of our connections is attached to the session, asked over one we have (none: nothing to detach).
         let id = match (target, conns.values().next()) {
-            (Some(target), Some(conn)) => {
-                let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok();
-                match line {
-                    Some(line) => {
-                        conn.command(line.as_str()).await.ok().filter(|r| r.ok).map(|r| r.text().trim().to_owned())
-                    }
-                    None => None,
-                }
-            }
+            (Some(target), Some(conn)) => session_id(conn, &target).await,
             _ => None,
         };
         let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
+        let own = id.as_ref().and_then(|id| conns.remove(id));
         // Every client attached to the session leaves with it, ours and other processes' (a connection opened
         // for commands without a pane attaches to whichever session is newest): the turn is held until the
-        // server has let them all go (listed over our connection, and after the kill by a tmux process of its
-        // own: a list chained to the kill still shows a leaving client as moved to another session, and the
-        // server crashed in 4 of 50 runs under load).
-        let mut attached = match (&id, conns.values().next()) {
-            (Some(id), Some(conn)) => match list_clients(Some(id)).to_line() {
-                Ok(line) => match conn.command(line.as_str()).await {
-                    Ok(reply) if reply.ok => parse_clients(&reply.text()).into_iter().map(|(name, _)| name).collect(),
-                    _ => Vec::new(),
-                },
-                Err(_) => Vec::new(),
-            },
+        // server has let them all go (listed before the kill, and after it by a tmux process of its own: a list
+        // chained to the kill still shows a leaving client as moved to another session, and the server crashed
+        // in 4 of 50 runs under load).
+        let others = match (&id, own.as_ref().or(conns.values().next())) {
+            (Some(id), Some(conn)) => other_clients(conn, id, own.is_some()).await,
             _ => Vec::new(),
         };
-        if let Some(conn) = id.as_ref().and_then(|id| conns.remove(id)) {
-            // Ours has gone before the kill is asked for, by a tmux process the server serves after it: no wait
-            // for it (7 ms of a warm start).
-            if let Some(own) = client_name(&conn).await {
-                attached.retain(|name| *name != own);
-            }
-            detach(&conn).await;
-        }
         if let Some(id) = &id {
             self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, s| s != id);
         }
-        let killed = self.subprocess.run(invocation).await;
+        let killed = match own {
+            Some(conn) => match self.kill_over(&conn, &invocation).await {
+                Some(killed) => killed,
+                None => {
+                    // Our client is back where it was (the kill failed) or gone (whether it ran is unknown):
+                    // a tmux process of its own says which.
+                    if !conn.is_closed() {
+                        detach(&conn).await;
+                    }
+                    self.subprocess.run(invocation).await
+                }
+            },
+            None => self.subprocess.run(invocation).await,
+        };
         if let Some(id) = &id {
-            self.wait_clients_gone(&attached, id).await;
+            self.wait_clients_gone(&others, id).await;
         }
         killed
+    }
+
+    /// Sends the kill over `conn`, the client attached to the session, and waits (at most a second) until
+    /// tmux has ended that client. `None` when the kill did not answer as done.
+    async fn kill_over(&self, conn: &Connection, invocation: &Invocation) -> Option<Result<String>> {
+        let line = invocation.commands[0].to_line().ok()?;
+        match conn.command_with_timeout(line.as_str(), invocation.deadline).await {
+            Ok(reply) if reply.ok => {
+                // A server told not to detach clients whose session goes (`detach-on-destroy off`) moves it to
+                // another session instead: it is asked to leave then.
+                if tokio::time::timeout(Duration::from_secs(1), conn.closed()).await.is_err() {
+                    detach(conn).await;
+                }
+                Some(Ok(String::new()))
+            }
+            Ok(_) | Err(_) => None,
+        }
     }
 
     /// The clients of the server as `(name, session id)`, asked with a tmux process (our connections may be
@@ -359,11 +373,36 @@ fn lingering(names: &[String], clients: &[(String, String)], from: &str) -> bool
     names.iter().any(|name| clients.iter().any(|(other, id)| other == name && id == from))
 }
 
-/// The name tmux gives the client behind `conn` (its tty or `client-<pid>`), for telling when it has gone.
-async fn client_name(conn: &Connection) -> Option<String> {
-    let reply = conn.command_with_timeout("display-message -p '#{client_name}'", Duration::from_secs(1)).await.ok()?;
-    let name = reply.text().trim().to_owned();
-    (reply.ok && !name.is_empty()).then_some(name)
+/// The id (`$N`) of the session `target` names (`=name`, `name`, or an id), asked over `conn`.
+async fn session_id(conn: &Connection, target: &str) -> Option<String> {
+    if target.starts_with('$') {
+        return Some(target.to_owned());
+    }
+    // A session target needs its `:` to be read as a session by display-message (which takes a pane): without
+    // it tmux 3.3a and 3.5a answer nothing for `=name`.
+    let target = if target.contains(':') { target.to_owned() } else { format!("{target}:") };
+    let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok()?;
+    let reply = conn.command_with_timeout(line.as_str(), Duration::from_secs(1)).await.ok()?;
+    let id = reply.text().trim().to_owned();
+    (reply.ok && id.starts_with('$')).then_some(id)
+}
+
+/// The names of the clients attached to session `id`, other than the one behind `conn` when `conn_is_in_it`
+/// (listed and named in one write).
+async fn other_clients(conn: &Connection, id: &str, conn_is_in_it: bool) -> Vec<String> {
+    let Ok(list) = list_clients(Some(id)).to_line() else { return Vec::new() };
+    let mut lines = vec![list];
+    if conn_is_in_it {
+        lines.push("display-message -p '#{client_name}'".to_owned());
+    }
+    let replies = futures_join(conn, &lines, Duration::from_secs(1)).await;
+    let mut replies = replies.into_iter().map(|reply| match reply {
+        Ok(reply) if reply.ok => Some(reply.text()),
+        _ => None,
+    });
+    let listed = replies.next().flatten().map(|text| parse_clients(&text)).unwrap_or_default();
+    let own = replies.next().flatten().map(|text| text.trim().to_owned());
+    listed.into_iter().map(|(name, _)| name).filter(|name| Some(name) != own.as_ref()).collect()
 }
 
 /// Asks a control client to detach and waits (at most a second) until it has gone.

@@ -104,7 +104,11 @@ impl WindowCommand {
                 args.push(format!("exec {}", crate::shell_quote(&argv[0])));
             }
             Some(WindowCommand::Program(argv)) => args.extend(argv),
-            None => args.extend(server.shell().map(str::to_owned)),
+            // The default shell's words as they are: tmux starts it directly, with no `sh -c` before it.
+            None => match server.shell_argv() {
+                Some(argv) => args.extend(argv.iter().cloned()),
+                None => args.extend(server.shell().map(str::to_owned)),
+            },
         }
     }
 }
@@ -280,6 +284,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
+        let runs_shell = options.command.is_none();
         WindowCommand::push_onto(options.command, &mut args, server);
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
@@ -291,7 +296,11 @@ impl Session {
             command: "new-session".into(),
             detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
         })?;
-        let first_pane = Pane::new(server.clone(), PaneId::new(pane));
+        let pane = PaneId::new(pane);
+        if runs_shell {
+            server.note_fresh_shell(&pane);
+        }
+        let first_pane = Pane::new(server.clone(), pane);
         Ok(Session { server: server.clone(), name: options.name, id: id.to_owned(), first_pane })
     }
 
@@ -375,6 +384,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
+        let runs_shell = options.command.is_none();
         WindowCommand::push_onto(options.command, &mut args, &self.server);
         let out = self.server.tmux(Command::new("new-window").args(args)).await?;
         let pane = out.trim();
@@ -385,7 +395,11 @@ impl Session {
             });
         }
         self.server.tmux(Command::new("set-option").args(["-w", "-t", pane, "remain-on-exit", "on"])).await?;
-        Ok(Pane::new(self.server.clone(), PaneId::new(pane)))
+        let pane = PaneId::new(pane);
+        if runs_shell {
+            self.server.note_fresh_shell(&pane);
+        }
+        Ok(Pane::new(self.server.clone(), pane))
     }
 
     /// Every pane of every window of the session.
