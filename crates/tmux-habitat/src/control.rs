@@ -2,9 +2,10 @@
 //!
 //! tmux sends `%output` only for panes of the session a control client is attached to, so there is one
 //! connection per session, attached with `-f ignore-size` (it never resizes a window). Commands travel over
-//! any live connection. What control mode cannot carry goes through the subprocess transport: commands with
-//! stdin (`load-buffer -`), arguments with a newline, `wait-for` (it would block the connection's whole queue),
-//! `new-session` (the first one starts the server, before any connection can exist) and `kill-server`.
+//! any live connection. A session is created by a control client of its own (`tmux -C new-session`), which
+//! stays attached to it: one process creates the session, starting the server if need be, and follows it. What
+//! control mode cannot carry goes through the subprocess transport: commands with stdin (`load-buffer -`),
+//! arguments with a newline, `wait-for` (it would block the connection's whole queue) and `kill-server`.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -50,8 +51,11 @@ impl Control {
         if invocation.commands.first().is_some_and(|c| c.name() == "new-session") {
             // tmux (3.3a, and 3.5a too) crashes when a session is created while a control client is attaching;
             // creating sessions and opening connections take turns (across processes too: `crate::turn`).
-            let _in_process = self.connections.lock().await;
+            let mut conns = self.connections.lock().await;
             let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
+            if let Some(created) = self.create_attached(&invocation, &mut conns).await {
+                return created;
+            }
             return self.subprocess.run(invocation).await;
         }
         if let [only] = invocation.commands.as_slice()
@@ -113,6 +117,57 @@ impl Control {
             }
         }
         Ok(out)
+    }
+
+    /// Creates the session from a control client of its own, which is attached to it from the start: one `tmux`
+    /// process where `new-session` and attaching took two (about 2 ms). Called in turn. The rest of the chain
+    /// runs over the new client, in the new session. `None` when the client did not create the session (a
+    /// name taken, a server going away) or the call has a form this does not take: the caller then runs it as
+    /// a `tmux` process, which reports why (nothing was created).
+    async fn create_attached(
+        &self,
+        invocation: &Invocation,
+        conns: &mut HashMap<String, Connection>,
+    ) -> Option<Result<String>> {
+        let (new_session, rest) = invocation.commands.split_first()?;
+        let created = ControlCreation::of(new_session.arguments())?;
+        let pause_after = format!("refresh-client -f pause-after={PAUSE_AFTER_SECS}");
+        let mut lines = vec!["display-message -p '#{session_id}\t#{pane_id}'".to_owned(), pause_after];
+        lines.extend(created.print.iter().map(|format| format!("display-message -p {}", crate::shell_quote(format))));
+        lines.extend(command_lines(rest)?);
+        let mut cmd = self.subprocess.command();
+        cmd.args(["-C", "new-session", "-f", "ignore-size"]).args(&created.arguments);
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
+        let child = cmd.spawn().ok()?;
+        let options = ConnectionOptions { command_timeout: invocation.deadline, ..ConnectionOptions::default() };
+        let (conn, _events) = Connection::from_child(child, options).ok()?;
+        let mut replies = futures_join(&conn, &lines, invocation.deadline).await.into_iter();
+        let ids = match replies.next()? {
+            Ok(reply) if reply.ok => reply.text(),
+            _ => return None,
+        };
+        let (session, pane) = ids.trim().split_once('\t').filter(|(s, p)| s.starts_with('$') && p.starts_with('%'))?;
+        tracing::debug!(session, "session created by its control client");
+        conns.insert(session.to_owned(), conn);
+        self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session.to_owned());
+        let mut out = String::new();
+        for (line, reply) in lines.iter().skip(1).zip(replies) {
+            match reply {
+                Ok(reply) if reply.ok => {
+                    let text = reply.text();
+                    if !text.is_empty() {
+                        out.push_str(&text);
+                        out.push('\n');
+                    }
+                }
+                Ok(reply) => {
+                    let socket = &self.subprocess.socket_path;
+                    return Some(Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket)));
+                }
+                Err(source) => return Some(Err(Error::Control { command: format!("tmux {line}"), source })),
+            }
+        }
+        Some(Ok(out))
     }
 
     /// Follows a pane's output, over the connection attached to the pane's session.
@@ -353,6 +408,42 @@ impl Control {
     }
 }
 
+/// A `new-session` call as a control client makes it: attached (no `-d`), its `-P` output asked for
+/// afterwards.
+#[derive(Debug, PartialEq, Eq)]
+struct ControlCreation {
+    /// The arguments after `new-session -f ignore-size`.
+    arguments: Vec<String>,
+    /// The format to print the new pane with (`-P`; `-F`, else tmux's default).
+    print: Option<String>,
+}
+
+impl ControlCreation {
+    /// `None` for forms it does not take: combined flags, `-A` (attach to an existing session), `-f`.
+    fn of(arguments: &[String]) -> Option<ControlCreation> {
+        let mut kept = Vec::new();
+        let (mut print, mut format) = (false, None);
+        let mut words = arguments.iter();
+        while let Some(word) = words.next() {
+            match word.as_str() {
+                "-d" => {}
+                "-P" => print = true,
+                "-F" => format = Some(words.next()?.clone()),
+                "-c" | "-e" | "-n" | "-s" | "-t" | "-x" | "-y" => kept.extend([word.clone(), words.next()?.clone()]),
+                "-D" | "-E" | "-X" => kept.push(word.clone()),
+                flag if flag.starts_with('-') => return None,
+                // The pane's command: the rest, as it is.
+                _ => {
+                    kept.push(word.clone());
+                    kept.extend(words.by_ref().cloned());
+                }
+            }
+        }
+        let print = print.then(|| format.unwrap_or_else(|| "#{session_name}:".to_owned()));
+        Some(ControlCreation { arguments: kept, print })
+    }
+}
+
 /// `list-clients` printing each client's name and session id (only those attached to `session`, if given).
 fn list_clients(session: Option<&str>) -> Command {
     let list = Command::new("list-clients").args(["-F", "#{client_name}\t#{session_id}"]);
@@ -497,6 +588,22 @@ mod tests {
         assert!(repeatable(&chain(&[&["display-message", "-p", "x"], &["capture-pane", "-p"]]).commands));
         assert!(!repeatable(&chain(&[&["set-hook", "-p", "x"], &["send-keys", "-l", "y"]]).commands));
         assert!(!repeatable(&chain(&[&["paste-buffer", "-p"]]).commands));
+    }
+
+    #[test]
+    fn new_session_calls_become_a_control_clients_creation_or_are_left_alone() {
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let created =
+            ControlCreation::of(&words("-d -s a -x 200 -y 50 -c /tmp -P -F #{pane_id} -e K=v bash -l")).unwrap();
+        assert_eq!(created.arguments, words("-s a -x 200 -y 50 -c /tmp -e K=v bash -l"));
+        assert_eq!(created.print.as_deref(), Some("#{pane_id}"));
+        // A value that looks like a flag stays a value; the pane's command is kept whole.
+        let created = ControlCreation::of(&words("-s -d sh -c -d")).unwrap();
+        assert_eq!((created.arguments, created.print), (words("-s -d sh -c -d"), None));
+        assert_eq!(ControlCreation::of(&words("-P")).unwrap().print.as_deref(), Some("#{session_name}:"));
+        for other in ["-dP -s a", "-A -s a", "-f no-output", "-s"] {
+            assert_eq!(ControlCreation::of(&words(other)), None, "{other}");
+        }
     }
 
     #[test]

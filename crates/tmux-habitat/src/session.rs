@@ -288,7 +288,8 @@ impl Session {
         WindowCommand::push_onto(options.command, &mut args, server);
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
-        // (new-session always travels by subprocess, where a chain shares the new session as its target.)
+        // (A chain shares the new session as its target: in one `tmux` call, or over the control client that
+        // creates the session, attached to it.)
         let invocation = Invocation::new(Command::new("new-session").args(args))
             .then(Command::new("set-option").args(["-w", "remain-on-exit", "on"]));
         let out = create_through_exits(server, invocation).await?;
