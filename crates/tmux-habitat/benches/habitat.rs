@@ -47,6 +47,7 @@ async fn ready_pane(kind: TransportKind) -> (Server, Pane) {
 
 struct Figures {
     ready: f64,
+    ready_running: f64,
     round_trip: f64,
     lag_p50: f64,
     lag_p99: f64,
@@ -61,7 +62,16 @@ async fn measure(kind: TransportKind, n: usize) -> Figures {
         let (_server, _pane) = ready_pane(kind).await;
         ready.push(t0.elapsed().as_secs_f64() * 1e3);
     }
-    let (_server, pane) = ready_pane(kind).await;
+    let (server, pane) = ready_pane(kind).await;
+    // A new session's pane on a server that is running already.
+    let mut ready_running = Vec::new();
+    for i in 0..(n / 10).max(5) {
+        let t0 = Instant::now();
+        let session = server.new_session(SessionOptions::new(format!("more{i}"))).await.expect("session");
+        session.first_pane().wait_ready(T).await.expect("ready");
+        ready_running.push(t0.elapsed().as_secs_f64() * 1e3);
+        session.kill().await.expect("kill");
+    }
     let mut round = Vec::new();
     for _ in 0..n {
         let t0 = Instant::now();
@@ -88,12 +98,43 @@ async fn measure(kind: TransportKind, n: usize) -> Figures {
     }
     Figures {
         ready: median(ready),
+        ready_running: median(ready_running),
         round_trip: median(round),
         lag_p50: median(lag.clone()),
         lag_p99: percentile(lag, 0.99),
         capture: median(capture),
         send: median(send),
     }
+}
+
+/// The floor of a first pane: bare `tmux new-session -d` starting a server (until its client exits; the shell
+/// in the pane may not have started yet), on a fresh socket each time, with the config of the other rows.
+fn bare_server_start(n: usize) -> f64 {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("tmux.conf");
+    std::fs::write(&config, "set -g remain-on-exit on\nset -g exit-empty on\n").expect("config");
+    let tmux = |socket: &std::path::Path, args: &[&str]| {
+        let status = std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(socket)
+            .arg("-f")
+            .arg(&config)
+            .args(args)
+            .env_remove("TMUX")
+            .stdin(std::process::Stdio::null())
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux {args:?}");
+    };
+    let mut started = Vec::new();
+    for i in 0..(n / 10).max(5) {
+        let socket = dir.path().join(format!("bare{i}.sock"));
+        let t0 = Instant::now();
+        tmux(&socket, &["new-session", "-d", "-s", "bare"]);
+        started.push(t0.elapsed().as_secs_f64() * 1e3);
+        tmux(&socket, &["kill-server"]);
+    }
+    median(started)
 }
 
 /// The naive ways: a fixed 1.5 s sleep for readiness; polling capture-pane every 50 ms for completion.
@@ -157,6 +198,7 @@ async fn main() {
     let n = if quick { 20 } else { 200 };
     let control = measure(TransportKind::Control, n).await;
     let subprocess = measure(TransportKind::Subprocess, n).await;
+    let bare_start = bare_server_start(n);
     let (naive_ready, naive_lag) = naive(n, quick).await;
     let idle = idle_watch_cpu(if quick { 2 } else { 10 }).await;
 
@@ -164,11 +206,13 @@ async fn main() {
     println!("  {:<34} {:>10} {:>11} {:>7}", "", "control", "subprocess", "ratio");
     let row = |name: &str, c: f64, s: f64| println!("  {name:<34} {c:>10.3} {s:>11.3} {:>6.1}x", s / c);
     row("server start + first pane ready", control.ready, subprocess.ready);
+    row("first pane ready, server running", control.ready_running, subprocess.ready_running);
     row("command round trip (`true`)", control.round_trip, subprocess.round_trip);
     row("completion lag p50", control.lag_p50, subprocess.lag_p50);
     row("completion lag p99", control.lag_p99, subprocess.lag_p99);
     row("capture-pane (visible)", control.capture, subprocess.capture);
     row("send literal text", control.send, subprocess.send);
+    println!("  floor, same run: bare `tmux new-session -d` starting a server {bare_start:9.3}");
     println!("  naive baselines, same run:");
     println!(
         "    readiness by fixed sleep 1.5 s      {naive_ready:9.1}   vs control {:.1}x slower",

@@ -2,9 +2,10 @@
 //!
 //! tmux sends `%output` only for panes of the session a control client is attached to, so there is one
 //! connection per session, attached with `-f ignore-size` (it never resizes a window). Commands travel over
-//! any live connection. What control mode cannot carry goes through the subprocess transport: commands with
-//! stdin (`load-buffer -`), arguments with a newline, `wait-for` (it would block the connection's whole queue),
-//! `new-session` (the first one starts the server, before any connection can exist) and `kill-server`.
+//! any live connection. A session is created by a control client of its own (`tmux -C new-session`), which
+//! stays attached to it: one process creates the session, starting the server if need be, and follows it. What
+//! control mode cannot carry goes through the subprocess transport: commands with stdin (`load-buffer -`),
+//! arguments with a newline, `wait-for` (it would block the connection's whole queue) and `kill-server`.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -50,8 +51,11 @@ impl Control {
         if invocation.commands.first().is_some_and(|c| c.name() == "new-session") {
             // tmux (3.3a, and 3.5a too) crashes when a session is created while a control client is attaching;
             // creating sessions and opening connections take turns (across processes too: `crate::turn`).
-            let _in_process = self.connections.lock().await;
+            let mut conns = self.connections.lock().await;
             let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
+            if let Some(created) = self.create_attached(&invocation, &mut conns).await {
+                return created;
+            }
             return self.subprocess.run(invocation).await;
         }
         if let [only] = invocation.commands.as_slice()
@@ -115,9 +119,64 @@ impl Control {
         Ok(out)
     }
 
+    /// Creates the session from a control client of its own, which is attached to it from the start: one `tmux`
+    /// process where `new-session` and attaching took two (about 2 ms). Called in turn. The rest of the chain
+    /// runs over the new client, in the new session. `None` when the client did not create the session (a
+    /// name taken, a server going away) or the call has a form this does not take: the caller then runs it as
+    /// a `tmux` process, which reports why (nothing was created).
+    async fn create_attached(
+        &self,
+        invocation: &Invocation,
+        conns: &mut HashMap<String, Connection>,
+    ) -> Option<Result<String>> {
+        let (new_session, rest) = invocation.commands.split_first()?;
+        let created = ControlCreation::of(new_session.arguments())?;
+        let pause_after = format!("refresh-client -f pause-after={PAUSE_AFTER_SECS}");
+        let mut lines = vec!["display-message -p '#{session_id}\t#{pane_id}'".to_owned(), pause_after];
+        lines.extend(created.print.iter().map(|format| format!("display-message -p {}", crate::shell_quote(format))));
+        lines.extend(command_lines(rest)?);
+        let mut cmd = self.subprocess.command();
+        cmd.args(["-C", "new-session", "-f", "ignore-size"]).args(&created.arguments);
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
+        let child = cmd.spawn().ok()?;
+        let options = ConnectionOptions { command_timeout: invocation.deadline, ..ConnectionOptions::default() };
+        let (conn, _events) = Connection::from_child(child, options).ok()?;
+        let mut replies = futures_join(&conn, &lines, invocation.deadline).await.into_iter();
+        let ids = match replies.next()? {
+            Ok(reply) if reply.ok => reply.text(),
+            _ => return None,
+        };
+        let (session, pane) = ids.trim().split_once('\t').filter(|(s, p)| s.starts_with('$') && p.starts_with('%'))?;
+        tracing::debug!(session, "session created by its control client");
+        conns.insert(session.to_owned(), conn);
+        self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session.to_owned());
+        let mut out = String::new();
+        for (line, reply) in lines.iter().skip(1).zip(replies) {
+            match reply {
+                Ok(reply) if reply.ok => {
+                    let text = reply.text();
+                    if !text.is_empty() {
+                        out.push_str(&text);
+                        out.push('\n');
+                    }
+                }
+                Ok(reply) => {
+                    let socket = &self.subprocess.socket_path;
+                    return Some(Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket)));
+                }
+                Err(source) => return Some(Err(Error::Control { command: format!("tmux {line}"), source })),
+            }
+        }
+        Some(Ok(out))
+    }
+
     /// Follows a pane's output, over the connection attached to the pane's session.
     pub(crate) async fn subscribe(&self, pane: &str) -> Result<OutputSubscription> {
-        let session = self.subprocess_or_conn_display(pane, "#{session_id}").await?;
+        let known = self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).get(pane).cloned();
+        let session = match known {
+            Some(session) => session,
+            None => self.subprocess_or_conn_display(pane, "#{session_id}").await?,
+        };
         let conn = self.connection_for(&session).await?;
         self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).insert(pane.to_owned(), session);
         let id = pane.parse().map_err(|_| Error::Invalid {
@@ -232,7 +291,10 @@ impl Control {
         let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
         let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
         let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
-        let reply = conn.command("display-message -p '#{session_id}'").await.map_err(attach)?;
+        // Written together: one round trip.
+        let (reply, paused) =
+            tokio::join!(conn.command("display-message -p '#{session_id}'"), conn.set_pause_after(PAUSE_AFTER_SECS));
+        let reply = reply.map_err(attach)?;
         let attached = reply.text().trim().to_owned();
         if !reply.ok || !attached.starts_with('$') {
             return Err(Error::Protocol {
@@ -240,65 +302,72 @@ impl Control {
                 detail: format!("no session: {}", reply.text()),
             });
         }
-        conn.set_pause_after(PAUSE_AFTER_SECS)
-            .await
-            .map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
+        paused.map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
         tracing::debug!(session = %attached, "control connection attached");
         Ok((conn, attached))
     }
 
-    /// Kills a session, taking turns (see `crate::turn`): its control client, if we have one, detaches first
-    /// and has gone before the session does, so tmux never handles a client going away while another
-    /// process creates a session.
+    /// Kills a session, taking turns (see `crate::turn`). When we have a control client attached to the
+    /// session, the kill travels over it: tmux answers, then ends that client as its session goes, and the turn
+    /// is held until the client's process has exited, so tmux never handles a client going away while another
+    /// process creates a session. Other processes' clients attached to the session are waited out too.
     async fn kill_session(&self, invocation: Invocation) -> Result<String> {
         let target = invocation.commands[0].arguments().windows(2).find(|w| w[0] == "-t").map(|w| w[1].clone());
         let mut conns = self.connections.lock().await;
         conns.retain(|_, c| !c.is_closed());
-        // Which of our connections is attached to the session, asked over one we have (none: nothing to detach).
         let id = match (target, conns.values().next()) {
-            (Some(target), Some(conn)) => {
-                let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok();
-                match line {
-                    Some(line) => {
-                        conn.command(line.as_str()).await.ok().filter(|r| r.ok).map(|r| r.text().trim().to_owned())
-                    }
-                    None => None,
-                }
-            }
+            (Some(target), Some(conn)) => session_id(conn, &target).await,
             _ => None,
         };
         let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
+        let own = id.as_ref().and_then(|id| conns.remove(id));
         // Every client attached to the session leaves with it, ours and other processes' (a connection opened
         // for commands without a pane attaches to whichever session is newest): the turn is held until the
-        // server has let them all go (listed over our connection, and after the kill by a tmux process of its
-        // own: a list chained to the kill still shows a leaving client as moved to another session, and the
-        // server crashed in 4 of 50 runs under load).
-        let mut attached = match (&id, conns.values().next()) {
-            (Some(id), Some(conn)) => match list_clients(Some(id)).to_line() {
-                Ok(line) => match conn.command(line.as_str()).await {
-                    Ok(reply) if reply.ok => parse_clients(&reply.text()).into_iter().map(|(name, _)| name).collect(),
-                    _ => Vec::new(),
-                },
-                Err(_) => Vec::new(),
-            },
+        // server has let them all go (listed before the kill, and after it by a tmux process of its own: a list
+        // chained to the kill still shows a leaving client as moved to another session, and the server crashed
+        // in 4 of 50 runs under load).
+        let others = match (&id, own.as_ref().or(conns.values().next())) {
+            (Some(id), Some(conn)) => other_clients(conn, id, own.is_some()).await,
             _ => Vec::new(),
         };
-        if let Some(conn) = id.as_ref().and_then(|id| conns.remove(id)) {
-            // Ours has gone before the kill is asked for, by a tmux process the server serves after it: no wait
-            // for it (7 ms of a warm start).
-            if let Some(own) = client_name(&conn).await {
-                attached.retain(|name| *name != own);
-            }
-            detach(&conn).await;
-        }
         if let Some(id) = &id {
             self.pane_sessions.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, s| s != id);
         }
-        let killed = self.subprocess.run(invocation).await;
+        let killed = match own {
+            Some(conn) => match self.kill_over(&conn, &invocation).await {
+                Some(killed) => killed,
+                None => {
+                    // Our client is back where it was (the kill failed) or gone (whether it ran is unknown):
+                    // a tmux process of its own says which.
+                    if !conn.is_closed() {
+                        detach(&conn).await;
+                    }
+                    self.subprocess.run(invocation).await
+                }
+            },
+            None => self.subprocess.run(invocation).await,
+        };
         if let Some(id) = &id {
-            self.wait_clients_gone(&attached, id).await;
+            self.wait_clients_gone(&others, id).await;
         }
         killed
+    }
+
+    /// Sends the kill over `conn`, the client attached to the session, and waits (at most a second) until
+    /// tmux has ended that client. `None` when the kill did not answer as done.
+    async fn kill_over(&self, conn: &Connection, invocation: &Invocation) -> Option<Result<String>> {
+        let line = invocation.commands[0].to_line().ok()?;
+        match conn.command_with_timeout(line.as_str(), invocation.deadline).await {
+            Ok(reply) if reply.ok => {
+                // A server told not to detach clients whose session goes (`detach-on-destroy off`) moves it to
+                // another session instead: it is asked to leave then.
+                if tokio::time::timeout(Duration::from_secs(1), conn.closed()).await.is_err() {
+                    detach(conn).await;
+                }
+                Some(Ok(String::new()))
+            }
+            Ok(_) | Err(_) => None,
+        }
     }
 
     /// The clients of the server as `(name, session id)`, asked with a tmux process (our connections may be
@@ -339,6 +408,42 @@ impl Control {
     }
 }
 
+/// A `new-session` call as a control client makes it: attached (no `-d`), its `-P` output asked for
+/// afterwards.
+#[derive(Debug, PartialEq, Eq)]
+struct ControlCreation {
+    /// The arguments after `new-session -f ignore-size`.
+    arguments: Vec<String>,
+    /// The format to print the new pane with (`-P`; `-F`, else tmux's default).
+    print: Option<String>,
+}
+
+impl ControlCreation {
+    /// `None` for forms it does not take: combined flags, `-A` (attach to an existing session), `-f`.
+    fn of(arguments: &[String]) -> Option<ControlCreation> {
+        let mut kept = Vec::new();
+        let (mut print, mut format) = (false, None);
+        let mut words = arguments.iter();
+        while let Some(word) = words.next() {
+            match word.as_str() {
+                "-d" => {}
+                "-P" => print = true,
+                "-F" => format = Some(words.next()?.clone()),
+                "-c" | "-e" | "-n" | "-s" | "-t" | "-x" | "-y" => kept.extend([word.clone(), words.next()?.clone()]),
+                "-D" | "-E" | "-X" => kept.push(word.clone()),
+                flag if flag.starts_with('-') => return None,
+                // The pane's command: the rest, as it is.
+                _ => {
+                    kept.push(word.clone());
+                    kept.extend(words.by_ref().cloned());
+                }
+            }
+        }
+        let print = print.then(|| format.unwrap_or_else(|| "#{session_name}:".to_owned()));
+        Some(ControlCreation { arguments: kept, print })
+    }
+}
+
 /// `list-clients` printing each client's name and session id (only those attached to `session`, if given).
 fn list_clients(session: Option<&str>) -> Command {
     let list = Command::new("list-clients").args(["-F", "#{client_name}\t#{session_id}"]);
@@ -359,11 +464,36 @@ fn lingering(names: &[String], clients: &[(String, String)], from: &str) -> bool
     names.iter().any(|name| clients.iter().any(|(other, id)| other == name && id == from))
 }
 
-/// The name tmux gives the client behind `conn` (its tty or `client-<pid>`), for telling when it has gone.
-async fn client_name(conn: &Connection) -> Option<String> {
-    let reply = conn.command_with_timeout("display-message -p '#{client_name}'", Duration::from_secs(1)).await.ok()?;
-    let name = reply.text().trim().to_owned();
-    (reply.ok && !name.is_empty()).then_some(name)
+/// The id (`$N`) of the session `target` names (`=name`, `name`, or an id), asked over `conn`.
+async fn session_id(conn: &Connection, target: &str) -> Option<String> {
+    if target.starts_with('$') {
+        return Some(target.to_owned());
+    }
+    // A session target needs its `:` to be read as a session by display-message (which takes a pane): without
+    // it tmux 3.3a and 3.5a answer nothing for `=name`.
+    let target = if target.contains(':') { target.to_owned() } else { format!("{target}:") };
+    let line = Command::new("display-message").args(["-p", "-t", &target, "#{session_id}"]).to_line().ok()?;
+    let reply = conn.command_with_timeout(line.as_str(), Duration::from_secs(1)).await.ok()?;
+    let id = reply.text().trim().to_owned();
+    (reply.ok && id.starts_with('$')).then_some(id)
+}
+
+/// The names of the clients attached to session `id`, other than the one behind `conn` when `conn_is_in_it`
+/// (listed and named in one write).
+async fn other_clients(conn: &Connection, id: &str, conn_is_in_it: bool) -> Vec<String> {
+    let Ok(list) = list_clients(Some(id)).to_line() else { return Vec::new() };
+    let mut lines = vec![list];
+    if conn_is_in_it {
+        lines.push("display-message -p '#{client_name}'".to_owned());
+    }
+    let replies = futures_join(conn, &lines, Duration::from_secs(1)).await;
+    let mut replies = replies.into_iter().map(|reply| match reply {
+        Ok(reply) if reply.ok => Some(reply.text()),
+        _ => None,
+    });
+    let listed = replies.next().flatten().map(|text| parse_clients(&text)).unwrap_or_default();
+    let own = replies.next().flatten().map(|text| text.trim().to_owned());
+    listed.into_iter().map(|(name, _)| name).filter(|name| Some(name) != own.as_ref()).collect()
 }
 
 /// Asks a control client to detach and waits (at most a second) until it has gone.
@@ -458,6 +588,22 @@ mod tests {
         assert!(repeatable(&chain(&[&["display-message", "-p", "x"], &["capture-pane", "-p"]]).commands));
         assert!(!repeatable(&chain(&[&["set-hook", "-p", "x"], &["send-keys", "-l", "y"]]).commands));
         assert!(!repeatable(&chain(&[&["paste-buffer", "-p"]]).commands));
+    }
+
+    #[test]
+    fn new_session_calls_become_a_control_clients_creation_or_are_left_alone() {
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let created =
+            ControlCreation::of(&words("-d -s a -x 200 -y 50 -c /tmp -P -F #{pane_id} -e K=v bash -l")).unwrap();
+        assert_eq!(created.arguments, words("-s a -x 200 -y 50 -c /tmp -e K=v bash -l"));
+        assert_eq!(created.print.as_deref(), Some("#{pane_id}"));
+        // A value that looks like a flag stays a value; the pane's command is kept whole.
+        let created = ControlCreation::of(&words("-s -d sh -c -d")).unwrap();
+        assert_eq!((created.arguments, created.print), (words("-s -d sh -c -d"), None));
+        assert_eq!(ControlCreation::of(&words("-P")).unwrap().print.as_deref(), Some("#{session_name}:"));
+        for other in ["-dP -s a", "-A -s a", "-f no-output", "-s"] {
+            assert_eq!(ControlCreation::of(&words(other)), None, "{other}");
+        }
     }
 
     #[test]

@@ -426,17 +426,22 @@ impl Pane {
         }
     }
 
-    /// Waits until the pane's shell proves it reads input: it runs a handshake line that prints a marker
-    /// (seen on the output stream over control mode) or writes a unique token into a FIFO of ours (subprocess
-    /// transport; the shell never needs to reach the tmux server, so a sandboxed shell works too). The line
-    /// wipes itself and its marker from the screen, so a watcher sees just the prompt. Fails after `timeout`
-    /// with the pane and what was on its screen.
+    /// Waits until the pane's shell proves it reads input. A fresh pane of the default shell does so by
+    /// itself: its first prompt sets the pane title (seen on the output stream over control mode). Otherwise
+    /// the shell runs a handshake line that prints a marker (seen on the output stream) or writes a unique
+    /// token into a FIFO of ours (subprocess transport; the shell never needs to reach the tmux server, so a
+    /// sandboxed shell works too). The line wipes itself and its marker from the screen, so a watcher sees
+    /// just the prompt. Fails after `timeout` with the pane and what was on its screen.
     pub async fn wait_ready(&self, timeout: Duration) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let stream = self.server.subscribe_output(&self.id).await?;
+        let fresh = self.server.take_fresh_shell(&self.id);
         let Some(mut stream) = stream else {
             return self.ready_by_fifo(timeout).await;
         };
+        if fresh {
+            return self.ready_by_prompt(&mut stream, deadline, timeout).await;
+        }
         let token = format!("{:016x}", rand::random::<u64>());
         let marker = format!("__HAB_R_{token}");
         // The cursor goes back to the prompt's row and clears it all, then the marker is printed concealed from
@@ -462,12 +467,40 @@ impl Pane {
                 self.server.continue_pane(&self.id).await;
                 self.ready_by_fifo(deadline.saturating_duration_since(tokio::time::Instant::now())).await
             }
-            crate::stream::StreamWait::TimedOut => Err(Error::Timeout {
-                pane: self.id.to_string(),
-                what: "the shell to become ready".into(),
-                waited: timeout,
-                screen: self.capture_text().await.unwrap_or_default(),
-            }),
+            crate::stream::StreamWait::TimedOut => Err(self.not_ready(timeout).await),
+        }
+    }
+
+    /// The first prompt of a fresh default shell: its title on the stream, or already in the pane title (the
+    /// stream is followed before the title is asked for, so a prompt in between is seen one way or the other).
+    async fn ready_by_prompt(
+        &self,
+        stream: &mut tmux_control::OutputSubscription,
+        deadline: tokio::time::Instant,
+        timeout: Duration,
+    ) -> Result<()> {
+        let title =
+            self.server.tmux(Command::new("display-message").args(["-p", "-t", self.id.as_str(), "#{pane_title}"]));
+        if crate::shell_prompt(title.await?.trim()).is_some() {
+            return Ok(());
+        }
+        match crate::stream::wait_for_prompt_title(stream, deadline).await {
+            crate::stream::StreamWait::Found => Ok(()),
+            crate::stream::StreamWait::Lost => {
+                // The title may have gone by unseen; a handshake over a FIFO cannot be missed.
+                self.server.continue_pane(&self.id).await;
+                self.ready_by_fifo(deadline.saturating_duration_since(tokio::time::Instant::now())).await
+            }
+            crate::stream::StreamWait::TimedOut => Err(self.not_ready(timeout).await),
+        }
+    }
+
+    async fn not_ready(&self, timeout: Duration) -> Error {
+        Error::Timeout {
+            pane: self.id.to_string(),
+            what: "the shell to become ready".into(),
+            waited: timeout,
+            screen: self.capture_text().await.unwrap_or_default(),
         }
     }
 

@@ -44,6 +44,13 @@ struct Inner {
     runtime_dir: PathBuf,
     kill_on_drop: bool,
     shell: Option<String>,
+    /// The default shell's words, when `shell` is ours: tmux then starts it directly, not through `sh -c`.
+    shell_argv: Option<Vec<String>>,
+    /// Whether the default shell names each prompt in the pane title ([`crate::shell_prompt`]).
+    shell_titles_prompts: bool,
+    /// Panes created running the default shell that nothing has been typed into yet: the shell's first prompt
+    /// title says they read input ([`Pane::wait_ready`]).
+    fresh_prompt_panes: std::sync::Mutex<std::collections::HashSet<PaneId>>,
     default_size: (u16, u16),
     /// Scripts of commands nobody waited to the end for, per pane: removed once a later command there ends.
     left_scripts: std::sync::Mutex<Vec<(PaneId, PathBuf)>>,
@@ -80,12 +87,24 @@ const PROMPT_COMMAND: &str =
 /// Stands for the default shell until the builder knows where its rc file lives.
 const DEFAULT_SHELL: &str = "\0default";
 
+/// The default shell as a command line and as its words (the words go to tmux as they are, so no `sh -c` starts
+/// before it), and whether it names its prompts in the pane title.
+struct DefaultShell {
+    line: String,
+    argv: Vec<String>,
+    titles_prompts: bool,
+}
+
 /// What an agent reads should not depend on the user's dotfiles: bash with our own small rc file (plain
 /// prompt, no history file, and an EXIT trap that prints the shell's exit status, because tmux 3.3a sometimes
 /// never reports a dead pane's status), else plain sh.
-fn default_shell(runtime_dir: &Path) -> Result<String> {
+fn default_shell(runtime_dir: &Path) -> Result<DefaultShell> {
     if !Path::new("/bin/bash").exists() {
-        return Ok("env PS1='$ ' /bin/sh".to_owned());
+        return Ok(DefaultShell {
+            line: "env PS1='$ ' /bin/sh".to_owned(),
+            argv: ["env", "PS1=$ ", "/bin/sh"].map(str::to_owned).to_vec(),
+            titles_prompts: false,
+        });
     }
     let rc = runtime_dir.join("bashrc");
     // Each prompt also sets the pane title to `hab-prompt-<count>-<status>` (invisible on screen): a sign that
@@ -95,7 +114,12 @@ fn default_shell(runtime_dir: &Path) -> Result<String> {
         crate::pane::EXIT_MARKER
     );
     std::fs::write(&rc, text).map_err(|e| Error::io(format!("writing {}", rc.display()), e))?;
-    Ok(format!("/bin/bash --noprofile --rcfile {}", crate::shell_quote(&rc.display().to_string())))
+    let rc = rc.display().to_string();
+    Ok(DefaultShell {
+        line: format!("/bin/bash --noprofile --rcfile {}", crate::shell_quote(&rc)),
+        argv: vec!["/bin/bash".to_owned(), "--noprofile".to_owned(), "--rcfile".to_owned(), rc],
+        titles_prompts: true,
+    })
 }
 
 impl ServerBuilder {
@@ -166,20 +190,18 @@ impl ServerBuilder {
                     (SocketArg::Path(path.clone()), path, false)
                 }
             };
-        let shell = match self.shell {
-            Some(shell) if shell == DEFAULT_SHELL => Some(default_shell(&runtime_dir)?),
-            other => other,
+        let (shell, default) = match self.shell {
+            Some(shell) if shell == DEFAULT_SHELL => {
+                let default = default_shell(&runtime_dir)?;
+                (Some(default.line.clone()), Some(default))
+            }
+            other => (other, None),
         };
         let kind = self.transport.or_else(TransportKind::from_env).unwrap_or(TransportKind::Control);
         let transport =
             Transport::new(kind, Subprocess { program: self.program, socket, socket_path, config: Some(config) });
-        Ok(Server::from_parts(
-            transport,
-            runtime_dir,
-            self.kill_on_drop.unwrap_or(kill_default),
-            shell,
-            self.default_size,
-        ))
+        let kill_on_drop = self.kill_on_drop.unwrap_or(kill_default);
+        Ok(Server::from_parts(transport, runtime_dir, kill_on_drop, (shell, default), self.default_size))
     }
 }
 
@@ -237,18 +259,33 @@ impl Server {
                 config: None,
             },
         );
-        Ok(Server::from_parts(transport, runtime_dir, false, None, (200, 50)))
+        Ok(Server::from_parts(transport, runtime_dir, false, (None, None), (200, 50)))
     }
 
     fn from_parts(
         transport: Transport,
         runtime_dir: PathBuf,
         kill_on_drop: bool,
-        shell: Option<String>,
+        (shell, default): (Option<String>, Option<DefaultShell>),
         default_size: (u16, u16),
     ) -> Server {
-        let left_scripts = std::sync::Mutex::default();
-        Server { inner: Arc::new(Inner { transport, runtime_dir, kill_on_drop, shell, default_size, left_scripts }) }
+        let (shell_argv, shell_titles_prompts) = match default {
+            Some(default) => (Some(default.argv), default.titles_prompts),
+            None => (None, false),
+        };
+        Server {
+            inner: Arc::new(Inner {
+                transport,
+                runtime_dir,
+                kill_on_drop,
+                shell,
+                shell_argv,
+                shell_titles_prompts,
+                fresh_prompt_panes: std::sync::Mutex::default(),
+                default_size,
+                left_scripts: std::sync::Mutex::default(),
+            }),
+        }
     }
 
     /// Keeps the script of a command on `pane` that was given up on before its end (its wait timed out, the
@@ -479,6 +516,29 @@ impl Server {
 
     pub(crate) fn default_size(&self) -> (u16, u16) {
         self.inner.default_size
+    }
+
+    /// The default shell's words, when new panes run the default shell (see [`ServerBuilder::shell`]).
+    pub(crate) fn shell_argv(&self) -> Option<&[String]> {
+        self.inner.shell_argv.as_deref()
+    }
+
+    /// Notes a pane just created running the server's shell: when that shell names its prompts in the pane
+    /// title, [`Pane::wait_ready`] waits for its first prompt instead of typing a handshake.
+    pub(crate) fn note_fresh_shell(&self, pane: &PaneId) {
+        if self.inner.shell_titles_prompts {
+            self.fresh_prompt_panes().insert(pane.clone());
+        }
+    }
+
+    /// Whether `pane` is a fresh pane of the default shell (see [`Server::note_fresh_shell`]); it is one no
+    /// longer once asked.
+    pub(crate) fn take_fresh_shell(&self, pane: &PaneId) -> bool {
+        self.fresh_prompt_panes().remove(pane)
+    }
+
+    fn fresh_prompt_panes(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<PaneId>> {
+        self.inner.fresh_prompt_panes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

@@ -104,7 +104,11 @@ impl WindowCommand {
                 args.push(format!("exec {}", crate::shell_quote(&argv[0])));
             }
             Some(WindowCommand::Program(argv)) => args.extend(argv),
-            None => args.extend(server.shell().map(str::to_owned)),
+            // The default shell's words as they are: tmux starts it directly, with no `sh -c` before it.
+            None => match server.shell_argv() {
+                Some(argv) => args.extend(argv.iter().cloned()),
+                None => args.extend(server.shell().map(str::to_owned)),
+            },
         }
     }
 }
@@ -280,10 +284,12 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
+        let runs_shell = options.command.is_none();
         WindowCommand::push_onto(options.command, &mut args, server);
         // Our own config sets remain-on-exit globally; say it per window too, so it also holds on a server
         // whose config we do not control. Chained, it applies to the window just created.
-        // (new-session always travels by subprocess, where a chain shares the new session as its target.)
+        // (A chain shares the new session as its target: in one `tmux` call, or over the control client that
+        // creates the session, attached to it.)
         let invocation = Invocation::new(Command::new("new-session").args(args))
             .then(Command::new("set-option").args(["-w", "remain-on-exit", "on"]));
         let out = create_through_exits(server, invocation).await?;
@@ -291,7 +297,11 @@ impl Session {
             command: "new-session".into(),
             detail: format!("expected `$id<TAB>%pane`, got {out:?}"),
         })?;
-        let first_pane = Pane::new(server.clone(), PaneId::new(pane));
+        let pane = PaneId::new(pane);
+        if runs_shell {
+            server.note_fresh_shell(&pane);
+        }
+        let first_pane = Pane::new(server.clone(), pane);
         Ok(Session { server: server.clone(), name: options.name, id: id.to_owned(), first_pane })
     }
 
@@ -375,6 +385,7 @@ impl Session {
         for (key, value) in &options.env {
             args.extend(["-e".into(), format!("{key}={value}")]);
         }
+        let runs_shell = options.command.is_none();
         WindowCommand::push_onto(options.command, &mut args, &self.server);
         let out = self.server.tmux(Command::new("new-window").args(args)).await?;
         let pane = out.trim();
@@ -385,7 +396,11 @@ impl Session {
             });
         }
         self.server.tmux(Command::new("set-option").args(["-w", "-t", pane, "remain-on-exit", "on"])).await?;
-        Ok(Pane::new(self.server.clone(), PaneId::new(pane)))
+        let pane = PaneId::new(pane);
+        if runs_shell {
+            self.server.note_fresh_shell(&pane);
+        }
+        Ok(Pane::new(self.server.clone(), pane))
     }
 
     /// Every pane of every window of the session.

@@ -296,3 +296,75 @@ async fn a_capture_placed_in_the_stream_fits_it_byte_for_byte() {
     );
     assert_eq!(numbers, (1..=4000).collect::<Vec<u32>>(), "first difference at {at}: {:?}", around(&numbers));
 }
+
+/// What `output` holds already (every byte up to a command's end has arrived once `run` returned: one reader
+/// feeds all subscriptions in order), read until nothing more comes.
+async fn drain(output: &mut tmux_habitat::PaneOutput) -> Vec<u8> {
+    let mut seen = Vec::new();
+    while let Ok(Some(OutputEvent::Bytes(bytes))) = tokio::time::timeout(Duration::from_millis(50), output.recv()).await
+    {
+        seen.extend_from_slice(&bytes);
+    }
+    seen
+}
+
+/// A fresh pane of the default shell proves it reads input with its first prompt (it names it in the pane
+/// title): nothing is typed into it, whether the prompt came before the wait or during it.
+#[tokio::test]
+async fn a_fresh_default_shell_is_ready_at_its_first_prompt_without_a_handshake() {
+    let server = control_server().await;
+    // The prompt comes during the wait.
+    let session = server.new_session(SessionOptions::new("during")).await.unwrap();
+    let pane = session.first_pane().clone();
+    let mut output = pane.subscribe().await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    assert_eq!(pane.run("echo ran", T).await.unwrap().output, "ran\n");
+    let seen = String::from_utf8_lossy(&drain(&mut output).await).into_owned();
+    assert!(!seen.contains("__HAB_R_"), "a handshake was typed: {seen:?}");
+    // The prompt came before the wait: the title already says so.
+    let session = server.new_session(SessionOptions::new("before")).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_until("the first prompt", T, |screen| screen.starts_with('$')).await.unwrap();
+    let mut output = pane.subscribe().await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    assert_eq!(pane.run("echo ran", T).await.unwrap().output, "ran\n");
+    let seen = String::from_utf8_lossy(&drain(&mut output).await).into_owned();
+    assert!(!seen.contains("__HAB_R_"), "a handshake was typed: {seen:?}");
+    // A second wait on the same pane is no longer at a first prompt: the shell answers a handshake.
+    pane.wait_ready(T).await.unwrap();
+    let seen = String::from_utf8_lossy(&drain(&mut output).await).into_owned();
+    assert!(seen.contains("__HAB_R_"), "the second wait needs the shell to answer: {seen:?}");
+}
+
+/// A session killed over the control client attached to it: the client leaves with the session, the other
+/// sessions and the handle go on.
+#[tokio::test]
+async fn a_session_killed_over_its_own_client_takes_the_client_with_it() {
+    let server = control_server().await;
+    let keep = server.new_session(SessionOptions::new("keep")).await.unwrap();
+    let doomed = server.new_session(SessionOptions::new("doomed")).await.unwrap();
+    let pane = doomed.first_pane().clone();
+    pane.wait_ready(T).await.unwrap();
+    let clients = || {
+        let out = std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(server.socket_path())
+            .args(["list-clients", "-F", "#{session_name}"])
+            .env_remove("TMUX")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    // Each session was created by a control client of its own, which stays attached to it.
+    let mut before = clients();
+    before.sort();
+    assert_eq!(before, ["doomed", "keep"]);
+    doomed.kill().await.unwrap();
+    assert!(!server.has_session("doomed").await.unwrap());
+    assert_eq!(clients(), ["keep"], "the killed session's client left with it");
+    let other = keep.first_pane().clone();
+    other.wait_ready(T).await.unwrap();
+    assert_eq!(other.run("echo still", T).await.unwrap().output, "still\n");
+    // A kill by a name that is gone is reported as such.
+    assert!(matches!(doomed.kill().await, Err(Error::NotFound { .. })), "{:?}", doomed.kill().await);
+}

@@ -501,7 +501,8 @@ async fn a_resized_window_is_put_back_as_it_was(kind: TransportKind) {
     pane.restore_window_size(&own).await.unwrap();
     assert_eq!(pane.window_size().await.unwrap().option.as_deref(), Some("smallest"));
     pane.kill().await.unwrap();
-    assert!(matches!(pane.window_size().await, Err(Error::NotFound { kind: "pane", .. })));
+    let gone = pane.window_size().await;
+    assert!(matches!(gone, Err(Error::NotFound { kind: "pane", .. })), "{gone:?}");
 }
 
 on_both_transports!(
