@@ -4,7 +4,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards");
+    // Read when the script runs, not when it was compiled: a build script compiled for one checkout may be run
+    // for another (a moved checkout, or a target directory shared between worktrees), and its cards are this one's.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|e| panic!("CARGO_MANIFEST_DIR: {e}"));
+    let dir = Path::new(&manifest).join("cards");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
