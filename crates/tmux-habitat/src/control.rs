@@ -90,17 +90,8 @@ impl Control {
         let mut out = String::new();
         for (command, reply) in commands.iter().zip(replies) {
             match reply {
-                Ok(reply) if reply.ok => {
-                    let text = reply.text();
-                    if !text.is_empty() {
-                        out.push_str(&text);
-                        out.push('\n');
-                    }
-                }
-                Ok(reply) => {
-                    let socket = &self.subprocess.socket_path;
-                    return Err(Error::from_failure(format!("tmux {command}"), 1, &reply.text(), socket));
-                }
+                Ok(reply) if reply.ok => push_reply(&mut out, &reply.text()),
+                Ok(reply) => return Err(self.refused(command, &reply.text())),
                 Err(tmux_control::Error::Timeout { command, timeout }) => {
                     return Err(Error::Deadline { command, deadline: timeout, stderr: String::new() });
                 }
@@ -153,17 +144,8 @@ impl Control {
         let mut out = String::new();
         for (line, reply) in lines.iter().skip(1).zip(replies) {
             match reply {
-                Ok(reply) if reply.ok => {
-                    let text = reply.text();
-                    if !text.is_empty() {
-                        out.push_str(&text);
-                        out.push('\n');
-                    }
-                }
-                Ok(reply) => {
-                    let socket = &self.subprocess.socket_path;
-                    return Some(Err(Error::from_failure(format!("tmux {line}"), 1, &reply.text(), socket)));
-                }
+                Ok(reply) if reply.ok => push_reply(&mut out, &reply.text()),
+                Ok(reply) => return Some(Err(self.refused(line, &reply.text()))),
                 Err(source) => return Some(Err(Error::Control { command: format!("tmux {line}"), source })),
             }
         }
@@ -405,6 +387,19 @@ impl Control {
 
     async fn forget_closed(&self) {
         self.connections.lock().await.retain(|_, c| !c.is_closed());
+    }
+
+    /// The error of a command tmux refused over a control client, as a tmux process would report it.
+    fn refused(&self, command: &impl std::fmt::Display, reply: &str) -> Error {
+        Error::from_failure(format!("tmux {command}"), 1, reply, &self.subprocess.socket_path)
+    }
+}
+
+/// Appends a reply's text as a tmux process prints it: a line each, nothing for an empty reply.
+fn push_reply(out: &mut String, text: &str) {
+    if !text.is_empty() {
+        out.push_str(text);
+        out.push('\n');
     }
 }
 
