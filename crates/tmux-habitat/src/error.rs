@@ -178,6 +178,15 @@ impl Error {
             ("no such session: ", "session"),
             ("can't find window: ", "window"),
         ];
+        // "no such window: %3": a pane's window that went with it (tmux answers so for a pane id just killed).
+        if let Some(name) = stderr.lines().find_map(|line| line.strip_prefix("no such window: ")) {
+            let kind = if name.starts_with('%') { "pane" } else { "window" };
+            return Error::NotFound {
+                kind,
+                name: name.trim_start_matches('=').trim_end_matches(':').to_owned(),
+                socket,
+            };
+        }
         for (prefix, kind) in MISSING {
             if let Some(name) = stderr.lines().find_map(|line| line.strip_prefix(prefix)) {
                 return Error::NotFound {
@@ -212,6 +221,8 @@ mod tests {
             ("can't find session: zz", "session", "zz"),
             ("no such session: =zz:", "session", "zz"),
             ("can't find window: zz", "window", "zz"),
+            ("no such window: %0", "pane", "%0"),
+            ("no such window: main:2", "window", "main:2"),
         ] {
             match classify(stderr) {
                 Error::NotFound { kind, name, .. } => assert_eq!((kind, name.as_str()), (want_kind, want_name)),
