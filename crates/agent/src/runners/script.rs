@@ -275,8 +275,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
-            let script =
-                if shared.config.shell_fixes { script_fix::tidy(&subtask.description, &script) } else { script };
+            let script = tidied(shared, &subtask.description, script);
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
             if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {
@@ -541,6 +540,11 @@ impl Launch<'_> {
     }
 }
 
+/// A model's script as it runs: tidied by the shell where the profile wants its fixes (`AgentConfig::shell_fixes`).
+fn tidied(shared: &Shared, goal: &str, script: Script) -> Script {
+    if shared.config.shell_fixes { script_fix::tidy(goal, &script) } else { script }
+}
+
 /// A second opinion on an accepted result ([`consensus`]).
 struct Second<'a> {
     writer: &'a Writer<'a>,
@@ -566,7 +570,7 @@ impl Second<'_> {
             return Opinion::Nothing("the token budget is spent".into());
         }
         let script = match self.writer.second(attempt).await {
-            Written::Script(script) => script_fix::tidy(&request.subtask.description, &script),
+            Written::Script(script) => tidied(self.writer.shared, &request.subtask.description, script),
             Written::Unreadable(_) => return Opinion::Nothing("the reply held no script".into()),
             Written::End(outcome) => {
                 return Opinion::Nothing(outcome.reason.unwrap_or_else(|| "the call ended".into()));
