@@ -42,6 +42,11 @@ pub(crate) struct Command {
 }
 
 impl Command {
+    /// Whether it has ended (its end marker came).
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finish.is_finished()
+    }
+
     /// Starts waiting for the end of `running` (at most `limit`) in the background.
     pub(crate) fn new(label: &str, running: RunningCommand, limit: Duration) -> Command {
         let running = Arc::new(running);

@@ -177,3 +177,22 @@ async fn a_question_the_task_does_not_answer_is_reported_not_guessed() {
     assert_eq!(world.prompts().len(), 2);
     assert!(started.elapsed() < Duration::from_secs(25), "{:?}", started.elapsed());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_program_line_a_subtask_came_with_passes_the_gate_like_any_command() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    std::fs::write(world.work.path().join("keep.txt"), "kept\n").unwrap();
+    let agent = world.agent();
+    // A model's command that names the program but also removes the directory it works in (were it ever run,
+    // it would run staged: only an overlay of the directory would go).
+    let goal = "Start ./pack.sh and keep repairing whatever it reports until it works.";
+    let command = "rm -rf . ; ./pack.sh";
+    let summary = world.run(&agent, &plan("script", goal, Some(command))).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap_or_default().contains("was refused"), "{result:?}");
+    assert_eq!(world.read("keep.txt"), "kept\n", "nothing ran");
+    assert!(world.prompts().is_empty(), "no call was made");
+    assert_eq!(agent.ledger().get("s").unwrap().refused_commands, 1);
+}

@@ -172,23 +172,17 @@ impl Error {
         if NO_SERVER.iter().any(|words| stderr.contains(words)) {
             return Error::NoServer { socket, detail: stderr.to_owned() };
         }
-        const MISSING: [(&str, &str); 4] = [
+        const MISSING: [(&str, &str); 5] = [
             ("can't find pane: ", "pane"),
             ("can't find session: ", "session"),
             ("no such session: ", "session"),
             ("can't find window: ", "window"),
+            ("no such window: ", "window"),
         ];
-        // "no such window: %3": a pane's window that went with it (tmux answers so for a pane id just killed).
-        if let Some(name) = stderr.lines().find_map(|line| line.strip_prefix("no such window: ")) {
-            let kind = if name.starts_with('%') { "pane" } else { "window" };
-            return Error::NotFound {
-                kind,
-                name: name.trim_start_matches('=').trim_end_matches(':').to_owned(),
-                socket,
-            };
-        }
         for (prefix, kind) in MISSING {
             if let Some(name) = stderr.lines().find_map(|line| line.strip_prefix(prefix)) {
+                // "no such window: %3": a pane id whose window went with it (tmux's answer for a pane just killed).
+                let kind = if kind == "window" && name.starts_with('%') { "pane" } else { kind };
                 return Error::NotFound {
                     kind,
                     name: name.trim_start_matches('=').trim_end_matches(':').to_owned(),

@@ -274,6 +274,7 @@ impl Pane {
     /// a newline keystroke. CRLF is normalised to LF. Long text goes in pieces below tmux's silent command
     /// limit; a line longer than a canonical-mode terminal accepts is refused rather than cut.
     pub async fn send_text(&self, text: &str) -> Result<()> {
+        self.typed_into();
         let text = text.replace("\r\n", "\n");
         if text.is_empty() {
             return Ok(());
@@ -293,6 +294,7 @@ impl Pane {
 
     /// Presses named keys, in order, in one call.
     pub async fn send_keys(&self, keys: &[Key]) -> Result<()> {
+        self.typed_into();
         if keys.is_empty() {
             return Ok(());
         }
@@ -304,6 +306,7 @@ impl Pane {
     /// into a uniquely named buffer, then `paste-buffer -p -r -d`, so LF stays LF and the buffer is deleted.
     /// CRLF is normalised to LF. Refused when a line is too long for a canonical-mode terminal.
     pub async fn paste(&self, text: &str) -> Result<()> {
+        self.typed_into();
         let text = text.replace("\r\n", "\n");
         self.refuse_overlong_canonical_lines(&text).await?;
         let buffer = format!("habitat-{}-{:016x}", std::process::id(), rand::random::<u64>());
@@ -397,6 +400,7 @@ impl Pane {
 
     /// Kills the pane (and its window if it was the last pane).
     pub async fn kill(&self) -> Result<()> {
+        self.typed_into();
         self.server.tmux(Command::new("kill-pane").args(["-t", self.id.as_str()])).await.map(drop)
     }
 
@@ -479,9 +483,15 @@ impl Pane {
         deadline: tokio::time::Instant,
         timeout: Duration,
     ) -> Result<()> {
-        let title =
-            self.server.tmux(Command::new("display-message").args(["-p", "-t", self.id.as_str(), "#{pane_title}"]));
-        if crate::shell_prompt(title.await?.trim()).is_some() {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let title = crate::Invocation::new(Command::new("display-message").args([
+            "-p",
+            "-t",
+            self.id.as_str(),
+            "#{pane_title}",
+        ]))
+        .deadline(left);
+        if crate::shell_prompt(self.server.tmux(title).await?.trim()).is_some() {
             return Ok(());
         }
         match crate::stream::wait_for_prompt_title(stream, deadline).await {
@@ -528,6 +538,12 @@ impl Pane {
     }
 
     /// Types `line` and Enter, in one call.
+    /// Forgets that the pane is a fresh default shell: once anything is typed into it (or it is killed), its
+    /// first prompt's title no longer says that it reads input now ([`Pane::wait_ready`]).
+    pub(crate) fn typed_into(&self) {
+        self.server.take_fresh_shell(&self.id);
+    }
+
     async fn type_line(&self, line: &str) -> Result<()> {
         let id = self.id.as_str();
         let typed = crate::Invocation::new(Command::new("send-keys").args(["-t", id, "-l", line]))

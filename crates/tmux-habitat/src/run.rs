@@ -158,6 +158,7 @@ impl Pane {
             let _ = std::fs::remove_file(&script);
             return Err(Error::io(format!("writing {}", frame.display()), e));
         }
+        self.typed_into();
         let id = self.id().as_str();
         let hook = format!("wait-for -S {channel}");
         let started = Instant::now();

@@ -336,6 +336,22 @@ async fn a_fresh_default_shell_is_ready_at_its_first_prompt_without_a_handshake(
     assert!(seen.contains("__HAB_R_"), "the second wait needs the shell to answer: {seen:?}");
 }
 
+/// A fresh pane typed into before its first wait is no longer known to read input by its first prompt: the wait
+/// lasts until the shell reads again, after the typed command.
+#[tokio::test]
+async fn a_fresh_shell_typed_into_is_ready_only_once_it_reads_again() {
+    let server = control_server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let done = dir.path().join("done");
+    let session = server.new_session(SessionOptions::new("typed")).await.unwrap();
+    let pane = session.first_pane().clone();
+    pane.wait_until("the first prompt", T, |screen| screen.starts_with('$')).await.unwrap();
+    let line = format!("sleep 1; touch {}", tmux_habitat::shell_quote(&done.display().to_string()));
+    pane.send_line(&line).await.unwrap();
+    pane.wait_ready(T).await.unwrap();
+    assert!(done.exists(), "the wait ended while the typed command still ran");
+}
+
 /// A session killed over the control client attached to it: the client leaves with the session, the other
 /// sessions and the handle go on.
 #[tokio::test]

@@ -68,7 +68,7 @@ pub(crate) async fn answer_questions(
                 }
                 match confirm(asker, &screen).await {
                     Some(yes) => (found.prompt.trim().to_owned(), if yes { "y" } else { "n" }.to_owned()),
-                    None => return Prompted::Seen(seen),
+                    None => return Prompted::Seen(ended_meanwhile(asker).unwrap_or(seen)),
                 }
             }
             Seen::Settled => {
@@ -84,12 +84,22 @@ pub(crate) async fn answer_questions(
                 }
                 match ask(asker, &answered, &question, &screen).await {
                     Some(answer) => (question, answer),
-                    None => return Prompted::Unanswered(question),
+                    // A call cut short by Ctrl-C or the deadline is not a question the task leaves open.
+                    None => match ended_meanwhile(asker) {
+                        Some(ended) => return Prompted::Seen(ended),
+                        None => return Prompted::Unanswered(question),
+                    },
                 }
             }
             _ => return Prompted::Seen(seen),
         };
         let wakeups = Wakeups::new(pane, asker.deadline).await;
+        // The program may have ended during the call: an answer typed then would be a command line for the shell.
+        if running.is_finished() {
+            let watch = Watch { baseline: &screen, look_first: true, ..watch };
+            seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+            continue;
+        }
         if let Err(error) = pane.send(&[KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)]).await {
             tracing::debug!(%error, "answering the question failed");
             return Prompted::Seen(seen);
@@ -97,6 +107,17 @@ pub(crate) async fn answer_questions(
         answered.push((question, answer));
         let watch = Watch { baseline: &screen, look_first: true, ..watch };
         seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+    }
+}
+
+/// How the run ended while a question's call was out, if it did: cancelled, or past its deadline.
+fn ended_meanwhile(asker: &Asker<'_>) -> Option<Seen> {
+    if asker.cancel.is_cancelled() {
+        Some(Seen::Cancelled)
+    } else if Instant::now() >= asker.deadline {
+        Some(Seen::StillRunning)
+    } else {
+        None
     }
 }
 

@@ -16,7 +16,6 @@ use std::time::Duration;
 
 use dag_sched::{DagError, RunOutcome, RunRequest, SubtaskStatus};
 use regex::Regex;
-use tmux_habitat::shell_quote;
 use tokio::time::Instant;
 
 use crate::agent::Shared;
@@ -27,7 +26,7 @@ use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, error_line};
-use crate::runners::script::{NO_PAGER_ENV, no_pager_file, tail, timed_out};
+use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::text::{bound, one_line};
@@ -271,7 +270,13 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
     let spec = crate::GoalSpec::parse(&subtask.description);
     let mut staging = Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
-    let runs = Runs { shared, request, pane: &pane, caller: &caller, records: &records, no_pager: &no_pager, deadline };
+    // The program is typed as the goal (or the subtask's command) names it: through the gate, as any command.
+    if let Err(error) = gate_script(&pane, &Script::command_line(program), &cwd) {
+        shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+        return Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("`{program}` was refused: {error}")));
+    }
+    let launch = Launch { request, records: &records, no_pager: &no_pager };
+    let runs = Runs { shared, request, pane: &pane, caller: &caller, launch: &launch, deadline };
     let program_path = std::path::Path::new(&cwd).join(program_file(program));
     let mut fixes: Vec<(String, String)> = Vec::new();
     let mut calls = 0;
@@ -371,7 +376,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 refused = Some(why);
                 continue;
             }
-            if let Err(error) = pane.check(&command).and_then(|()| pane.guard_workplace_in(&command, &cwd)) {
+            if let Err(error) = gate_script(&pane, &Script::command_line(&command), &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                 refused = Some(error.to_string());
                 continue;
@@ -408,17 +413,13 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     }
 }
 
-/// How long a program sits quiet at a prompt-like line before it counts as asking.
-const PROMPT_QUIET: Duration = Duration::from_millis(1500);
-
 /// What the loop's runs share.
 struct Runs<'a> {
     shared: &'a Shared,
     request: &'a RunRequest,
     pane: &'a GatedPane,
     caller: &'a Caller,
-    records: &'a std::path::Path,
-    no_pager: &'a std::path::Path,
+    launch: &'a Launch<'a>,
     deadline: Instant,
 }
 
@@ -440,30 +441,14 @@ impl Runs<'_> {
         if Instant::now() >= self.deadline {
             return Ok(Ran::End(timed_out(request)));
         }
-        let path = self.records.join(format!("run-{attempt}.sh"));
-        std::fs::write(&path, format!("#!/bin/bash\n{command}\n"))
-            .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
         let staged = staging.begin(attempt);
         self.shared.ledger.update(id, |s| s.staged = Some(staged.is_staged()));
-        let run = format!("bash {}", shell_quote(&path.display().to_string()));
-        let line = format!(
-            "{}\n{NO_PAGER_ENV} BASH_ENV={} {}",
-            dag_sched::export_run_dirs(&request.context),
-            shell_quote(&self.no_pager.display().to_string()),
-            staged.wrap(self.records, &run),
-        );
+        let (_, line) = self.launch.command(&Script::command_line(command), &format!("run-{attempt}"), &staged)?;
         let until = self.deadline.min(Instant::now() + limit);
         let wakeups = Wakeups::new(self.pane, until).await;
         let running = self.pane.start(&line).await.map_err(|error| DagError::runner(id, error))?;
         let mut running = Command::new(command, running, until.saturating_duration_since(Instant::now()));
-        let watch = Watch {
-            baseline: "",
-            pattern: None,
-            patience: Patience::Prompt(PROMPT_QUIET),
-            cancel: &request.cancel,
-            prompt_floor: None,
-            look_first: false,
-        };
+        let watch = Watch { patience: Patience::Prompt(PROMPT_QUIET), ..Watch::script(&request.cancel) };
         let seen = watch_command(self.pane, &mut running, wakeups, watch, until).await;
         let asker =
             Asker { caller: self.caller, goal: &request.subtask.description, cancel: &request.cancel, deadline: until };
@@ -611,6 +596,8 @@ mod tests {
             rerun_program("Run ./publish.sh until it works.", Some("./publish.sh --verbose")).as_deref(),
             Some("./publish.sh --verbose")
         );
+        let goal = "Start ./pack.sh and keep repairing whatever it reports until it works.";
+        assert_eq!(rerun_program(goal, Some("rm -rf . ; ./pack.sh")).as_deref(), Some("rm -rf . ; ./pack.sh"));
         assert!(says_to_fix("if it fails, fix what it complains about"));
         assert!(!says_to_fix("What is the first line of app.ini?"));
     }

@@ -29,7 +29,7 @@ use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress
 use crate::text::{bound, one_line};
 
 /// How long a script sits quiet at a prompt-like line it printed before it counts as asking.
-const PROMPT_QUIET: Duration = Duration::from_millis(1500);
+pub(crate) const PROMPT_QUIET: Duration = Duration::from_millis(1500);
 
 /// The most attempts the shell fixes without a model call ([`script_fix::repair`]), on top of the model's.
 const MAX_SHELL_REPAIRS: u32 = 2;
@@ -63,6 +63,13 @@ pub struct Script {
     pub language: Language,
     /// The whole text, starting with its shebang.
     pub text: String,
+}
+
+impl Script {
+    /// A bash script of one command line (a command a subtask came with, a program the goal runs, a fix).
+    pub(crate) fn command_line(command: &str) -> Script {
+        Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") }
+    }
 }
 
 /// The languages scripts are written in.
@@ -149,7 +156,7 @@ static PY_STRINGS: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r#""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"#));
 
 /// Passes the whole script through the gate, and refuses one that removes the directory it works in.
-fn gate_script(pane: &GatedPane, script: &Script, cwd: &str) -> Result<(), TypeError> {
+pub(crate) fn gate_script(pane: &GatedPane, script: &Script, cwd: &str) -> Result<(), TypeError> {
     if script.language == Language::Bash {
         pane.guard_workplace_in(&script.text, cwd)?;
     }
@@ -260,7 +267,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
             let script = match (again.take().or_else(|| fixed.take()), given) {
                 (Some(script), _) => script,
-                (None, Some(command)) => Script { language: Language::Bash, text: format!("#!/bin/bash\n{command}\n") },
+                (None, Some(command)) => Script::command_line(command),
                 (None, None) => match writer.write(failure.as_ref(), attempt).await {
                     Written::Script(script) => script,
                     Written::Unreadable(reply) => {
@@ -512,16 +519,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
 }
 
 /// What starting a script in the subtask's pane needs.
-struct Launch<'a> {
-    request: &'a RunRequest,
-    records: &'a std::path::Path,
-    no_pager: &'a std::path::Path,
+pub(crate) struct Launch<'a> {
+    pub(crate) request: &'a RunRequest,
+    pub(crate) records: &'a std::path::Path,
+    pub(crate) no_pager: &'a std::path::Path,
 }
 
 impl Launch<'_> {
     /// Saves `script` in the subtask's run directory as `name` (plus its extension) and gives the shell text that
     /// runs it as `attempt` (staged or not), never paging.
-    fn command(
+    pub(crate) fn command(
         &self,
         script: &Script,
         name: &str,
