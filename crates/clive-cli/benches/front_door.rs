@@ -18,6 +18,7 @@ fn main() {
 
     let mut floor = Vec::new();
     let mut cold = Vec::new();
+    let mut cold_left_behind = Vec::new();
     let mut cold_subprocess = Vec::new();
     let mut warm = Vec::new();
     let warm_socket = dir.path().join("warm.sock");
@@ -25,6 +26,9 @@ fn main() {
     for i in 0..runs {
         floor.push(bare_tmux(&dir.path().join(format!("floor{i}.sock")), &config));
         cold.push(clive(dir.path(), &dir.path().join(format!("cold{i}.sock")), None));
+        // One socket for every run: from the second on, the file the last run's server left behind (a user's
+        // every run after the first).
+        cold_left_behind.push(clive(dir.path(), &dir.path().join("left-behind.sock"), None));
         cold_subprocess.push(clive(dir.path(), &dir.path().join(format!("sub{i}.sock")), Some("subprocess")));
         warm.push(clive(dir.path(), &warm_socket, None));
     }
@@ -37,6 +41,7 @@ fn main() {
     println!("  floor (bare tmux: new-session, wait-for, capture-pane, kill-server) {:>7.1} ms", ms(floor_median));
     for (name, samples) in [
         ("clive cold (no server running; control mode, clive's default)", &mut cold),
+        ("clive cold, the socket file of the last run's server left behind", &mut cold_left_behind),
         ("clive cold, TMUX_HABITAT_TRANSPORT=subprocess", &mut cold_subprocess),
         ("clive warm (server running; control mode)", &mut warm),
     ] {

@@ -402,6 +402,9 @@ impl Server {
 
     /// Whether a session with exactly this name exists (`has-session -t '=name'`).
     pub async fn has_session(&self, name: &str) -> Result<bool> {
+        if !listens(self.socket_path()) {
+            return Ok(false);
+        }
         match self.tmux(Command::new("has-session").args(["-t", &format!("={name}")])).await {
             Ok(_) => Ok(true),
             Err(Error::NotFound { .. } | Error::NoServer { .. }) => Ok(false),
@@ -420,6 +423,11 @@ impl Server {
     pub async fn list_sessions_with(&self, user_options: &[&str]) -> Result<Vec<SessionInfo>> {
         for name in user_options {
             crate::session::validate_user_option(name)?;
+        }
+        if !listens(self.socket_path()) {
+            // No server: asking would cost a `tmux` process (and over control mode a failed attach first), and
+            // tmux leaves its socket file behind when its last session ends, so the file alone says nothing.
+            return Ok(Vec::new());
         }
         let format = SessionInfo::format(user_options);
         match self.tmux(Command::new("list-sessions").args(["-F", &format])).await {
