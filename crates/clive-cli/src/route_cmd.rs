@@ -86,10 +86,13 @@ fn print_outcome(task: &str, outcome: &TaskOutcome, options: &TaskOptions, outpu
             }
             if output.yes_no { i32::from(report.exit_code != 0) } else { report.exit_code }
         }
-        TaskOutcome::Answer { routed, text, verdict } => {
+        TaskOutcome::Answer { routed, text, verdict, verified } => {
             if !output.yes_no {
                 let text = if output.oneline { agent::text::one_line(text, usize::MAX) } else { text.clone() };
-                print_reply(task, routed, json, "answer", &text);
+                print_answer(task, routed, json, &text, *verified);
+                if !verified {
+                    return exit_code::UNCHECKED;
+                }
                 return exit_code::SUCCESS;
             }
             let code = model_task::exit_code_of(TaskStatus::Succeeded, true, *verdict, true);
@@ -162,6 +165,23 @@ fn print_reply(task: &str, routed: &Routed, json: bool, field: &str, text: &str)
         outln!("{}", reply_object(task, routed, field, text));
     } else {
         outln!("{}", text.trim_end());
+    }
+}
+
+/// An answer on stdout (with `json`, its object and `verified`); an unchecked one also says so on stderr.
+fn print_answer(task: &str, routed: &Routed, json: bool, text: &str, verified: bool) {
+    if json {
+        let mut object = reply_object(task, routed, "answer", text);
+        object["verified"] = json!(verified);
+        object["exit_code"] = json!(if verified { exit_code::SUCCESS } else { exit_code::UNCHECKED });
+        outln!("{object}");
+    } else {
+        outln!("{}", text.trim_end());
+    }
+    if !verified {
+        eprintln!(
+            "clive: unchecked: a small model answered from its own knowledge and nothing checked the answer; exit code 6"
+        );
     }
 }
 

@@ -57,14 +57,22 @@ fn a_question_is_answered_and_nothing_runs() {
     let world = World::new();
     let model = Model::start();
     model.classify("answer", "4");
-    let out = clive(&world, &model, &["how many legs does a dog have"]);
+    let out = clive_hosted(&world, &model, &["how many legs does a dog have"]);
     assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "4\n"), "{}", text(&out.stderr));
     assert!(world.tmux_sessions().is_empty(), "an answer opens no session");
 
+    // A small model's answer (a local server's, by default) is no evidence and nothing checked it: unchecked.
+    model.classify("answer", "4");
+    let out = clive(&world, &model, &["how many legs does a dog have"]);
+    assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(6), "4\n"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("clive: unchecked: a small model answered"), "{}", text(&out.stderr));
+
     model.classify("answer", "4");
     let out = clive(&world, &model, &["--json", "-v", "how many legs does a dog have"]);
+    assert_eq!(out.status.code(), Some(6));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((report["answer"].as_str(), report["route"]["route"].as_str()), (Some("4"), Some("answer")));
+    assert_eq!((report["verified"].as_bool(), report["exit_code"].as_i64()), (Some(false), Some(6)));
     assert_eq!(report["routing"]["tier"], "classifier");
     assert_eq!(
         (report["routing"]["input_tokens"].as_u64(), report["routing"]["output_tokens"].as_u64()),

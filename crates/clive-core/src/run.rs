@@ -98,6 +98,10 @@ pub enum TaskOutcome {
         text: String,
         /// For a yes/no task: yes, no, or neither.
         verdict: Option<bool>,
+        /// Whether the answer counts as checked: clive computed it (tier 0), or a model that is not `small`
+        /// answered. A `small` model's answer from its own knowledge is no evidence (its wrong answers read as
+        /// fluently as its right ones), and nothing on this machine checked it: the task is unchecked (exit 6).
+        verified: bool,
     },
     /// The task is too vague: one question for the user; nothing ran.
     Question {
@@ -320,7 +324,10 @@ pub async fn execute(
                     },
                 }
             };
-            Ok(TaskOutcome::Answer { routed: routed.clone(), text: answer.text.clone(), verdict })
+            let verified = routed.tier == Tier::Direct
+                || !connect_model(provider, &options.tools.config, budget.clone())?
+                    .is_some_and(|setup| setup.choice.is_small());
+            Ok(TaskOutcome::Answer { routed: routed.clone(), text: answer.text.clone(), verdict, verified })
         }
         Route::Clarify(clarification) => {
             Ok(TaskOutcome::Question { routed: routed.clone(), question: clarification.question.clone() })
