@@ -7,9 +7,15 @@
 //! with this goal, each word weighted by how rare it is in the cookbook (`csv` and `json` say more than `lines`),
 //! and the best few are sent, the best last, nearest the goal.
 //!
-//! The examples teach idioms (quoting names with spaces, `find -print0`, a header skipped, one number written, a
-//! python heredoc with the csv or json module), each in a domain of its own: none is an eval task renamed, and
-//! `tests/cookbook_is_not_the_suite.rs` fails when an example shares a phrase or a file name with any eval task.
+//! The examples are everyday requests in a project directory, each answered with the plainest idiom an engineer
+//! reaches for first: counts (`wc -l <`, `grep -c`, `find … | wc -l`), top-N (`sort | uniq -c | sort -rn`), log
+//! date ranges, sizes in bytes (`find -printf '%s'`, `stat -c %s`, `-size +Nc` for "more than" and "at least"),
+//! renames and moves of names with spaces, in-place edits of a config (`sed -i`, a line added once), python
+//! heredocs with the csv or json module (a header, quoted commas, one field changed and the rest kept), a broken
+//! script fixed then run, a program's output saved or read, and a program's questions answered through a pipe.
+//! A result is either printed bare or written alone to the file the goal names. Each is in a domain of its own:
+//! none is an eval task renamed, and `tests/cookbook_is_not_the_suite.rs` fails when an example shares a phrase or
+//! a file name with any eval task.
 
 use std::collections::{HashMap, HashSet};
 
