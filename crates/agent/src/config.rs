@@ -29,6 +29,9 @@ pub struct AgentConfig {
     pub script_fallback: bool,
     /// How long a turn waits for a command before showing the model what it has so far (default 30 s).
     pub command_wait: Duration,
+    /// How long one fixing command of the fix-and-rerun loop may run (default 60 s): one that runs longer is
+    /// stopped, its changes dropped, and the loop goes on with another fix while the subtask has time.
+    pub fix_wait: Duration,
     /// How long one model call may take (default 120 s; the provider's own deadlines apply too).
     pub model_timeout: Duration,
     /// What the safety gate lets through.
@@ -86,6 +89,7 @@ impl Default for AgentConfig {
             script_attempts: 3,
             script_fallback: true,
             command_wait: Duration::from_secs(30),
+            fix_wait: Duration::from_secs(60),
             model_timeout: Duration::from_secs(120),
             gate: GatePolicy::default(),
             reply_format: ReplyFormat::default(),

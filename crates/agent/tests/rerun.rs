@@ -99,6 +99,29 @@ async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
     assert!(world.work.path().join("manifest").exists());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fix_that_runs_past_its_limit_is_stopped_and_the_loop_goes_on() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[&fix("sleep 30; touch manifest.lst"), &fix("printf 'a.txt\\n' > manifest.lst")]);
+    let config = AgentConfig { fix_wait: Duration::from_secs(1), ..AgentConfig::default() };
+    let agent = world.agent_with(config, None);
+    let started = Instant::now();
+    let goal = "Run pack.sh with bash; if it fails, fix the problem and run it again.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "packed 1 entries");
+    assert!(started.elapsed() < Duration::from_secs(25), "the slow fix was waited out: {:?}", started.elapsed());
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:#?}");
+    assert!(
+        prompts[1].contains("`sleep 30; touch manifest.lst`: it ran past 1s and was stopped; nothing kept"),
+        "{}",
+        prompts[1]
+    );
+}
+
 /// A program asking its questions one after the other with `read -p`, recording the answers.
 fn asking(questions: &[&str]) -> String {
     let mut text = String::from("#!/bin/bash\n");

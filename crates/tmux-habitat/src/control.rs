@@ -92,9 +92,6 @@ impl Control {
             match reply {
                 Ok(reply) if reply.ok => push_reply(&mut out, &reply.text()),
                 Ok(reply) => return Err(self.refused(command, &reply.text())),
-                Err(tmux_control::Error::Timeout { command, timeout }) => {
-                    return Err(Error::Deadline { command, deadline: timeout, stderr: String::new() });
-                }
                 Err(tmux_control::Error::ConnectionClosed { reason }) => {
                     self.forget_closed().await;
                     // Whether a command that was in flight ran is unknown: repeat only what is harmless to
@@ -104,7 +101,7 @@ impl Control {
                     }
                     return Err(Error::ConnectionLost { command: format!("tmux {command}"), reason });
                 }
-                Err(source) => return Err(Error::Control { command: format!("tmux {command}"), source }),
+                Err(source) => return Err(failed(command, source)),
             }
         }
         Ok(out)
@@ -130,7 +127,9 @@ impl Control {
         cmd.args(["-C", "new-session", "-f", "ignore-size"]).args(&created.arguments);
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
         let child = cmd.spawn().ok()?;
-        let options = ConnectionOptions { command_timeout: invocation.deadline, ..ConnectionOptions::default() };
+        // The connection stays with the session: its own commands (pause-after, continue) get the default
+        // timeout every connection has; the creation's lines get the call's deadline below.
+        let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
         let (conn, _events) = Connection::from_child(child, options).ok()?;
         let mut replies = futures_join(&conn, &lines, invocation.deadline).await.into_iter();
         let ids = match replies.next()? {
@@ -146,7 +145,7 @@ impl Control {
             match reply {
                 Ok(reply) if reply.ok => push_reply(&mut out, &reply.text()),
                 Ok(reply) => return Some(Err(self.refused(line, &reply.text()))),
-                Err(source) => return Some(Err(Error::Control { command: format!("tmux {line}"), source })),
+                Err(source) => return Some(Err(failed(line, source))),
             }
         }
         Some(Ok(out))
@@ -270,7 +269,7 @@ impl Control {
         let child = cmd
             .spawn()
             .map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
-        let options = ConnectionOptions { command_timeout: Duration::from_secs(5), ..ConnectionOptions::default() };
+        let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
         let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
         let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
         // Written together: one round trip.
@@ -392,6 +391,20 @@ impl Control {
     /// The error of a command tmux refused over a control client, as a tmux process would report it.
     fn refused(&self, command: &impl std::fmt::Display, reply: &str) -> Error {
         Error::from_failure(format!("tmux {command}"), 1, reply, &self.subprocess.socket_path)
+    }
+}
+
+/// How long a connection's own commands (not a caller's, which bring their deadline) wait for tmux's reply.
+const CONNECTION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A command that got no reply over a connection, as a tmux process's failure would read: past its deadline is
+/// [`Error::Deadline`], as when a `tmux` process is killed at its deadline.
+fn failed(command: &impl std::fmt::Display, source: tmux_control::Error) -> Error {
+    match source {
+        tmux_control::Error::Timeout { command, timeout } => {
+            Error::Deadline { command, deadline: timeout, stderr: String::new() }
+        }
+        source => Error::Control { command: format!("tmux {command}"), source },
     }
 }
 
@@ -549,6 +562,20 @@ fn command_lines(commands: &[Command]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_past_its_deadline_is_a_deadline_error_as_over_a_tmux_process() {
+        let timeout =
+            tmux_control::Error::Timeout { command: "capture-pane -p".into(), timeout: Duration::from_secs(2) };
+        assert!(matches!(
+            failed(&"capture-pane -p", timeout),
+            Error::Deadline { ref command, deadline, .. } if command == "capture-pane -p" && deadline == Duration::from_secs(2)
+        ));
+        let closed = tmux_control::Error::ConnectionClosed { reason: "tmux sent %exit".into() };
+        assert!(
+            matches!(failed(&"list-panes", closed), Error::Control { ref command, .. } if command == "tmux list-panes")
+        );
+    }
 
     fn chain(commands: &[&[&str]]) -> Invocation {
         let mut commands = commands.iter().map(|words| Command::new(words[0]).args(words[1..].iter().copied()));

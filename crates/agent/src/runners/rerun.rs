@@ -61,9 +61,6 @@ const FIX_LINES: usize = 12;
 /// The least sampling temperature of a fix asked for again after a refusal, where the configuration sets one.
 const REASK_TEMPERATURE: f32 = 0.9;
 
-/// How long one fixing command may run.
-const FIX_WAIT: Duration = Duration::from_secs(60);
-
 /// The program a fix-and-rerun goal runs (its command line), when `goal` is one: it names a program and asks for it
 /// to be fixed and run again (or run until it works), and asks for no file besides what the program makes. `command`:
 /// the subtask's own command, used when it runs the program the goal names.
@@ -249,6 +246,8 @@ enum Ran {
     Unanswered(String),
     /// It waited for input that is no question to answer (a password, a pager): the prompt line.
     Stuck(String),
+    /// It ran past its own limit, shorter than the subtask's, and was stopped; nothing it changed is kept.
+    OverLimit(Duration),
     /// The subtask ends here.
     End(RunOutcome),
 }
@@ -294,6 +293,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     format!("`{program}` waits for input the task does not give (`{}`)", one_line(&prompt, 80)),
                 ));
             }
+            // The program's limit is the subtask's own: it ended as timed out.
+            Ran::OverLimit(_) => return Ok(timed_out(request)),
             Ran::End(outcome) => return Ok(outcome),
         };
         let how = match settled {
@@ -385,7 +386,15 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         };
         attempt += 1;
         progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
-        let came = match runs.run(&mut staging, attempt, &fix, FIX_WAIT).await? {
+        let fix_wait = shared.config.fix_wait;
+        let mut ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
+        if matches!(ran, Ran::Ended { settled: Settled::Unavailable, .. }) {
+            // Staging turned out unavailable and the fix never started: it runs again, unstaged (not a fix that
+            // failed, which the next prompt would show and the same fix again would be refused as done already).
+            attempt += 1;
+            ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
+        }
+        let came = match ran {
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
                 let kept = staging.keep(applied);
                 for change in &kept.changes {
@@ -406,6 +415,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             }
             Ran::Unanswered(question) | Ran::Stuck(question) => {
                 format!("it waited for input (`{}`) and was stopped", one_line(&question, 60))
+            }
+            Ran::OverLimit(limit) => {
+                format!("it ran past {}s and was stopped; nothing kept", limit.as_secs())
             }
             Ran::End(outcome) => return Ok(outcome),
         };
@@ -486,11 +498,25 @@ impl Runs<'_> {
                 outcome.exit_code = status;
                 Ran::End(outcome)
             }
-            Seen::Failed(error) => return Err(DagError::runner(id, error)),
-            Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged | Seen::Ended(_) => {
+            Seen::Failed(error)
+                if !(matches!(error, tmux_habitat::Error::Timeout { .. }) && Instant::now() >= until) =>
+            {
+                return Err(DagError::runner(id, error));
+            }
+            // Its time ran out (the wait gave up at `until`, or saw the command still running then).
+            Seen::Failed(_)
+            | Seen::StillRunning
+            | Seen::Appeared
+            | Seen::Settled
+            | Seen::Unchanged
+            | Seen::Ended(_) => {
                 drop(running);
                 let how = self.pane.interrupt().await;
                 staging.abandon(&staged);
+                if until < self.deadline {
+                    // Its own limit, shorter than the subtask's, cut it short: the subtask still has time.
+                    return Ok(Ran::OverLimit(limit));
+                }
                 let mut outcome = timed_out(request);
                 outcome.reason = Some(format!("timed out after {:.1}s; {how}", request.timeout.as_secs_f64()));
                 Ran::End(outcome)
