@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use dag_sched::{DagError, RunOutcome, RunRequest, SubtaskStatus};
 use regex::Regex;
+use router::shell_syntax;
 use tokio::time::Instant;
 
 use crate::agent::Shared;
@@ -170,18 +171,26 @@ fn arguments(text: &str, commands: bool) -> Vec<String> {
 
 /// The directories a command line makes with `mkdir`.
 fn made_directories(fix: &str) -> Vec<String> {
-    fix.split(['\n', ';', '|', '&'])
-        .filter_map(|part| {
-            let mut words = part.split_whitespace();
-            (words.next() == Some("mkdir")).then(|| {
-                words
-                    .filter(|w| !w.starts_with('-'))
-                    .map(|w| w.trim_matches(['\'', '"']).to_owned())
-                    .collect::<Vec<_>>()
-            })
-        })
-        .flatten()
+    program_words(fix)
+        .into_iter()
+        .filter(|words| words.first().is_some_and(|w| shell_syntax::program_name(w) == "mkdir"))
+        .flat_map(|words| words.into_iter().skip(1).filter(|w| !w.starts_with('-')))
         .collect()
+}
+
+/// The words of each simple command of `line` from its program on (wrappers such as `sudo`, `time` and `env`
+/// skipped), quotes removed; command substitutions' commands too.
+fn program_words(line: &str) -> Vec<Vec<String>> {
+    let mut all = Vec::new();
+    let parsed = shell_syntax::parse(line);
+    for command in parsed.commands() {
+        let (words, _) = shell_syntax::strip_prefixes(&command.words);
+        all.push(words.iter().map(|w| w.text.clone()).collect());
+        for inner in command.all_words().flat_map(|w| &w.substitutions) {
+            all.extend(program_words(inner));
+        }
+    }
+    all
 }
 
 /// A word that names a file: a name and an extension, or a path.
@@ -200,20 +209,16 @@ fn program_file(program: &str) -> String {
 
 /// Whether a simple command of `fix` runs the program `name` (directly, or with an interpreter).
 fn runs_program(fix: &str, name: &str) -> bool {
-    let is_name = |word: &str| {
-        let word = word.trim_matches(['\'', '"']);
-        word.trim_start_matches("./") == name || word.ends_with(&format!("/{name}"))
-    };
-    fix.split(['\n', ';', '|', '&', '(', ')', '`']).any(|part| {
-        let mut words =
-            part.split_whitespace().skip_while(|w| w.contains('=') || matches!(*w, "sudo" | "time" | "exec"));
-        match words.next() {
-            Some(first) if is_name(first) => true,
-            Some("bash" | "sh" | "python" | "python3" | "perl" | "ruby" | "node" | "source" | ".") => {
-                words.find(|w| !w.starts_with('-')).is_some_and(is_name)
-            }
-            _ => false,
+    let is_name = |word: &str| word.trim_start_matches("./") == name || word.ends_with(&format!("/{name}"));
+    program_words(fix).iter().any(|words| match words.split_first() {
+        Some((first, _)) if is_name(first) => true,
+        Some((first, rest)) => {
+            matches!(
+                shell_syntax::program_name(first),
+                "bash" | "sh" | "python" | "python3" | "perl" | "ruby" | "node" | "source" | "."
+            ) && rest.iter().find(|w| !w.starts_with('-')).is_some_and(|w| is_name(w))
         }
+        None => false,
     })
 }
 
@@ -658,6 +663,26 @@ mod tests {
             refused("mkdir -p cache").unwrap(),
             "`mkdir -p cache` acts on nothing the error names (it names publish.sh, input.cfg)"
         );
+    }
+
+    #[test]
+    fn commands_that_run_the_program_are_seen_through_wrappers_quotes_and_substitutions() {
+        for fix in [
+            "./pack.sh",
+            "touch a.lst; \"./pack.sh\"",
+            "time bash -x pack.sh",
+            "sudo env A=1 python3 tools/pack.sh",
+            "echo $(./pack.sh)",
+            "cat a | sh pack.sh",
+        ] {
+            assert!(runs_program(fix, "pack.sh"), "{fix}");
+        }
+        for fix in ["cat pack.sh", "echo ./pack.sh", "bash repack.sh", "grep pack.sh notes", "printf 'x\\n' > a.lst"] {
+            assert!(!runs_program(fix, "pack.sh"), "{fix}");
+        }
+        assert_eq!(made_directories("mkdir -p 'app.conf' logs && touch x"), ["app.conf", "logs"]);
+        assert_eq!(made_directories("sudo mkdir \"my dir\"; ls"), ["my dir"]);
+        assert!(made_directories("echo mkdir a.conf").is_empty());
     }
 
     #[test]
