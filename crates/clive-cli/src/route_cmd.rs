@@ -7,6 +7,7 @@ use std::sync::Arc;
 use clive_core::model_task::{self, ModelReport, TaskStatus};
 use clive_core::task_run::{self, RoutingReport, TokenCount};
 use clive_core::{Config, Task, TaskOptions, TaskOutcome};
+use dag_sched::Mode;
 use llm::TokenBudget;
 use router::{Route, Routed, Tier};
 use serde_json::json;
@@ -131,13 +132,25 @@ fn print_model_report(report: &ModelReport, output: Output) {
         outln!("{}", serde_json::to_string(report).unwrap_or_default());
     } else if report.status == TaskStatus::Succeeded {
         if !report.verified && !output.yes_no {
-            let unchecked: Vec<&str> =
-                report.subtasks.iter().filter(|s| s.verified == Some(false)).map(|s| s.id.as_str()).collect();
-            eprintln!(
-                "clive: unchecked: the result of {} could not be checked (no check applied and the final look gave no \
-                 answer); exit code 6",
-                unchecked.join(", ")
-            );
+            let (pane_work, guesses): (Vec<_>, Vec<_>) = report
+                .subtasks
+                .iter()
+                .filter(|s| s.verified == Some(false))
+                .partition(|s| matches!(s.mode, Mode::Script | Mode::Interactive));
+            let ids = |subtasks: &[&model_task::SubtaskReport]| {
+                subtasks.iter().map(|s| s.id.as_str()).collect::<Vec<_>>().join(", ")
+            };
+            let mut why = Vec::new();
+            if !pane_work.is_empty() {
+                why.push(format!(
+                    "the result of {} could not be checked (no check applied and the final look gave no answer)",
+                    ids(&pane_work)
+                ));
+            }
+            if !guesses.is_empty() {
+                why.push(format!("{} is a small model's command or text, which nothing checked", ids(&guesses)));
+            }
+            eprintln!("clive: unchecked: {}; exit code 6", why.join("; "));
         }
         match (output.yes_no, report.verdict) {
             (true, Some(yes)) => outln!("{}", if yes { "YES" } else { "NO" }),

@@ -140,6 +140,34 @@ fn a_result_nothing_could_check_exits_6_and_says_so() {
 }
 
 #[test]
+fn a_small_model_s_text_is_unchecked_and_a_hosted_model_s_stands() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    let write = r#"{"kind":"write","text":""}"#;
+    let goal = "Write a one-line motto for a bakery.";
+    let model = FakeModel::start();
+    model.replies(&[write, "Fresh every morning."]);
+    let out = world.run_with_model(&model, work.path(), &[goal]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Fresh every morning.\n");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("clive: unchecked: task is a small model's command or text, which nothing checked"),
+        "{stderr}"
+    );
+
+    let model = FakeModel::start();
+    model.replies(&[write, "Fresh every morning."]);
+    let out = world.run_hosted(&model, work.path(), &["--json", goal]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(
+        (report["verified"].as_bool(), &report["subtasks"][0]["verified"]),
+        (Some(true), &serde_json::Value::Null)
+    );
+}
+
+#[test]
 fn a_goal_that_may_mean_to_overwrite_an_existing_file_is_asked_not_guessed() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();

@@ -250,10 +250,11 @@ pub async fn run_model_plan(
     let verdict = if options.yes_no && succeeded { agent.judge_yes_no(task, &answer.text).await } else { None };
     let status = status_of(&summary, budget.is_exhausted());
     let ledger = agent.ledger();
-    // Pane work must be checked: every script or interactive subtask's result.
+    // A small model's plan: what its direct, llm and answer subtasks did is its guess too (see `checked`).
+    let small_plan = model.profile.profile.is_small() && routed.tier != router::Tier::Direct;
     let verified = summary.results.iter().zip(plan.subtasks()).all(|(result, subtask)| {
         let stats = ledger.get(&result.id).unwrap_or_default();
-        !matches!(stats.mode.unwrap_or(subtask.mode), Mode::Script | Mode::Interactive) || stats.verified == Some(true)
+        checked(stats.mode.unwrap_or(subtask.mode), &stats, small_plan, true) != Some(false)
     });
     let exit_code = exit_code_of(status, options.yes_no, verdict, verified);
     let kept = engine.close(succeeded && !options.task.keep, exit_code, options.task.retention).await?;
@@ -290,12 +291,12 @@ pub async fn run_model_plan(
                 false_completion: stats.false_completion.clone(),
                 fell_back: stats.fell_back,
                 files: result.files.clone(),
-                verified: match stats.mode.unwrap_or(subtask.mode) {
-                    Mode::Script | Mode::Interactive if result.status == SubtaskStatus::Succeeded => {
-                        Some(stats.verified == Some(true))
-                    }
-                    _ => None,
-                },
+                verified: checked(
+                    stats.mode.unwrap_or(subtask.mode),
+                    &stats,
+                    small_plan,
+                    result.status == SubtaskStatus::Succeeded,
+                ),
                 checks: stats.checks.clone(),
                 staged: stats.staged,
                 changes: stats.changes.clone(),
@@ -365,6 +366,20 @@ fn status_of(summary: &RunSummary, budget_spent: bool) -> TaskStatus {
         TaskStatus::TimedOut
     } else {
         TaskStatus::Failed
+    }
+}
+
+/// Whether a subtask's result was checked: `None` where no check is asked for (it did not succeed, or its mode's
+/// result is trusted as it is), else whether one passed. Pane work must be checked: a script or interactive
+/// subtask's result. In a plan a `small` model wrote (`small_plan`), so must the rest: its direct commands, its
+/// text (`llm`) and its answers are its guesses, which nothing on this machine checked (the 1.5B's held-out false
+/// completions were a planned direct command's wrong count and an llm subtask's text).
+fn checked(mode: Mode, stats: &SubtaskStats, small_plan: bool, succeeded: bool) -> Option<bool> {
+    match mode {
+        _ if !succeeded => None,
+        Mode::Script | Mode::Interactive => Some(stats.verified == Some(true)),
+        Mode::Direct | Mode::Llm | Mode::Answer if small_plan => Some(false),
+        _ => None,
     }
 }
 
