@@ -72,6 +72,33 @@ pub(crate) fn progress(request: &RunRequest, turn: u32, tokens: u64, note: impl 
     request.events.send(Event::Progress { id: request.subtask.id.clone(), turn, tokens, note: note.into() });
 }
 
+/// One model call of a runner, cut short by the run's cancellation or at `deadline`. `Err`: the subtask's outcome
+/// when the call ends it instead (cancelled, timed out, the budget spent — `started`: work was done before —, or
+/// the call failed).
+pub(crate) async fn call_within(
+    caller: &crate::model::Caller,
+    prompt: &crate::prompt::Prompt,
+    shape: crate::model::CallShape<'_>,
+    request: &RunRequest,
+    deadline: tokio::time::Instant,
+    started: bool,
+) -> Result<llm::ChatResponse, dag_sched::RunOutcome> {
+    let reply = tokio::select! {
+        reply = caller.call(prompt, shape) => reply,
+        () = request.cancel.cancelled() => {
+            return Err(dag_sched::RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
+        }
+        () = tokio::time::sleep_until(deadline) => return Err(script::timed_out(request)),
+    };
+    reply.map_err(|error| {
+        if error.is_budget() {
+            budget_outcome(started, &error.to_string())
+        } else {
+            dag_sched::RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}"))
+        }
+    })
+}
+
 /// An outcome for a subtask that stopped because the token budget is spent: skipped when nothing was done yet,
 /// failed otherwise.
 pub(crate) fn budget_outcome(started: bool, detail: &str) -> dag_sched::RunOutcome {

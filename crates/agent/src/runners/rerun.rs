@@ -544,20 +544,9 @@ impl Runs<'_> {
             stop: &[],
             temperature,
         };
-        let reply = tokio::select! {
-            reply = self.caller.call(prompt, shape) => reply,
-            () = self.request.cancel.cancelled() => {
-                return Err(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
-            }
-            () = tokio::time::sleep_until(self.deadline) => return Err(timed_out(self.request)),
-        };
-        match reply {
-            Ok(reply) => Ok(reply.text),
-            Err(error) if error.is_budget() => Err(budget_outcome(true, &error.to_string())),
-            Err(error) => {
-                Err(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}")))
-            }
-        }
+        crate::runners::call_within(self.caller, prompt, shape, self.request, self.deadline, true)
+            .await
+            .map(|reply| reply.text)
     }
 }
 

@@ -716,22 +716,12 @@ impl Writer<'_> {
             stop: SCRIPT_STOP,
             temperature,
         };
-        let reply = tokio::select! {
-            reply = self.caller.call(&prompt, shape) => reply,
-            () = request.cancel.cancelled() => {
-                return Written::End(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
-            }
-            () = tokio::time::sleep_until(self.deadline) => return Written::End(timed_out(request)),
-        };
-        match reply {
+        match crate::runners::call_within(self.caller, &prompt, shape, request, self.deadline, attempt > 1).await {
             Ok(reply) => match extract_script(&reply.text) {
                 Some(script) => Written::Script(script),
                 None => Written::Unreadable(reply.text),
             },
-            Err(error) if error.is_budget() => Written::End(budget_outcome(attempt > 1, &error.to_string())),
-            Err(error) => {
-                Written::End(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}")))
-            }
+            Err(outcome) => Written::End(outcome),
         }
     }
 }

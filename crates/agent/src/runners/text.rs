@@ -113,32 +113,19 @@ async fn one_call(shared: &Shared, request: &RunRequest, mode: Mode, prompt: &Pr
         stop: &[],
         temperature: None,
     };
-    let reply = tokio::select! {
-        reply = caller.call(prompt, shape) => reply,
-        () = request.cancel.cancelled() => {
-            return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
-        }
-        () = tokio::time::sleep(request.timeout) => {
-            return Ok(RunOutcome::with_status(
-                SubtaskStatus::TimedOut,
-                format!("timed out after {:.1}s", request.timeout.as_secs_f64()),
-            ));
-        }
+    let deadline = tokio::time::Instant::now() + request.timeout;
+    let reply = match crate::runners::call_within(&caller, prompt, shape, request, deadline, false).await {
+        Ok(reply) => reply,
+        Err(outcome) => return Ok(outcome),
     };
-    match reply {
-        Ok(reply) if reply.text.trim().is_empty() => {
-            Ok(RunOutcome::with_status(SubtaskStatus::Failed, "the model replied with nothing"))
-        }
-        Ok(reply) => {
-            shared.ledger.update(id, |s| s.claimed_success = true);
-            let text = strip_wrapping_fence(&reply.text);
-            let mut outcome = RunOutcome::from_exit_code(0, format!("{}\n", text.trim_end()));
-            outcome.exit_code = None;
-            Ok(outcome)
-        }
-        Err(error) if error.is_budget() => Ok(budget_outcome(false, &error.to_string())),
-        Err(error) => Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("the model call failed: {error}"))),
+    if reply.text.trim().is_empty() {
+        return Ok(RunOutcome::with_status(SubtaskStatus::Failed, "the model replied with nothing"));
     }
+    shared.ledger.update(id, |s| s.claimed_success = true);
+    let text = strip_wrapping_fence(&reply.text);
+    let mut outcome = RunOutcome::from_exit_code(0, format!("{}\n", text.trim_end()));
+    outcome.exit_code = None;
+    Ok(outcome)
 }
 
 /// A reply wrapped whole in one code fence, unwrapped (models like to fence text they were asked to write).
