@@ -373,7 +373,7 @@ fn status_of(summary: &RunSummary, budget_spent: bool) -> TaskStatus {
 /// result is trusted as it is), else whether one passed. Pane work must be checked: a script or interactive
 /// subtask's result. In a plan a `small` model wrote (`small_plan`), so must the rest: its direct commands, its
 /// text (`llm`) and its answers are its guesses, which nothing on this machine checked (the 1.5B's held-out false
-/// completions were a planned direct command's wrong count and an llm subtask's text).
+/// completions were a planned direct command's result and an llm subtask's text).
 fn checked(mode: Mode, stats: &SubtaskStats, small_plan: bool, succeeded: bool) -> Option<bool> {
     match mode {
         _ if !succeeded => None,
