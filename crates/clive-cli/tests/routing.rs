@@ -229,7 +229,7 @@ fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script
     for _ in 0..3 {
         model.reply(r#"{"subtasks":[{"id":"a","pane":"shell","mode":"llm","description":"x","command":"","depends_on":["b"]}]}"#);
     }
-    let out = clive(&world, &model, &["--json", "do three things"]);
+    let out = clive_hosted(&world, &model, &["--json", "do three things"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
@@ -245,6 +245,30 @@ fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script
     model.reply(&look_yes());
     let out = clive_hosted(&world, &model, &["sum the sizes of the log files"]);
     assert_eq!((out.status.code(), text(&out.stdout).as_str()), (Some(0), "42\n"), "{}", text(&out.stderr));
+}
+
+/// A small model's planner splits one step into several: a task that names no steps of its own goes to one script
+/// subtask when the classifier passes it on (no planner call); one that orders its steps still gets a plan.
+#[test]
+fn a_small_model_plans_only_a_task_that_names_its_steps() {
+    let world = World::new();
+    std::fs::write(world.dir.path().join("kiosk.ini"), "volume=3\nbrightness=9\n").unwrap();
+    let model = Model::start();
+    model.classify("plan", "");
+    model.reply("```bash\nsed -i 's/^volume=.*/volume=7/' kiosk.ini\n```");
+    let goal = "In kiosk.ini set volume to 7 and leave every other line as it is";
+    let out = clive(&world, &model, &["--json", goal]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["routing"]["tier"], "classifier", "{report}");
+    assert_eq!(report["subtasks"][0]["mode"], "script", "{report}");
+    assert_eq!(std::fs::read_to_string(world.dir.path().join("kiosk.ini")).unwrap(), "volume=7\nbrightness=9\n");
+    let requests = model.server.requests();
+    assert!(requests.iter().all(|r| !r.text().contains("subtasks")), "the planner was asked");
+
+    model.classify("plan", "");
+    model.reply(r#"{"subtasks":[{"id":"a","pane":"shell","mode":"direct","description":"list","command":"ls","depends_on":[]}]}"#);
+    let out = clive(&world, &model, &["--dry-run", "list the files, then count them"]);
+    assert!(text(&out.stdout).contains("decided by tier 2 (planner)"), "{}", text(&out.stdout));
 }
 
 /// Arithmetic is tier 0's: computed exactly, with no provider configured and no model call.

@@ -197,7 +197,15 @@ async fn route_task(
     }
     let router = router_for(provider, options.allow_destructive, &format!("tier 0 declined: {declined}"), budget)?;
     let installed = options.tools.installed().await;
+    // A small model's planner splits one step into several it cannot join up again: see
+    // `RouterOptions::unplanned_single_steps`.
+    let router = router.unplanned_single_steps(small_model(provider, options, budget)?);
     router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
+}
+
+/// Whether the configured model is `small` (its profile: `ModelChoice`).
+fn small_model(provider: &Provider, options: &TaskOptions, budget: &Arc<TokenBudget>) -> Result<bool, Error> {
+    Ok(connect_model(provider, &options.tools.config, budget.clone())?.is_some_and(|setup| setup.choice.is_small()))
 }
 
 /// A routing failure as the engine reports it.
@@ -324,9 +332,7 @@ pub async fn execute(
                     },
                 }
             };
-            let verified = routed.tier == Tier::Direct
-                || !connect_model(provider, &options.tools.config, budget.clone())?
-                    .is_some_and(|setup| setup.choice.is_small());
+            let verified = routed.tier == Tier::Direct || !small_model(provider, options, budget)?;
             Ok(TaskOutcome::Answer { routed: routed.clone(), text: answer.text.clone(), verdict, verified })
         }
         Route::Clarify(clarification) => {

@@ -190,7 +190,7 @@ pub(crate) fn interpret(
 }
 
 /// The route of `task` as one subtask in `mode`, on `pane` when the context knows it (else the default pane).
-fn one_subtask(task: &str, context: &RouteContext, mode: Mode, pane: Option<&str>) -> Verdict {
+pub(crate) fn one_subtask(task: &str, context: &RouteContext, mode: Mode, pane: Option<&str>) -> Verdict {
     let pane = pane
         .filter(|name| context.pane_names().iter().any(|known| known == name))
         .map_or_else(|| context.default_pane(), str::to_owned);

@@ -51,6 +51,7 @@ mod reply_json;
 mod route;
 pub mod safety;
 pub mod shell_syntax;
+mod steps;
 mod tier0;
 mod tiers;
 

@@ -35,6 +35,12 @@ pub struct RouterOptions {
     pub json_schema: bool,
     /// Plans kept for exactly the same task, context and model (0: no cache).
     pub plan_cache_entries: usize,
+    /// When the classifier answers that a task needs a plan (or gives no usable reply) and the task names no steps
+    /// of its own (one line, no "then", "after that", "finally"…), one script subtask does it, without a planner
+    /// call (default off). For a small model, whose planner splits one step into several it cannot join up again
+    /// (Qwen2.5-Coder-0.5B planned "set volume to 7 in an ini file and leave every other line as it is" with a
+    /// subtask removing the other lines). A failed classifier call still goes to the planner.
+    pub unplanned_single_steps: bool,
 }
 
 impl Default for RouterOptions {
@@ -46,6 +52,7 @@ impl Default for RouterOptions {
             max_plan_attempts: 3,
             json_schema: true,
             plan_cache_entries: 32,
+            unplanned_single_steps: false,
         }
     }
 }
@@ -106,6 +113,12 @@ impl Router {
         self
     }
 
+    /// Sets [`RouterOptions::unplanned_single_steps`].
+    pub fn unplanned_single_steps(mut self, on: bool) -> Self {
+        self.options.unplanned_single_steps = on;
+        self
+    }
+
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -137,7 +150,7 @@ impl Router {
         tier0.declined = Some(declined.to_string());
         let mut steps = vec![tier0];
 
-        let (verdict, step) = match self.run_classifier(task, context).await {
+        let (verdict, step, answered) = match self.run_classifier(task, context).await {
             Ok(decided) => decided,
             Err(RouterError::Model { tier, source, steps: classifier }) => {
                 steps.extend(classifier);
@@ -149,6 +162,16 @@ impl Router {
         if let Verdict::Decided(route) = verdict {
             return Ok(Routed { route, tier: Tier::Classifier, steps });
         }
+        if answered && self.options.unplanned_single_steps && !crate::steps::names_several_steps(task) {
+            let Verdict::Decided(route) = classifier::one_subtask(task, context, dag_sched::Mode::Script, None) else {
+                unreachable!("one subtask is always a decided route")
+            };
+            if let Some(step) = steps.last_mut() {
+                tracing::debug!(passed_on = ?step.declined, "the task names no steps: one script subtask, no plan");
+                step.declined = None;
+            }
+            return Ok(Routed { route, tier: Tier::Classifier, steps });
+        }
         let plan = self.plan_into(task, context, &mut steps).await?;
         Ok(Routed { route: Route::Plan(PlanRoute { plan }), tier: Tier::Planner, steps })
     }
@@ -157,7 +180,7 @@ impl Router {
     /// Fails when the gate refuses the command the classifier wrote, and with [`RouterError::Model`] when the
     /// model server on this machine is not running ([`llm::Error::LocalServerDown`]).
     pub async fn classify(&self, task: &str, context: &RouteContext) -> Result<(Option<Route>, TierStep), RouterError> {
-        let (verdict, step) = self.run_classifier(task, context).await?;
+        let (verdict, step, _) = self.run_classifier(task, context).await?;
         Ok((
             match verdict {
                 Verdict::Decided(route) => Some(route),
@@ -176,9 +199,15 @@ impl Router {
         Ok((plan, step))
     }
 
-    async fn run_classifier(&self, task: &str, context: &RouteContext) -> Result<(Verdict, TierStep), RouterError> {
+    /// The classifier's verdict, its step, and whether the model replied (a failed call did not).
+    async fn run_classifier(
+        &self,
+        task: &str,
+        context: &RouteContext,
+    ) -> Result<(Verdict, TierStep, bool), RouterError> {
         let mut meter = Meter::start(Tier::Classifier);
         let request = classifier::request(task, context, self.options.classifier_max_tokens);
+        let mut answered = true;
         let verdict = match meter.chat(self.model.as_ref(), &self.schemas, request).await {
             Ok(reply) => classifier::interpret(&reply.text, &reply.stop_reason, task, context, self.options.gate)?,
             // The model server on this machine is not running: the planner would fail the same way.
@@ -193,6 +222,7 @@ impl Router {
                     "the classifier call failed, so the planner takes the task: {error}; check the provider's fast \
                      model (<PROVIDER>_FAST_MODEL, docs/llm.md)"
                 );
+                answered = false;
                 Verdict::Escalate(format!("the classifier call failed: {error}"))
             }
         };
@@ -200,7 +230,7 @@ impl Router {
             Verdict::Escalate(reason) => Some(reason.clone()),
             Verdict::Decided(_) => None,
         };
-        Ok((verdict, meter.finish(declined)))
+        Ok((verdict, meter.finish(declined), answered))
     }
 
     /// Runs the planner, pushing its step onto `steps` (also when it fails, so errors carry the cost).
