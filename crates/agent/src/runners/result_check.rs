@@ -23,10 +23,12 @@ static ASKS_NUMBER: LazyLock<Regex> =
 /// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:if|unless|otherwise)\b"));
 
-/// A program's error line: `prog: …: No such file or directory`, `cannot access`, `command not found`, …
+/// A program's error line: a program naming a file it cannot use, bash's own diagnostic about a line of the script
+/// (`script.sh: line 18: warning: here-document at line 2 delimited by end-of-file`, `line 3: x: unbound variable`),
+/// or the start of a Python traceback.
 static PROGRAM_ERROR: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"^[\w./-]+: .*(?:No such file or directory|cannot access|cannot open|command not found|Permission denied|Is a directory)",
+        r"^(?:[\w./-]+: .*(?:No such file or directory|cannot access|cannot open|command not found|Permission denied|Is a directory)|\S+: line \d+: |Traceback \(most recent call last\):$)",
     )
 });
 
@@ -440,6 +442,14 @@ mod tests {
         );
         assert!(check(question, &[], printed, true).is_some(), "not even on the last attempt");
         assert_eq!(check(question, &[], "2\n", false), None);
+        for printed in [
+            "/run/s/script-3.sh: line 18: warning: here-document at line 2 delimited by end-of-file (wanted `EOF')\n",
+            "run-1.sh: line 3: total: unbound variable\n4\n",
+            "Traceback (most recent call last):\n  File \"stats.py\", line 9, in <module>\nTypeError: x\n",
+        ] {
+            assert!(error_line(printed).is_some(), "{printed}");
+        }
+        assert_eq!(error_line("the first line: 4\nline 2: ok\n"), None);
         let prose = check(question, &[], "no such file here: 0\n", false).unwrap();
         assert!(
             prose.starts_with("what it printed is not as the goal asks"),

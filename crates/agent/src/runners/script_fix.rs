@@ -369,6 +369,10 @@ mod tests {
         assert!(tidy(goal, &fixed).text.contains("mkdir -p 'out'\n"), "its directory is made before it runs");
         assert_eq!(fix(goal, &problem, "\n"), None, "nothing printed, nothing to write");
         assert_eq!(fix(goal, &problem, "cat: in.txt: No such file or directory\n"), None, "an error");
+        // bash's own diagnostic about the script is never a result (it was once written as one).
+        let warning =
+            "/run/s/script-3.sh: line 18: warning: here-document at line 2 delimited by end-of-file (wanted `EOF')\n";
+        assert_eq!(fix(goal, &problem, warning), None, "a shell diagnostic");
         let two = "Write the total to a.txt and the count to b.txt.";
         assert_eq!(fix(two, &Problem::NotWritten { file: "a.txt".into() }, "3\n"), None, "which one?");
         let directory = "Make a directory named build and list it.";
