@@ -50,14 +50,13 @@ fn counts_matching_files_and_answers_with_the_number() {
     let task = "How many .log files are in this directory? Answer with the number.";
     let out = clive(&world, work.path(), &["--json", "--max-tokens", "5000", task]);
     let report = report(&out);
-    // A count is claimed as checked (exit 0) only when it is right, or at least when another script, written
-    // apart, gave the same; where none does it stands unchecked (exit 6), never claimed.
+    // A count is claimed as checked (exit 0) only when it is right, or at least when a second script, written
+    // apart, gave the same; where they differ it stands unchecked (exit 6), never claimed.
     match out.status.code() {
         Some(0) => assert_eq!(report["verified"], true, "{report}"),
         Some(6) => {
             assert_eq!(report["verified"], false, "{report}");
-            let checks = report["subtasks"].to_string();
-            assert!(checks.contains("another script") || checks.contains("no other script"), "{report}");
+            assert!(report["subtasks"].to_string().contains("a second script"), "{report}");
         }
         other => panic!("exit {other:?}: {report}"),
     }

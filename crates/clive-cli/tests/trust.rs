@@ -109,9 +109,7 @@ fn a_small_model_s_number_that_a_second_script_contradicts_stays_unchecked() {
     // number written by the first is not claimed as checked (exit 6), and the second's file is never applied.
     let first = "```bash\nwc -l < visits.csv > rows.txt\n```";
     let second = "```bash\ntail -n +2 visits.csv | wc -l > rows.txt\necho 2 > stray.txt\n```";
-    // A third, sampled at a temperature, agrees with neither.
-    let third = "```bash\necho 5 > rows.txt\n```";
-    model.replies(&[PROGRAM, first, second, third]);
+    model.replies(&[PROGRAM, first, second]);
     let goal = "Write the number of data rows in visits.csv to rows.txt.";
     let out = world.run_with_model(&model, work.path(), &["--json", goal]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
@@ -122,55 +120,6 @@ fn a_small_model_s_number_that_a_second_script_contradicts_stays_unchecked() {
     assert_eq!(std::fs::read_to_string(work.path().join("rows.txt")).unwrap().trim(), "3");
     assert!(!work.path().join("stray.txt").exists(), "the second script's changes are never applied");
     assert_eq!(report["changes"].as_array().unwrap().len(), 1, "{report}");
-}
-
-#[test]
-fn a_third_script_decides_between_two_that_differ() {
-    let world = World::new();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("visits.csv"), "day,count\nmon,3\ntue,4\n").unwrap();
-    let goal = "Write the number of data rows in visits.csv to rows.txt.";
-    let with_header = "```bash\nwc -l < visits.csv > rows.txt\n```";
-    let without = "```bash\ntail -n +2 visits.csv | wc -l > rows.txt\n```";
-    let also_without = "```bash\ngrep -vc '^day,' visits.csv > rows.txt\n```";
-    let also_with = "```bash\ngrep -c '' visits.csv > rows.txt\n```";
-    let model = FakeModel::start();
-
-    // The third sides with the first: two of three, checked.
-    model.replies(&[PROGRAM, with_header, without, also_with]);
-    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report = json_of(&out);
-    assert!(report["subtasks"][0]["checks"].to_string().contains("a third, sampled independently, gave this one"));
-    assert_eq!(std::fs::read_to_string(work.path().join("rows.txt")).unwrap().trim(), "3");
-    std::fs::remove_file(work.path().join("rows.txt")).unwrap();
-
-    // The third sides with the second: the first's file is taken back, the second script runs for real (no call),
-    // and its result, the one the vote chose, is checked.
-    model.replies(&[PROGRAM, with_header, without, also_without]);
-    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report = json_of(&out);
-    assert_eq!(report["verified"], true, "{report}");
-    assert_eq!(std::fs::read_to_string(work.path().join("rows.txt")).unwrap().trim(), "2");
-    assert_eq!(report["subtasks"][0]["turns"], 2, "{report}");
-    assert!(report["subtasks"][0]["checks"].to_string().contains("two scripts, sampled independently, gave this"));
-    assert_eq!(report["changes"].as_array().unwrap().len(), 1, "{report}");
-    let requests = model.server.requests();
-    assert_eq!(requests.len(), 4 + 4, "the adopted script cost no call");
-    let temperatures: Vec<_> = requests[5..].iter().map(|r| r.body["temperature"].as_f64().map(|t| (t * 10.0).round())).collect();
-    assert_eq!(temperatures, [Some(0.0), Some(0.0), Some(9.0)], "first and second greedy, the third sampled");
-    let stderr = text(&out.stderr);
-    assert!(stderr.contains("running a third script to compare"), "{stderr}");
-    std::fs::remove_file(work.path().join("rows.txt")).unwrap();
-
-    // The second is the first again, which says nothing new: the third stands in for it, and agrees.
-    model.replies(&[PROGRAM, without, without, also_without]);
-    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let checks = json_of(&out)["subtasks"][0]["checks"].to_string();
-    assert!(checks.contains("the second script was an earlier one again, so it stood in"), "{checks}");
-    assert_eq!(std::fs::read_to_string(work.path().join("rows.txt")).unwrap().trim(), "2");
 }
 
 #[test]

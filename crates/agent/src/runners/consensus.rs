@@ -1,10 +1,6 @@
 //! Self-consistency for results only their shape vouches for: a second script, sampled independently for the
 //! same goal and run staged (never applied), must give the same result before the first counts as checked
-//! ([`crate::AgentConfig::consensus`]). When it gives none (it fails, or is the first script again), a third,
-//! sampled at a temperature, stands in for it. When it gives another, the third decides: with
-//! the first, the result is checked; with the second, the second script's result is the one kept (it runs as the
-//! next attempt, and counts as checked when it gives that result again); with neither, the first stands,
-//! unchecked.
+//! ([`crate::AgentConfig::consensus`]).
 //!
 //! A small model's right-shaped result is often wrong (one number, but the count of the wrong lines); two scripts
 //! sampled apart rarely make the same mistake. Results are compared as text, line by line, with white space,
@@ -13,7 +9,6 @@
 use std::path::Path;
 
 use crate::claims::resolve;
-use crate::text::one_line;
 
 /// The most bytes of one result file read to compare.
 const READ_LIMIT: u64 = 256 * 1024;
@@ -23,16 +18,7 @@ const READ_LIMIT: u64 = 256 * 1024;
 pub(crate) enum Opinion {
     /// It gave the same result.
     Agrees,
-    /// It gave another, and a third script gave the first's.
-    Upheld,
-    /// It gave no result (why), and a third script gave the first's.
-    StoodIn(String),
-    /// It gave another, and a third gave that too (their result, normalised by [`result_of`]): the first is
-    /// outvoted.
-    Outvoted(String),
-    /// The attempt is the script that outvoted an earlier result, and gave the result the vote chose.
-    Chosen,
-    /// It gave another (its result, in one line), and no third settled it.
+    /// It gave another (its result, in one line).
     Differs(String),
     /// No second result could be had (why).
     Nothing(String),
@@ -43,24 +29,10 @@ impl Opinion {
     pub(crate) fn check(&self) -> (String, bool) {
         match self {
             Opinion::Agrees => ("a second script, sampled independently, gave the same result".into(), true),
-            Opinion::Upheld => {
-                ("a second script gave another result, and a third, sampled independently, gave this one".into(), true)
-            }
-            Opinion::StoodIn(why) => (
-                format!("a third script, sampled independently, gave the same result ({why}, so it stood in)"),
-                true,
-            ),
-            Opinion::Chosen => {
-                ("two scripts, sampled independently, gave this result (an earlier attempt's differed)".into(), true)
-            }
-            Opinion::Outvoted(theirs) => (
-                format!("two other scripts, sampled independently, agreed on another result: {}", one_line(theirs, 120)),
-                false,
-            ),
             Opinion::Differs(theirs) => {
-                (format!("another script, sampled independently, gave another result: {theirs}"), false)
+                (format!("a second script, sampled independently, gave another result: {theirs}"), false)
             }
-            Opinion::Nothing(why) => (format!("no other script confirmed the result: {why}"), false),
+            Opinion::Nothing(why) => (format!("no second script confirmed the result: {why}"), false),
         }
     }
 }
@@ -150,11 +122,6 @@ mod tests {
     #[test]
     fn each_opinion_says_whether_the_result_is_checked() {
         assert!(Opinion::Agrees.check().1);
-        assert!(Opinion::Upheld.check().1 && Opinion::Chosen.check().1, "two of three");
-        let (words, checked) = Opinion::StoodIn("the second script exited 2".into()).check();
-        assert!(checked && words.contains("exited 2"), "{words}");
-        let (words, checked) = Opinion::Outvoted("14\n".into()).check();
-        assert!(!checked && words.contains("14"), "{words}");
         let (words, checked) = Opinion::Differs("13".into()).check();
         assert!(!checked && words.contains("13"), "{words}");
         assert!(!Opinion::Nothing("the budget is spent".into()).check().1);

@@ -245,18 +245,14 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
         let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
-        // A script that outvoted an accepted result ([`consensus`]): its result, and the attempt that runs it (on
-        // top of the model's `attempts`, at most once).
-        let mut voted: Option<(String, u32)> = None;
-        let mut adopted = 0;
-        while attempt < attempts + shell_repairs + adopted || again.is_some() {
+        while attempt < attempts + shell_repairs || again.is_some() {
             if again.is_none() {
                 attempt += 1;
             }
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
             let shell_repair = fixed.is_some();
-            let last = attempt == attempts + shell_repairs + adopted && !shell_repair;
+            let last = attempt == attempts + shell_repairs && !shell_repair;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
                 return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
@@ -394,33 +390,14 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     && consensus::comparable(&spec, &required, std::path::Path::new(&cwd))
                 {
                     let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
-                    let verdict = match (first, voted.take().filter(|(_, at)| *at == attempt)) {
-                        // The script that outvoted an earlier result, run for real: the vote was its check.
-                        (Some(first), Some((result, _))) if first == result => consensus::Opinion::Chosen.into(),
-                        (Some(first), Some(_)) => consensus::Opinion::Differs(one_line(&first, 120)).into(),
-                        (Some(first), None) => {
+                    let opinion = match first {
+                        Some(first) => {
                             let second = Second { writer: &writer, pane: &pane, launch: &launch, required: &required };
                             second.opinion(&script, &first, &mut staging, attempt).await
                         }
-                        (None, _) => consensus::Opinion::Nothing("the result could not be read to compare".into()).into(),
+                        None => consensus::Opinion::Nothing("the result could not be read to compare".into()),
                     };
-                    let (check, holds) = verdict.opinion.check();
-                    if let (consensus::Opinion::Outvoted(result), Some(second)) = (&verdict.opinion, verdict.adopt)
-                        && adopted == 0
-                    {
-                        // The second script's result, which a third confirmed, is the one kept: it runs next, for
-                        // real, and this attempt's changes are taken back.
-                        staging.take_back(applied);
-                        adopted += 1;
-                        voted = Some((result.clone(), attempt + 1));
-                        fixed = Some(second);
-                        failure = Some(Failure {
-                            script: script.text,
-                            how: format!("it exited 0, but {check}"),
-                            output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                        });
-                        continue;
-                    }
+                    let (check, holds) = opinion.check();
                     verified = holds;
                     checks.push(check);
                 }
@@ -583,98 +560,38 @@ struct Second<'a> {
     required: &'a [String],
 }
 
-/// What the second (and a third) script said of an accepted result.
-struct Verdict {
-    opinion: consensus::Opinion,
-    /// The second script, when the first is outvoted: it runs as the next attempt.
-    adopt: Option<Script>,
-}
-
-impl From<consensus::Opinion> for Verdict {
-    fn from(opinion: consensus::Opinion) -> Verdict {
-        Verdict { opinion, adopt: None }
-    }
-}
-
-/// Which script of a vote is asked for.
-#[derive(Clone, Copy)]
-enum Voter {
-    /// Greedy, without the worked examples: apart from the first, and the same from run to run.
-    Second,
-    /// Sampled at a temperature, without the examples: apart from both.
-    Third,
-}
-
-impl Voter {
-    /// Its place in words, and where its stages are numbered.
-    fn name_and_stage(self) -> (&'static str, u32) {
-        match self {
-            Voter::Second => ("second", STAGE_SECOND),
-            Voter::Third => ("third", STAGE_THIRD),
-        }
-    }
-}
-
 impl Second<'_> {
     /// Asks for a second script for the goal, written apart from `first`, runs it staged, and compares what it
-    /// gives with `result` (the accepted attempt's, [`consensus::result_of`]); when they differ, a third script
-    /// decides. Their changes are never applied.
-    async fn opinion(&self, first: &Script, result: &str, staging: &mut Staging<'_>, attempt: u32) -> Verdict {
-        use consensus::Opinion;
-        let (second, theirs) = match self.sample(Voter::Second, &[first], staging, attempt).await {
-            Ok(sampled) => sampled,
-            Err(why) => return self.stand_in(why, first, result, staging, attempt).await,
-        };
-        if theirs == result {
-            return Opinion::Agrees.into();
-        }
-        match self.sample(Voter::Third, &[first, &second], staging, attempt).await {
-            Ok((_, third)) if third == result => Opinion::Upheld.into(),
-            Ok((_, third)) if third == theirs => Verdict { opinion: Opinion::Outvoted(theirs), adopt: Some(second) },
-            _ => Opinion::Differs(one_line(&theirs, 120)).into(),
-        }
-    }
-
-    /// The second opinion when the second script gave no result (`why`): greedy sampling without the examples
-    /// often writes the first script again, or one that fails. A third, sampled at a temperature, stands in.
-    async fn stand_in(&self, why: String, first: &Script, result: &str, staging: &mut Staging<'_>, attempt: u32) -> Verdict {
-        use consensus::Opinion;
-        match self.sample(Voter::Third, &[first], staging, attempt).await {
-            Ok((_, third)) if third == result => Opinion::StoodIn(why).into(),
-            Ok((_, third)) => Opinion::Differs(one_line(&third, 120)).into(),
-            Err(_) => Opinion::Nothing(why).into(),
-        }
-    }
-
-    /// Writes the `voter`'s script, unlike each of `earlier` (the same script again would say nothing new: its
-    /// result would be the same, right or wrong), and runs it in a stage of its own that is never applied: the
-    /// script and its result, or why there is none.
-    async fn sample(
+    /// gives with `result` (the accepted attempt's, [`consensus::result_of`]). Its changes are never applied.
+    async fn opinion(
         &self,
-        voter: Voter,
-        earlier: &[&Script],
+        first: &Script,
+        result: &str,
         staging: &mut Staging<'_>,
         attempt: u32,
-    ) -> Result<(Script, String), String> {
+    ) -> consensus::Opinion {
+        use consensus::Opinion;
         let request = self.writer.request;
         let deadline = self.writer.deadline;
-        let (which, stage) = voter.name_and_stage();
         if self.writer.shared.budget_spent() {
-            return Err("the token budget is spent".into());
+            return Opinion::Nothing("the token budget is spent".into());
         }
-        let script = match self.writer.vote(voter, attempt).await {
+        let script = match self.writer.second(attempt).await {
             Written::Script(script) => tidied(self.writer.shared, &request.subtask.description, script),
-            Written::Unreadable(_) => return Err(format!("the {which} script's reply held no script")),
-            Written::End(outcome) => return Err(outcome.reason.unwrap_or_else(|| "the call ended".into())),
+            Written::Unreadable(_) => return Opinion::Nothing("the reply held no script".into()),
+            Written::End(outcome) => {
+                return Opinion::Nothing(outcome.reason.unwrap_or_else(|| "the call ended".into()));
+            }
         };
-        if earlier.iter().any(|e| same_script(&script.text, &e.text)) {
-            return Err(format!("the {which} script was an earlier one again"));
+        // The same script again says nothing new: its result would be the same, right or wrong.
+        if same_script(&script.text, &first.text) {
+            return Opinion::Nothing("the second script was the first one again".into());
         }
         if let Err(refused) = gate_script(self.pane, &script, self.writer.cwd) {
-            return Err(format!("the {which} script was refused: {refused}"));
+            return Opinion::Nothing(format!("the second script was refused: {refused}"));
         }
         // Its own stage, never applied: the accepted result below it is what it sees, and it cannot touch it.
-        let staged = staging.begin(attempt + stage);
+        let staged = staging.begin(attempt + STAGE_SECOND);
         // Staged, what it writes is in its own upper directory. Unstaged (no overlay here), it may run only where
         // the result is what it prints: written files would be the accepted ones, overwritten. Either way nothing
         // of it is kept (an unstaged run's created files are removed, the goal's inputs restored).
@@ -683,20 +600,25 @@ impl Second<'_> {
             None if self.required.is_empty() => std::path::PathBuf::from(self.writer.cwd),
             None => {
                 staging.abandon(&staged);
-                return Err(format!("staging is unavailable, and a {which} script would overwrite the result"));
+                return Opinion::Nothing(
+                    "staging is unavailable, and a second script would overwrite the result".into(),
+                );
             }
         };
-        progress(request, attempt, self.writer.caller.tokens_so_far(), format!("running a {which} script to compare"));
-        let outcome = self.run(&script, &format!("{which}-{attempt}"), &staged, deadline).await;
+        progress(request, attempt, self.writer.caller.tokens_so_far(), "running a second script to compare");
+        let outcome = self.run(&script, &format!("second-{attempt}"), &staged, deadline).await;
         // Read before the stage is discarded.
-        let result = match outcome {
-            Ok((0, printed)) => consensus::result_of(self.required, &root, &printed)
-                .ok_or_else(|| format!("the {which} script gave no result to compare")),
-            Ok((code, _)) => Err(format!("the {which} script exited {code}")),
-            Err(why) => Err(why),
+        let opinion = match outcome {
+            Ok((0, printed)) => match consensus::result_of(self.required, &root, &printed) {
+                Some(theirs) if theirs == result => Opinion::Agrees,
+                Some(theirs) => Opinion::Differs(one_line(&theirs, 120)),
+                None => Opinion::Nothing("the second script gave no result to compare".into()),
+            },
+            Ok((code, _)) => Opinion::Nothing(format!("the second script exited {code}")),
+            Err(why) => Opinion::Nothing(why),
         };
         staging.abandon(&staged);
-        result.map(|result| (script, result))
+        opinion
     }
 
     /// Runs `script` as `staged` in the pane: its exit code and output, or why it did not finish.
@@ -731,9 +653,8 @@ impl Second<'_> {
     }
 }
 
-/// Second and third scripts' stages are numbered apart from the attempts' and each other's.
+/// Second scripts' stages are numbered apart from the attempts'.
 const STAGE_SECOND: u32 = 100;
-const STAGE_THIRD: u32 = 200;
 
 /// What one script-writing call needs.
 struct Writer<'a> {
@@ -762,38 +683,20 @@ impl Writer<'_> {
         // Qwen2.5-Coder-0.5B: the same wrong pipeline three times); the check after each run picks among samples.
         // Only where a temperature is configured: some models accept none (`AgentConfig::temperature`).
         let temperature = failure.and(self.shared.config.temperature).map(|t| t.max(REPAIR_TEMPERATURE));
-        // A repair that was the failed script again will be again: the model copies its own last turn (measured
-        // with the 0.5B: the same script at temperature 0.9, three times in a row, on 5 of the 22 failed visible
-        // tasks), and the first attempt's copy of a worked example that misled it. The next is a fresh start: the
-        // goal alone, as a first attempt without the examples, sampled at the repairs' temperature.
-        if failure.is_some_and(|f| f.how.starts_with(SAME_AGAIN)) {
-            return self.ask(None, attempt, temperature, false, &format!("writing script {attempt} afresh")).await;
-        }
-        self.ask(failure, attempt, temperature, true, &format!("writing script {attempt}")).await
+        self.ask(failure, attempt, temperature, true).await
     }
 
-    /// Asks for another first script, written apart from the first to compare results with: the same task
-    /// without the worked examples; a second sampled as the first was (greedily for a small local model, so the
-    /// comparison repeats run after run), a third at the repairs' temperature.
-    async fn vote(&self, voter: Voter, attempt: u32) -> Written {
-        let temperature = match voter {
-            Voter::Second => self.shared.config.temperature,
-            Voter::Third => self.shared.config.temperature.map(|t| t.max(REPAIR_TEMPERATURE)),
-        };
-        self.ask(None, attempt, temperature, false, &format!("writing a {} script to compare", voter.name_and_stage().0)).await
+    /// Asks for a second first script, written apart from the first to compare results with: the same task
+    /// without the worked examples, sampled as the first was (greedily for a small local model, so the
+    /// comparison repeats run after run).
+    async fn second(&self, attempt: u32) -> Written {
+        self.ask(None, attempt, self.shared.config.temperature, false).await
     }
 
-    async fn ask(
-        &self,
-        failure: Option<&Failure>,
-        attempt: u32,
-        temperature: Option<f32>,
-        examples: bool,
-        doing: &str,
-    ) -> Written {
+    async fn ask(&self, failure: Option<&Failure>, attempt: u32, temperature: Option<f32>, examples: bool) -> Written {
         let request = self.request;
         let subtask = &request.subtask;
-        progress(request, attempt, self.caller.tokens_so_far(), doing);
+        progress(request, attempt, self.caller.tokens_so_far(), format!("writing script {attempt}"));
         let workplace = Workplace {
             goal: subtask.description.trim(),
             pane: &subtask.pane,
