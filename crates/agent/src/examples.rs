@@ -30,11 +30,6 @@ const STOP_WORDS: &[&str] = &[
     "per", "all", "any", "not", "but", "only", "just", "write", "reply", "number", "file", "files",
 ];
 
-/// The parsers of a data format an example's script may use, and the words of a goal that name the format. An
-/// example whose script parses a format the goal does not name misleads more than it helps (a small model applies
-/// its `csv.DictReader` to a log), so the format's word counts against it.
-const FORMAT_PARSERS: &[(&str, &[&str])] = &[("import csv", &["csv", "tsv"]), ("json", &["json"])];
-
 /// One worked example of the script writer: a goal (with inputs, as the runner shows them) and its script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScriptExample {
@@ -56,9 +51,8 @@ pub fn script_examples() -> Vec<ScriptExample> {
         .collect()
 }
 
-/// The `count` examples of the cookbook that fit `goal` best, the best last: the telling words they share with the
-/// goal, less the data formats their scripts parse that the goal does not name ([`FORMAT_PARSERS`]). Deterministic: ties go to the
-/// earlier example, and a goal that shares no word with any example gets the first ones without a format.
+/// The `count` examples of the cookbook that fit `goal` best, the best last. Deterministic: ties go to the earlier
+/// example, and a goal that shares no word with any example gets the first ones.
 pub fn pick_examples(goal: &str, count: usize) -> Vec<ScriptExample> {
     let examples = script_examples();
     let words: Vec<HashSet<String>> = examples.iter().map(|e| goal_words(e.goal)).collect();
@@ -72,16 +66,11 @@ pub fn pick_examples(goal: &str, count: usize) -> Vec<ScriptExample> {
         .iter()
         .enumerate()
         .map(|(index, words)| {
-            let weight = |word: &String| (total / documents.get(word.as_str()).copied().unwrap_or(1) as f64).ln();
-            let shared: f64 = words.intersection(&wanted).map(weight).sum();
-            let script = examples[index].script;
-            let other_formats: f64 = FORMAT_PARSERS
-                .iter()
-                .filter(|(parser, names)| script.contains(parser) && !names.iter().any(|n| wanted.contains(*n)))
-                .flat_map(|(_, names)| names.iter().filter(|name| words.contains(**name)))
-                .map(|name| weight(&(*name).to_owned()))
+            let score = words
+                .intersection(&wanted)
+                .map(|word| (total / documents.get(word.as_str()).copied().unwrap_or(1) as f64).ln())
                 .sum();
-            (shared - other_formats, index)
+            (score, index)
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -122,9 +111,5 @@ mod tests {
         let csv = pick_examples("For every player in rounds.csv, write the player and its best score.", 4);
         assert!(csv[3].script.contains("csv.DictReader"), "{csv:#?}");
         assert_eq!(pick_examples("zzz", 2), script_examples()[..2].to_vec(), "nothing shared: the first ones");
-        let goal = "Print the name field of every line of people.txt where the age field is over 30. Fields are \
-                    separated by commas.";
-        let picked = pick_examples(goal, EXAMPLES_SHOWN);
-        assert!(picked.iter().all(|e| !e.script.contains("import csv") && !e.script.contains("json")), "{picked:#?}");
     }
 }

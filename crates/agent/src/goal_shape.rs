@@ -552,41 +552,6 @@ static NOT_ITEMS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "Which address made the most requests?", "Find the largest file": one item, picked by a superlative — the
-/// question's noun is singular and its verb follows it, or the superlative's noun is the object of a verb that asks
-/// for the result.
-static SINGLE: LazyLock<Regex> = LazyLock::new(|| {
-    pattern(
-        r"(?ix)
-        \b(?:which|what)\s+(?:[a-z0-9-]+\s+){0,3}?(?P<a>[a-z]+)\s+
-          (?:is|was|has|had|made|makes|sent|received|appears|appeared|occurs|occurred|comes|came|got|gets|holds|held
-             |takes|took|uses|used|costs|cost|scored|earned|sold|logged|ran|runs|uses)\b
-        | \b(?:find|print|write|name|give|show|report|output|return|tell|save|store|put|get|which\s+is|what\s+is)
-          \s+(?:me\s+)?the\s+(?:single\s+)?
-          (?:largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|longest|shortest|busiest
-             |heaviest|lightest|best|worst|most\s+[a-z]+|least\s+[a-z]+)
-          \s+(?:[a-z0-9-]+\s+){0,2}?(?P<b>[a-z]+)\b(?:\s+(?:in|of|under|among|from|on|at|with|that|by)\b|[.,;:?]|$)",
-    )
-});
-
-/// Words that make a superlative pick several items: groups ("in each folder", "per day"), all of them, ties, a
-/// list, lines or rows.
-static SEVERAL: LazyLock<Regex> =
-    LazyLock::new(|| pattern(r"(?i)\b(?:each|every|per|all|ties|tied|list|lines|rows)\b"));
-
-/// One result item ([`SINGLE`]) where the goal picks one by a superlative and speaks of no groups, as
-/// [`Shape::Count`] of 1. A plural noun ("which files are the largest") asks for several.
-fn single_shape(text: &str) -> Option<Shape> {
-    if !SUPERLATIVE.is_match(text) || SEVERAL.is_match(text) {
-        return None;
-    }
-    let captures = SINGLE.captures(text)?;
-    let noun = captures.name("a").or_else(|| captures.name("b"))?.as_str().to_ascii_lowercase();
-    let plural = noun.ends_with('s') && !["ss", "us", "is"].iter().any(|end| noun.ends_with(end));
-    (!plural && !["one", "ones", "number", "count", "total", "sum", "amount"].contains(&noun.as_str()))
-        .then_some(Shape::Count(1))
-}
-
 /// The shapes `goal` clearly states for its result, in a fixed order (see the module's doc for what is left out).
 pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     if goal_destinations(goal).len() > 1 {
@@ -638,10 +603,7 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     if UNIQUE.is_match(text) && !NOT_UNIQUE.is_match(text) {
         found.push(Shape::Unique);
     }
-    // One item picked by a superlative, unless the goal also asks for lines or JSON (a name and a size, one per line).
-    let single =
-        || (!one_per_line && !found.iter().any(|s| matches!(s, Shape::Json { .. }))).then(|| single_shape(text));
-    if let Some(count) = count.or_else(|| single().flatten()) {
+    if let Some(count) = count {
         found.push(count);
     }
     found
@@ -1688,7 +1650,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 43] = [
+        let patterns: [&LazyLock<Regex>; 41] = [
             &NAME_ASKED,
             &WHICH,
             &MASKED_WORDS,
@@ -1721,8 +1683,6 @@ mod tests {
             &WEAK_NUMBER,
             &MANY_NUMBERS,
             &PER_GROUP,
-            &SEVERAL,
-            &SINGLE,
             &NUMBER_IN_CONDITION,
             &NUMBERS,
             &CONDITIONAL,
@@ -2104,34 +2064,6 @@ mod tests {
         assert!(!shapes("Run each script in bin/ once and write the output to out.txt.").contains(&Shape::Unique));
         assert_eq!(plain(&Shape::Unique, "a\nb\n"), Ok(()));
         assert!(plain(&Shape::Unique, "a\nb\na\n").unwrap_err().starts_with("line 3 `a` repeats line 1"));
-    }
-
-    #[test]
-    fn one_item_picked_by_a_superlative_is_a_count_of_one() {
-        for goal in [
-            "Which client address made the most requests in hits.log? Write just the address to top.txt.",
-            "Find the largest file under media/ and write its path to big.txt.",
-            "What host sent the most mail according to mail.log?",
-            "Print the most common word in essay.txt.",
-            "Which process used the most memory in ps.txt?",
-            "Write the oldest backup in vault/ to oldest.txt.",
-        ] {
-            assert!(shapes(goal).contains(&Shape::Count(1)), "{goal}: {:?}", shapes(goal));
-        }
-        for goal in [
-            "Which files are the largest in media/? Write them to big.txt.",
-            "Which addresses made the most requests in hits.log?",
-            "Find the largest file in each folder under media/ and write the paths to big.txt.",
-            "List the lines of scores.txt with the highest score.",
-            "Write the names of the users with the most logins to top.txt.",
-            "Which file is in media/? Write its name to one.txt.",
-            "Print the most common words in essay.txt.",
-            "Find the 3 largest files under media/ and write them to big.txt.",
-        ] {
-            assert!(!shapes(goal).contains(&Shape::Count(1)), "{goal}: {:?}", shapes(goal));
-        }
-        let number = shapes("How many lines does the longest file in notes/ have? Print just the number.");
-        assert!(number.iter().any(|s| matches!(s, Shape::Number { .. })), "still a number: {number:?}");
     }
 
     #[test]
