@@ -49,6 +49,9 @@ pub(crate) enum Shape {
         /// Whether paths must be absolute or relative.
         form: PathForm,
     },
+    /// An existing path and a number beside it, in any layout ("its path and its size in bytes"): not the path
+    /// alone, nor the number alone.
+    PathAndNumber,
     /// No upper-case letter.
     LowerCase,
     /// No lower-case letter.
@@ -70,6 +73,8 @@ pub(crate) enum JsonKind {
     Object,
     /// An array (`[…]`).
     Array,
+    /// JSON Lines: one JSON value on each line (`.jsonl`, "one JSON object per line").
+    Lines,
 }
 
 /// How the paths in a result are written.
@@ -149,6 +154,7 @@ impl fmt::Display for Shape {
                     JsonKind::Any => "valid JSON",
                     JsonKind::Object => "a JSON object",
                     JsonKind::Array => "a JSON array",
+                    JsonKind::Lines => "one JSON value per line",
                 };
                 if keys.is_empty() { f.write_str(kind) } else { write!(f, "{kind} with the keys {}", keys.join(", ")) }
             }
@@ -158,6 +164,7 @@ impl fmt::Display for Shape {
                 f.write_str("one existing relative path per line")
             }
             Shape::ExistingPaths { form: PathForm::Any } => f.write_str("one existing path per line"),
+            Shape::PathAndNumber => f.write_str("an existing path and a number"),
             Shape::LowerCase => f.write_str("in lower case"),
             Shape::UpperCase => f.write_str("in upper case"),
             Shape::Sorted(sort) => {
@@ -379,6 +386,15 @@ static JSON_ANY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// JSON Lines: "JSON Lines", "JSONL", "NDJSON", "one JSON object per line", "a JSON record on each line".
+static JSON_LINES: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)
+        \bjson[\s-]*lines?\b | \bjsonl\b | \bndjson\b | \bnewline[\s-]delimited\s+json\b
+        | \bjson\s+(?:objects?|values?|records?|documents?)?\s*(?:per|on\s+(?:each|every|its\s+own))\s+line\b",
+    )
+});
+
 /// "a JSON array", "a JSON list", "a list as JSON".
 static JSON_ARRAY: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)\bjson\s+(?:array|list)s?\b|\b(?:array|list)\s+(?:in|as)\s+json\b"));
@@ -416,6 +432,57 @@ static RELATIVE_PATHS: LazyLock<Regex> =
 
 /// The directory after "relative to", in the unmasked goal.
 static RELATIVE_TO: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\brelative\s+to\s+[`'\x22]?([\w.~+/-]+)"));
+
+/// A path asked for together with something measured about it (`its path and its size in bytes`, `the size and
+/// path of each`, `the path, and how many lines it has`, `the path with its modification date`): a line holds more
+/// than a path. The measure follows the path's conjunction at once, or after a possessive (`with its size`), so a
+/// condition on the files (`the paths of files with more than 20 lines`) is not one; `other` marks a measure that
+/// is not a number (a date, an owner, a checksum).
+static PATH_AND_MEASURE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)
+        \bpaths?\b [^.;!?]{0,40}? (?:\b(?:and|with|plus|followed\s+by|next\s+to|beside|alongside)\b|,)\s+
+            (?:(?:and|also|then|exactly|its|their|the|his|her|each|every|exact|total|full|whole|file|file's|one's)\s+){0,3}
+            (?P<m1>sizes?|bytes?|byte\s+counts?|(?:line|word|character|char|file)\s+counts?|counts?|numbers?\s+of\s+[\w-]+
+               |lengths?|totals?|how\s+(?:big|large|many|much|long|heavy)
+               |(?P<other>dates?|times?|timestamps?|owners?|checksums?|hash(?:es)?|modified|mtimes?
+                  |modification\s+(?:dates?|times?)|permissions?|modes?|ages?))\b
+        | \b(?:its|their|the|each\s+[\w-]+'s)\s+(?:exact\s+|total\s+|file\s+)?
+            (?P<m2>sizes?|byte\s+counts?|(?:line|word|character)\s+counts?|lengths?|numbers?\s+of\s+[\w-]+
+               |(?P<other2>dates?|timestamps?|owners?|checksums?|hash(?:es)?|modification\s+(?:dates?|times?)
+                  |permissions?))\b
+            [^.;!?]{0,25}? \b(?:and|with|plus|followed\s+by|next\s+to|beside|alongside)\s+
+            (?:(?:its|their|the|his|her|each|every|full|relative|absolute|complete|file)\s+){0,3}paths?\b",
+    )
+});
+
+/// What follows a measure that makes it a condition on the files, not something asked for (`with size 0`, `with
+/// their sizes over 1 MB`).
+static COMPARED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)^\s*(?:(?:is|are|was|were|of|in\s+bytes)\s+)?
+        (?:over|under|above|below|greater|less|more|fewer|smaller|bigger|larger|higher|lower|at\s+(?:least|most)
+           |exceed\w*|equal\w*|between|zero|up\s+to|[<>=\d])",
+    )
+});
+
+/// A path asked for as the answer: "print its path", "answer with the full path", "give the paths".
+static PATH_REQUESTED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)\b(?:write|give|print|output|return|report|show|state|include|list|name|answer\s+with|reply\s+with
+           |respond\s+with|tell\s+me)
+        \s+(?:me\s+)?(?:only\s+|just\s+|also\s+)?(?:its|their|the)\s+(?:full\s+|relative\s+|absolute\s+|complete\s+)?
+        (?:file\s+)?paths?\b",
+    )
+});
+
+/// A question for a number: "how many bytes", "how big is it", "how long".
+static NUMBER_QUESTION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)\bhow\s+(?:many|much|big|large|long|heavy)\b"));
+
+/// Words before a number question that take it back ("no matter how big", "regardless of how many").
+static NOT_ASKED: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)\b(?:no\s+matter|regardless\s+of|irrespective\s+of)\s*$"));
 
 /// Words that make a listed path's existence unknown: it was deleted, is missing, is a URL's path, or is read from
 /// a list.
@@ -663,7 +730,11 @@ fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
 fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     let strong = STRONG_NUMBER.is_match(text);
     let weak = WEAK_NUMBER.find_iter(text).count();
-    let weakly = weak > 0 && !MANY_NUMBERS.is_match(text) && !NUMBER_IN_CONDITION.is_match(text) && !name_asked(text);
+    let weakly = weak > 0
+        && !MANY_NUMBERS.is_match(text)
+        && !NUMBER_IN_CONDITION.is_match(text)
+        && !name_asked(text)
+        && !path_and_number(text);
     let asked = (strong || weakly) && !listy && !PER_GROUP.is_match(text);
     if !asked {
         return None;
@@ -679,21 +750,57 @@ fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
     (!otherwise.is_empty()).then_some(Shape::Number { otherwise })
 }
 
-/// Whether `goal` asks for a name or a path and does not plainly ask for a number ("just the number"): then "the
-/// number of bytes" in it is the measure to choose by, not the result.
+/// Whether `goal` asks for a name or a path (alone, or with a number beside it: "its path and its size") and does
+/// not plainly ask for a number ("just the number"): then "the number of bytes" in it is the measure to choose by,
+/// or a part of the result, not the whole of it.
 pub(crate) fn asks_name(goal: &str) -> bool {
     let masked = mask(goal);
-    name_asked(&masked) && !STRONG_NUMBER.is_match(&masked)
+    (name_asked(&masked) || path_and_number(&masked)) && !STRONG_NUMBER.is_match(&masked)
+}
+
+/// Whether `text` (masked) asks for a path and a number beside it: a path with a numeric measure
+/// ([`path_with_measure`]: "its path and its size in bytes", "the byte count and the path"), or a path asked for
+/// ([`PATH_REQUESTED`]) in a goal that also asks how many or how big ([`NUMBER_QUESTION`]: "how many bytes is it?
+/// Answer with its path").
+fn path_and_number(text: &str) -> bool {
+    PATHS.is_match(text)
+        && (path_with_measure(text) == Some(true)
+            || PATH_REQUESTED.is_match(text)
+                && NUMBER_QUESTION.find_iter(text).any(|m| !NOT_ASKED.is_match(&text[..m.start()])))
+}
+
+/// Whether `text` (masked) asks for a path with something measured about it ([`PATH_AND_MEASURE`]), and if so
+/// whether a number is among what is measured. A measure compared with something ([`COMPARED`]: "with size 0") is
+/// a condition on the files, not asked for. Every place a match may start is tried: a condition first does not
+/// hide a measure asked for after it.
+fn path_with_measure(text: &str) -> Option<bool> {
+    let mut found = None;
+    let mut at = 0;
+    while let Some(c) = PATH_AND_MEASURE.captures_at(text, at) {
+        let Some(whole) = c.get(0) else { break };
+        let measure = c.name("m1").or_else(|| c.name("m2"));
+        if !measure.is_some_and(|m| COMPARED.is_match(&text[m.end()..])) {
+            let numeric = c.name("other").is_none() && c.name("other2").is_none();
+            found = Some(found == Some(true) || numeric);
+        }
+        at = whole.start() + text[whole.start()..].chars().next().map_or(1, char::len_utf8);
+    }
+    found
 }
 
 /// JSON where the goal says so or writes a `.json` file, with its kind and the keys it names.
 fn json_shape(goal: &str, text: &str) -> Option<Shape> {
     let to_json_file = goal_destinations(goal).first().is_some_and(|d| d.to_ascii_lowercase().ends_with(".json"));
     let said = JSON_ANY.find(text);
-    if said.is_none() && !to_json_file {
+    let to_lines_file = goal_destinations(goal)
+        .first()
+        .is_some_and(|d| [".jsonl", ".ndjson"].iter().any(|e| d.to_ascii_lowercase().ends_with(e)));
+    if said.is_none() && !to_json_file && !to_lines_file && !JSON_LINES.is_match(text) {
         return None;
     }
-    let kind = if JSON_ARRAY.is_match(text) {
+    let kind = if to_lines_file || JSON_LINES.is_match(text) {
+        JsonKind::Lines
+    } else if JSON_ARRAY.is_match(text) {
         JsonKind::Array
     } else if JSON_OBJECT.is_match(text) {
         JsonKind::Object
@@ -759,7 +866,25 @@ fn paths_shape(goal: &str, text: &str) -> Option<Shape> {
     if PATHS_MAY_NOT_EXIST.is_match(text) && !EXISTING.is_match(text) {
         return None;
     }
-    let form = if ABSOLUTE_PATHS.is_match(text) {
+    let form = path_form(goal, text);
+    // A path with a number beside it ("its path and its size"): both, in any layout. A conditional goal may allow
+    // a word instead ("if there is none, print NONE"), and a path relative to a directory the goal names is not
+    // found from the working directory: then it is not checked.
+    if path_and_number(text) {
+        let elsewhere = matches!(form, PathForm::Relative { base: Some(_) });
+        return (!CONDITIONAL.is_match(text) && !elsewhere).then_some(Shape::PathAndNumber);
+    }
+    // A path with something else measured (a date, an owner): a line is more than a path.
+    if path_with_measure(text).is_some() {
+        return None;
+    }
+    Some(Shape::ExistingPaths { form })
+}
+
+/// How the paths `goal` (masked: `text`) asks for are written: absolute, relative (to a directory it names), or
+/// either.
+fn path_form(goal: &str, text: &str) -> PathForm {
+    if ABSOLUTE_PATHS.is_match(text) {
         PathForm::Absolute
     } else if RELATIVE_PATHS.is_match(text) {
         let base = RELATIVE_TO
@@ -775,8 +900,7 @@ fn paths_shape(goal: &str, text: &str) -> Option<Shape> {
         PathForm::Relative { base }
     } else {
         PathForm::Any
-    };
-    Some(Shape::ExistingPaths { form })
+    }
 }
 
 /// An order, with how keys compare, which way, and by what, unless the goal says no order is needed.
@@ -915,6 +1039,7 @@ pub(crate) fn check(shape: &Shape, text: &str, context: &ShapeContext) -> Result
         Shape::Json { kind, keys } => check_json(trimmed, *kind, keys),
         Shape::NoHeader => check_no_header(trimmed, context),
         Shape::ExistingPaths { form } => check_paths(trimmed, form, context),
+        Shape::PathAndNumber => check_path_and_number(trimmed, context),
         Shape::LowerCase => check_case(trimmed, true),
         Shape::UpperCase => check_case(trimmed, false),
         Shape::Sorted(sort) => check_sorted(trimmed, sort, context),
@@ -1027,12 +1152,30 @@ fn check_one_per_line(text: &str) -> Result<(), String> {
 }
 
 fn check_json(text: &str, kind: JsonKind, keys: &[String]) -> Result<(), String> {
+    if kind == JsonKind::Lines {
+        for (number, line) in numbered_lines(text) {
+            let value = serde_json::from_str::<Value>(line).map_err(|error| {
+                format!("line {number} is not one JSON value ({error}): write one JSON value per line")
+            })?;
+            if let Value::Object(object) = &value
+                && let Some(key) = keys.iter().find(|k| !object.contains_key(k.as_str()))
+            {
+                return Err(format!(
+                    "the object on line {number} has no key `{key}`: give every line the keys {}",
+                    keys.join(", ")
+                ));
+            }
+        }
+        return Ok(());
+    }
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
         Err(error) => return Err(json_error(text, kind, &error)),
     };
     match (kind, &value) {
-        (JsonKind::Object, Value::Object(_)) | (JsonKind::Array, Value::Array(_)) | (JsonKind::Any, _) => {}
+        (JsonKind::Object, Value::Object(_))
+        | (JsonKind::Array, Value::Array(_))
+        | (JsonKind::Any | JsonKind::Lines, _) => {}
         (JsonKind::Object, other) => {
             return Err(format!("it is a JSON {}, not an object: write one JSON object `{{…}}`", json_type(other)));
         }
@@ -1292,6 +1435,114 @@ fn exists(path: &str, base: &Path, cwd: &Path) -> bool {
         vec![base.join(path), cwd.join(path)]
     };
     candidates.iter().any(|p| p.symlink_metadata().is_ok())
+}
+
+/// A number as an answer writes it: `2048`, `1,024`, `12.5`, or with a unit stuck to it (`2048B`, `4.2K`).
+static NUMBER_WITH_UNIT: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[A-Za-z%]{0,5}$"));
+
+/// A file's name with an extension (`notes.txt`), for a result that names the file without its directories.
+static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| pattern(r"^[\w.+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$"));
+
+/// The label a value may carry (`size=`, `path:`).
+static LABEL: LazyLock<Regex> = LazyLock::new(|| pattern(r"^[A-Za-z_][\w-]*\s*[=:]\s*"));
+
+/// The most tokens one path in a result may span (a name with spaces in it is several).
+const PATH_TOKENS: usize = 8;
+
+/// The most lines of a result looked at for a path and a number.
+const PATH_AND_NUMBER_LINES: usize = 500;
+
+/// `word` without the quotes, brackets and punctuation around it in a sentence, a table or JSON.
+fn bare(word: &str) -> &str {
+    word.trim_start_matches(['"', '\'', '`', '(', '[', '{', '<', '*'])
+        .trim_end_matches(['"', '\'', '`', ')', ']', '}', '>', ',', ';', ':', '.', '!', '?', '*'])
+}
+
+/// Where each white-space-separated word of `line` starts and ends.
+fn word_spans(line: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(from)) => {
+                spans.push((from, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        spans.push((from, line.len()));
+    }
+    spans
+}
+
+/// Whether `text` holds an existing path and a number apart from it, in any layout: `2048\tdocs/a b.txt`, `docs/a
+/// b.txt: 2048 bytes`, a sentence, two lines, JSON. A path may hold spaces (the longest run of words that exists is
+/// taken); a file's bare name passes for the path, but a path that does not exist, with no existing one beside it,
+/// fails.
+fn check_path_and_number(text: &str, context: &ShapeContext) -> Result<(), String> {
+    let exists_here = |candidate: &str| {
+        let candidate = bare(candidate);
+        let real = |c: &str| c.chars().any(char::is_alphanumeric) && exists(c, context.cwd, context.cwd);
+        if real(candidate) {
+            return true;
+        }
+        LABEL.find(candidate).is_some_and(|label| real(&candidate[label.end()..]))
+    };
+    let mut path = false;
+    let mut name = false;
+    let mut number = false;
+    let mut stray: Option<String> = None;
+    for line in text.lines().take(PATH_AND_NUMBER_LINES) {
+        let words = word_spans(line);
+        let mut i = 0;
+        while i < words.len() {
+            let last =
+                (i..words.len().min(i + PATH_TOKENS)).rev().find(|&j| exists_here(&line[words[i].0..words[j].1]));
+            if let Some(j) = last {
+                path = true;
+                i = j + 1;
+                continue;
+            }
+            let word = bare(&line[words[i].0..words[i].1]);
+            let value = LABEL.find(word).map_or(word, |label| &word[label.end()..]);
+            if NUMBER_WITH_UNIT.is_match(value) {
+                number = true;
+            } else if value.contains('/') && value.chars().any(char::is_alphabetic) {
+                if stray.is_none() {
+                    stray = Some(value.to_owned());
+                }
+            } else if FILE_NAME.is_match(value) {
+                name = true;
+            }
+            i += 1;
+        }
+        if path && number {
+            return Ok(());
+        }
+    }
+    let example = "(`printf '%s\\t%s\\n' \"$path\" \"$number\"`)";
+    match (path || name, number, stray) {
+        (false, _, Some(stray)) => Err(format!(
+            "`{}` is not an existing path (relative paths are taken from {}): give the path as `find` prints it, \
+             with the number beside it",
+            excerpt(&stray),
+            context.cwd.display()
+        )),
+        (false, true, None) => {
+            Err(format!("it holds a number but no path: give the path too, and the number beside it {example}"))
+        }
+        (false, false, None) => {
+            Err(format!("it holds no existing path and no number: give both, the path and the number {example}"))
+        }
+        (true, false, _) => {
+            Err(format!("it holds the path but no number: give the number too, beside the path {example}"))
+        }
+        (true, true, _) => Ok(()),
+    }
 }
 
 fn check_case(text: &str, lower: bool) -> Result<(), String> {
@@ -1650,7 +1901,16 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 41] = [
+        let patterns: [&LazyLock<Regex>; 50] = [
+            &JSON_LINES,
+            &PATH_AND_MEASURE,
+            &COMPARED,
+            &PATH_REQUESTED,
+            &NUMBER_QUESTION,
+            &NOT_ASKED,
+            &NUMBER_WITH_UNIT,
+            &FILE_NAME,
+            &LABEL,
             &NAME_ASKED,
             &WHICH,
             &MASKED_WORDS,
@@ -1868,6 +2128,27 @@ mod tests {
         assert!(plain(&array, "[{\"name\": \"a\"}, {\"nom\": \"b\"}]").unwrap_err().starts_with("item 2"));
         assert!(plain(&array, "[\"a\", \"b\"]").unwrap_err().contains("not an object"));
         assert!(plain(&array, "{\"name\": \"a\"}\n{\"name\": \"b\"}").unwrap_err().contains("one JSON value per line"));
+        // JSON Lines: a value on each line, and a document is not that.
+        let lines = Shape::Json { kind: JsonKind::Lines, keys: vec!["name".to_owned()] };
+        assert_eq!(plain(&lines, "{\"name\": \"a\"}\n{\"name\": \"b\", \"n\": 1}\n"), Ok(()));
+        assert!(plain(&lines, "{\"name\": \"a\"}\n{\"nom\": \"b\"}").unwrap_err().contains("line 2 has no key `name`"));
+        assert!(
+            plain(&lines, "[{\"name\": \"a\"},\n{\"name\": \"b\"}]")
+                .unwrap_err()
+                .contains("line 1 is not one JSON value")
+        );
+        for goal in [
+            "Convert staff.csv to JSON Lines in staff.jsonl.",
+            "Write one JSON object per line to out.txt, with the keys name and age.",
+            "Turn the CSV into NDJSON at rows.ndjson.",
+            "Write the rows of a.csv to rows.jsonl.",
+        ] {
+            assert!(
+                shapes(goal).iter().any(|s| matches!(s, Shape::Json { kind: JsonKind::Lines, .. })),
+                "{goal}: {:?}",
+                shapes(goal)
+            );
+        }
     }
 
     #[test]
@@ -1923,6 +2204,10 @@ mod tests {
             "Delete the .tmp files and write their paths to deleted.txt.",
             "Write the paths requested in access.log to paths.txt.",
             "Write the directories in the PATH variable to dirs.txt.",
+            // A path with something measured beside it: a line is more than a path.
+            "Which file under media/ is the biggest? Print its path and its size in bytes.",
+            "Print the path of the newest log, and how many lines it has.",
+            "List the size and the path of each file in tmp/, biggest first.",
         ] {
             assert!(!shapes(goal).iter().any(|s| matches!(s, Shape::ExistingPaths { .. })), "{goal}");
         }
@@ -1945,6 +2230,83 @@ mod tests {
         let relative = Shape::ExistingPaths { form: PathForm::Relative { base: Some("my docs".to_owned()) } };
         assert_eq!(check(&relative, "a b.txt", &context), Ok(()));
         assert!(check(&relative, &full, &context).unwrap_err().contains("absolute path"));
+    }
+
+    #[test]
+    fn a_path_asked_with_a_number_is_read_as_both() {
+        for goal in [
+            "What is the heaviest file in media/, nested folders too? Print its full path and its size in bytes.",
+            "Find the largest file below backups/ and report the path together with its byte count.",
+            "Which log under var/ takes up the most room, and how large is it exactly? Reply with its path.",
+            "Tell me the size in bytes and the path of the biggest photo in pics/.",
+            "The bulkiest file under src/: give its path, and how many bytes it holds.",
+            "Print the path of the newest log, and how many lines it has.",
+            "List the size and the path of each file in tmp/, biggest first.",
+        ] {
+            let found = shapes(goal);
+            assert!(found.contains(&Shape::PathAndNumber), "{goal}: {found:?}");
+            assert!(
+                !found.iter().any(|s| matches!(s, Shape::ExistingPaths { .. } | Shape::Number { .. })),
+                "{goal}: {found:?}"
+            );
+            assert!(asks_name(goal), "not one number: {goal}");
+        }
+        // Paths alone: a measure in a condition on the files is not asked for.
+        for goal in [
+            "List the paths of the files over 500 bytes in logs/, one per line.",
+            "Write the paths of the files with more than 20 lines to long.txt.",
+            "Write the paths of the files with size 0 to empty.txt.",
+            "Write the paths of the largest files to big.txt, no matter how big they are.",
+        ] {
+            let found = shapes(goal);
+            assert!(found.iter().any(|s| matches!(s, Shape::ExistingPaths { .. })), "{goal}: {found:?}");
+            assert!(!found.contains(&Shape::PathAndNumber), "{goal}: {found:?}");
+        }
+        // Something measured that is not a number, or a goal that may allow a word instead: neither check.
+        for goal in [
+            "Print the path of each file with its modification date.",
+            "Which file in docs/ is largest? If there is a tie, print TIE; otherwise print its path and its size.",
+            "Which file under logs/ is largest? Give its path relative to logs/ and its size.",
+        ] {
+            let found = shapes(goal);
+            assert!(
+                !found.iter().any(|s| matches!(s, Shape::ExistingPaths { .. } | Shape::PathAndNumber)),
+                "{goal}: {found:?}"
+            );
+        }
+        // A number alone asked about paths is still a number.
+        assert_eq!(shapes("How many file paths does list.txt hold?"), vec![number()]);
+    }
+
+    #[test]
+    fn a_path_and_a_number_are_checked_in_any_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("old runs/2023")).unwrap();
+        std::fs::write(dir.path().join("old runs/2023/big log.txt"), "12345").unwrap();
+        let context = context(dir.path(), &[]);
+        let both = Shape::PathAndNumber;
+        let full = dir.path().join("old runs/2023/big log.txt").display().to_string();
+        for text in [
+            "5\told runs/2023/big log.txt\n".to_owned(),
+            "old runs/2023/big log.txt: 5 bytes".to_owned(),
+            "./old runs/2023/big log.txt 5B".to_owned(),
+            "The largest is old runs/2023/big log.txt, at 5 bytes.".to_owned(),
+            "old runs/2023/big log.txt\n5 bytes\n".to_owned(),
+            "{\"path\": \"old runs/2023/big log.txt\", \"size\": 5}".to_owned(),
+            "path=old runs/2023/big log.txt size=5".to_owned(),
+            format!("{full} (1,024 bytes)"),
+            "big log.txt: 5 bytes".to_owned(),
+        ] {
+            assert_eq!(check(&both, &text, &context), Ok(()), "{text}");
+        }
+        let only_number = check(&both, "5 bytes\n", &context).unwrap_err();
+        assert!(only_number.contains("no path"), "{only_number}");
+        let only_path = check(&both, "old runs/2023/big log.txt\n", &context).unwrap_err();
+        assert!(only_path.contains("no number"), "{only_path}");
+        let made_up = check(&both, "archive/big.txt: 5 bytes", &context).unwrap_err();
+        assert!(made_up.contains("`archive/big.txt` is not an existing path"), "{made_up}");
+        assert!(check(&both, "the biggest one", &context).unwrap_err().contains("no existing path and no number"));
+        assert_eq!(plain(&both, "\n"), Ok(()), "an empty result is the caller's judgement");
     }
 
     #[test]

@@ -83,6 +83,14 @@ static FINAL_IN: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(?:[.!]\s|[.!]?$)")
 });
 
+/// A file after "in" and before a comma, in the middle of a sentence: `… under src/ in empty.txt, one per line`.
+static MID_IN: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\bin\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*,\s"));
+
+/// Verbs that put a result somewhere, as opposed to reading something in a file (`count the lines in a.txt, …`).
+static LISTS: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\b(?:list|put|save|write|store|record|collect|gather|dump|output|keep)\b"));
+
 /// Verbs that change the file they govern in place (or remove it): `fix run.sh`, `edit the config app.ini`,
 /// `replace foo with bar in x.txt`, `delete old.log`, `sort names.txt in place`.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -264,7 +272,7 @@ impl GoalSpec {
             let before = &sentence[segment_start..whole.start()];
             let masked_before = &masked[segment_start..whole.start()];
             segment_start = whole.end();
-            if word.is_empty() || word.contains("://") || !(named || looks_like_path(word)) {
+            if word.is_empty() || word.contains("://") || !(named || looks_like_path(word)) || placeholder(word) {
                 continue;
             }
             let governor = nearest_governor(masked_before).or_else(|| nearest_governor(&masked[..whole.start()]));
@@ -289,7 +297,7 @@ impl GoalSpec {
         for capture in NAMED.captures_iter(sentence) {
             if let Some(word) = capture.get(1) {
                 let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
-                if !word.is_empty() && !self.changes.iter().any(|f| f == word) {
+                if !word.is_empty() && !placeholder(word) && !self.changes.iter().any(|f| f == word) {
                     push(&mut self.writes, word);
                 }
             }
@@ -300,7 +308,25 @@ impl GoalSpec {
             let before = &masked[..whole.start()];
             let word = word.as_str();
             let reading = nearest_governor(before) == Some(Governor::Compare) || changed_in(before);
-            if !reading && !self.writes.iter().chain(&self.changes).any(|f| f == word) {
+            if !reading && !placeholder(word) && !self.writes.iter().chain(&self.changes).any(|f| f == word) {
+                push(&mut self.guessed, word);
+            }
+        }
+        // "List the empty files under src/ in empty.txt, one per line": a file after "in" and before a comma, in a
+        // sentence that makes something and names no other place for it, is where the result goes (on a guess:
+        // an existing file stays as it is, and is not required).
+        if first_write.is_none()
+            && let Some(capture) = MID_IN.captures(sentence)
+            && let (Some(whole), Some(word)) = (capture.get(0), capture.get(1))
+        {
+            let before = &masked[..whole.start()];
+            let word = word.as_str();
+            let makes =
+                nearest_governor(before) == Some(Governor::Write) && LISTS.is_match(before) && !changed_in(before);
+            if makes
+                && !placeholder(word)
+                && !self.writes.iter().chain(&self.changes).chain(&self.guessed).any(|f| same_file(f, word))
+            {
                 push(&mut self.guessed, word);
             }
         }
@@ -419,6 +445,17 @@ fn looks_like_path(word: &str) -> bool {
     })
 }
 
+/// Whether `word` is a pattern of names rather than a name: `report_DD-MM-YYYY.txt`, `IMG_NNNN.jpg`, a folder
+/// `YYYY-MM` — a run of capitals standing for digits (Y, M, D, H, N, S, X, with a letter doubled). Such a word
+/// says what names look like; it is never a file to read or to make.
+pub(crate) fn placeholder(word: &str) -> bool {
+    word.split(|c: char| !c.is_ascii_alphabetic()).any(|run| {
+        run.len() >= 2
+            && run.chars().all(|c| "YMDHNSX".contains(c))
+            && run.as_bytes().windows(2).any(|pair| pair[0] == pair[1])
+    })
+}
+
 /// Byte offset of `word` in `text` as a whole word (not inside a longer name).
 fn find_word(text: &str, word: &str) -> Option<usize> {
     let part = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
@@ -456,6 +493,7 @@ pub fn all_named_files(goal: &str) -> Vec<String> {
             || !extension.chars().any(|c| c.is_ascii_alphabetic())
             || !word.chars().all(plain)
             || word.starts_with('-')
+            || placeholder(word)
             || names.iter().any(|n| n == word)
         {
             continue;
@@ -477,6 +515,8 @@ mod tests {
             &*TO_PATH,
             &*NAMED,
             &*FINAL_IN,
+            &*MID_IN,
+            &*LISTS,
             &*CHANGE_VERB,
             &*MUTATING,
             &*SENTENCE,
@@ -625,6 +665,41 @@ mod tests {
         std::fs::write(dir.path().join("found.txt"), "x").unwrap();
         assert!(s.required_writes(dir.path()).is_empty());
         assert!(!s.may_change_existing("found.txt"));
+    }
+
+    #[test]
+    fn a_pattern_of_names_is_no_file() {
+        for word in ["report_DD-MM-YYYY.txt", "IMG_NNNN.jpg", "YYYY-MM", "backup-YYYYMMDD.tar.gz", "log-XX.txt"] {
+            assert!(placeholder(word), "{word}");
+        }
+        for word in ["README.md", "DNS.txt", "SHA256SUMS", "notes-2024.txt", "a.txt", "MISSING.md"] {
+            assert!(!placeholder(word), "{word}");
+        }
+        let s = spec("Move each scan into a folder named YYYY-MM after its date, like scan_YYYY-MM-DD.png.");
+        assert!(s.writes.is_empty() && s.guessed.is_empty() && s.reads.is_empty(), "{s:?}");
+        let s = spec("Files in inbox/ are named note-DD.txt. Write the newest one's name to latest.txt.");
+        assert_eq!(s.destinations(), ["latest.txt"]);
+        assert!(s.reads.is_empty(), "{s:?}");
+    }
+
+    #[test]
+    fn a_file_after_in_and_before_a_comma_is_where_a_list_goes() {
+        let s = spec("List every image under photos/ in images.txt, one path per line, sorted.");
+        assert_eq!(s.destinations(), ["images.txt"]);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(s.required_writes(dir.path()), ["images.txt"]);
+        // "List the users in users.txt, sorted" reads it: a guess that finds the file there keeps it as it is.
+        std::fs::write(dir.path().join("images.txt"), "x").unwrap();
+        assert!(s.required_writes(dir.path()).is_empty() && !s.may_change_existing("images.txt"));
+        // Read where nothing is made, or the sentence names where the result goes.
+        for goal in [
+            "How many lines in notes.txt, counting blanks?",
+            "Count the lines in notes.txt, then write the number to n.txt.",
+            "Replace tabs with spaces in notes.txt, keeping the rest.",
+            "Count the lines in notes.txt, ignoring blanks.",
+        ] {
+            assert!(!spec(goal).guessed.contains(&"notes.txt".to_owned()), "{goal}: {:?}", spec(goal));
+        }
     }
 
     #[test]

@@ -218,6 +218,7 @@ const LOCAL_WORDS: [&str; 10] =
 /// working directory's listing.
 fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str> {
     let listed = |word: &str| {
+        let word = word.trim_end_matches('/');
         context.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
     };
     task.split_whitespace().map(|word| word.trim_matches(|c: char| ",.;:!?()'\"`".contains(c))).find(|word| {
@@ -226,6 +227,7 @@ fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str>
             || word.starts_with("./")
             || listed(word)
             || file_name(word)
+            || directory_name(word)
     })
 }
 
@@ -238,6 +240,14 @@ fn file_name(word: &str) -> bool {
         && (1..=5).contains(&extension.len())
         && extension.chars().all(|c| c.is_ascii_alphanumeric())
         && extension.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+/// A word that names a directory by its trailing slash (`logs/`, `data/raw/`), as people write one they mean here.
+fn directory_name(word: &str) -> bool {
+    word.len() > 1
+        && word.ends_with('/')
+        && word.chars().any(|c| c.is_ascii_alphanumeric())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c))
 }
 
 /// The command without the decoration models add: a code fence, backticks, a `$ ` prompt.
@@ -323,6 +333,9 @@ mod tests {
             "which version is in Cargo.toml?",
             "what is in src",
             "What does the second line of hosts.cfg say?",
+            // A directory named with its slash, listed (`src/`) or not (`logs/`).
+            "How many files are in src/, counting subfolders?",
+            "Which folder inside logs/ is the biggest?",
         ] {
             // A script looks instead (a planner call would cost more than the question needs).
             let verdict = interpret(reply, &StopReason::EndTurn, task, &context, GatePolicy::default()).unwrap();
@@ -330,7 +343,7 @@ mod tests {
             let subtask = &route.plan.subtasks[0];
             assert_eq!((subtask.mode, subtask.description.as_str()), (Mode::Script, task));
         }
-        for task in ["what is 2+2", "what does the -p flag of mkdir do", "who wrote Hamlet"] {
+        for task in ["what is 2+2", "what does the -p flag of mkdir do", "who wrote Hamlet", "what is TCP/IP"] {
             let verdict = interpret(reply, &StopReason::EndTurn, task, &context, GatePolicy::default()).unwrap();
             assert!(matches!(verdict, Verdict::Decided(Route::Answer(_))), "{task}");
         }

@@ -2,8 +2,10 @@
 
 mod consensus;
 mod final_look;
+mod header_skip;
 mod interactive;
 mod peek;
+mod program_rewrite;
 mod questions;
 mod rerun;
 mod result_check;

@@ -39,6 +39,16 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A sentence that says what the program does (`It should copy …`, `The script then writes …`), not what to do.
+static DESCRIBES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)^\s*(?:it|this|that|the\s+(?:script|program|tool|job|command|app))\s+(?:should|will|would|must|is\s+(?:supposed|meant)\s+to|ought\s+to|normally|then|copies|writes|makes|creates|builds|generates|produces|syncs|deploys)\b",
+    )
+});
+
+/// Where a goal's sentences end.
+static SENTENCES: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s+|$)"));
+
 /// Words that ask for something to be fixed or made to work: a missing input is then something to make.
 static SAYS_FIX: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -69,7 +79,11 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     if !RERUN.is_match(goal) {
         return None;
     }
-    let spec = crate::GoalSpec::parse(goal);
+    // What the program itself makes ("It should copy the files into mirror/") is for the program to write, not a
+    // file the goal asks for besides it.
+    let asked: String =
+        SENTENCES.split(goal).filter(|sentence| !DESCRIBES_PROGRAM.is_match(sentence)).collect::<Vec<_>>().join(". ");
+    let spec = crate::GoalSpec::parse(&asked);
     if !spec.writes.is_empty() || !spec.guessed.is_empty() {
         return None;
     }
@@ -588,7 +602,7 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM] {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*SENTENCES] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -612,6 +626,10 @@ mod tests {
             None,
             "a file to write besides the program's own"
         );
+        // What the program is to make is the program's to write, not a file besides it.
+        let goal = "Run python3 mirror.py. It should copy notes/ into the folder backup/. Fix what it complains about \
+                    and run it again until it finishes.";
+        assert_eq!(program(goal).as_deref(), Some("python3 mirror.py"));
         assert_eq!(
             rerun_program("Run ./publish.sh until it works.", Some("./publish.sh --verbose")).as_deref(),
             Some("./publish.sh --verbose")

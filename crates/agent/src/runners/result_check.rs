@@ -482,6 +482,42 @@ mod tests {
     }
 
     #[test]
+    fn a_path_asked_with_a_number_takes_both_in_any_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        std::fs::create_dir_all(dir.path().join("vault/old set")).unwrap();
+        std::fs::write(dir.path().join("vault/old set/clip one.mov"), "0123456789").unwrap();
+        std::fs::write(dir.path().join("vault/tiny.mov"), "01").unwrap();
+        let problem = |goal: &str, printed: &str| {
+            result_problem(goal, cwd, printed, false, &Before::default()).map(|p| p.to_string())
+        };
+        for question in [
+            "Which clip inside vault/ is the heaviest, and how many bytes does it weigh? Reply with its path.",
+            "What is the bulkiest file under vault/? Print its path and its size in bytes.",
+            "Tell me the byte count and the full path of the largest file in vault/.",
+        ] {
+            assert!(!asks_number(question), "{question}");
+            for printed in [
+                "10\tvault/old set/clip one.mov\n",
+                "vault/old set/clip one.mov: 10 bytes\n",
+                "The heaviest is vault/old set/clip one.mov, at 10 bytes.\n",
+                "vault/old set/clip one.mov\n10\n",
+            ] {
+                assert_eq!(problem(question, printed), None, "{question} / {printed}");
+            }
+            let only_number = problem(question, "10\n").unwrap();
+            assert!(only_number.contains("no path"), "{question}: {only_number}");
+            let only_path = problem(question, "vault/old set/clip one.mov\n").unwrap();
+            assert!(only_path.contains("no number"), "{question}: {only_path}");
+        }
+        // A list of paths picked by size is still checked as paths.
+        let listing = "List the paths of the files in vault/ over 5 bytes, one per line.";
+        assert_eq!(problem(listing, "vault/old set/clip one.mov\n"), None);
+        let wrong = problem(listing, "vault/old set/clip two.mov\n").unwrap();
+        assert!(wrong.contains("not an existing path"), "{wrong}");
+    }
+
+    #[test]
     fn a_question_prints_its_answer() {
         let question = "How many tickets are still open? Answer with the number only.";
         assert_eq!(check(question, &[], "\n", false).unwrap(), "it printed nothing: print the answer");

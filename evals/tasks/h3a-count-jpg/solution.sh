@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+find photos -type f -iname '*.jpg' | wc -l

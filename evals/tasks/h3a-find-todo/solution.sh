@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+grep -rlF 'TODO(alice)' src | LC_ALL=C sort > todo-alice.txt

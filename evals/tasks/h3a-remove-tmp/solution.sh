@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+find build -type f -name '*.tmp' -delete

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+grep -oiw 'data' essay.txt | wc -l

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf '%s\n' "Billing API v2" "" "y" | ./setup.sh
