@@ -112,9 +112,6 @@ impl Default for AgentConfig {
     }
 }
 
-/// The longest script a small model is let write, in tokens: a 40-line script fits.
-const SMALL_SCRIPT_TOKENS: u32 = 600;
-
 impl AgentConfig {
     /// The defaults for a model of `profile`: what helps a small model for a `small` one only.
     ///
@@ -133,9 +130,6 @@ impl AgentConfig {
             worked_examples: small,
             shell_fixes: small,
             consensus: small,
-            // A small model's script is a few lines; a reply that runs on is a loop (Qwen2.5-Coder-0.5B wrote until
-            // the call's 120 s deadline, which ended the task). Cut off, it is one failed attempt of three.
-            script_tokens: if small { SMALL_SCRIPT_TOKENS } else { AgentConfig::default().script_tokens },
             ..AgentConfig::default()
         }
     }
@@ -151,7 +145,6 @@ mod tests {
         assert_eq!(small.temperature, Some(0.0));
         assert!(small.worked_examples && small.shell_fixes && small.consensus);
         assert!(!small.final_look && !small.look_verifies);
-        assert!(small.script_tokens < AgentConfig::default().script_tokens);
         for profile in [ModelProfile::Standard, ModelProfile::Large] {
             let config = AgentConfig::for_profile(profile);
             assert_eq!(config.temperature, None, "{profile}");

@@ -2,10 +2,8 @@
 
 mod consensus;
 mod final_look;
-mod header_skip;
 mod interactive;
 mod peek;
-mod program_rewrite;
 mod questions;
 mod rerun;
 mod result_check;

@@ -43,7 +43,20 @@ pub fn named_files(goal: &str) -> Vec<String> {
 pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
     let names = named_files(goal);
     let fixing = FIXING.is_match(goal);
-    let reads: Vec<String> = names.iter().filter_map(|name| peek_command(name, fixing)).collect();
+    let reads: Vec<String> = names
+        .iter()
+        .filter_map(|name| {
+            let lines = match (is_code(name), fixing) {
+                (false, _) => PEEK_LINES,
+                (true, true) => CODE_PEEK_LINES,
+                (true, false) => return None,
+            };
+            let name = shell_quote(name);
+            Some(format!(
+                "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; head -n {lines} -- {name} | cut -c1-200; fi"
+            ))
+        })
+        .collect();
     if reads.is_empty() {
         return Vec::new();
     }
@@ -51,72 +64,6 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
         return Vec::new();
     };
     split_peeks(&output.output)
-}
-
-/// The shell text that shows what `name` holds, as a `==> label <==` section, when it is a file: an archive's
-/// list of contents (what unpacking it makes: a small model otherwise guesses the folder it unpacks to), a
-/// compressed file's first lines, a text file's first lines; nothing of a binary file (its bytes would only cost
-/// tokens and confuse), nor of a program the goal only runs.
-fn peek_command(name: &str, fixing: bool) -> Option<String> {
-    let lines = match (is_code(name), fixing) {
-        (false, _) => PEEK_LINES,
-        (true, true) => CODE_PEEK_LINES,
-        (true, false) => return None,
-    };
-    let lower = name.to_ascii_lowercase();
-    let quoted = shell_quote(name);
-    let label = |what: &str| shell_quote(&format!("{name}{what}"));
-    let show = match archive_kind(&lower) {
-        Some(Archive::Tar) => format!(
-            "printf '==> %s <==\\n' {}; tar -tf {quoted} 2>&1 | head -n {ARCHIVE_ENTRIES}",
-            label(" (the files it holds)")
-        ),
-        Some(Archive::Zip) => format!(
-            "printf '==> %s <==\\n' {}; python3 -m zipfile -l {quoted} 2>&1 | head -n {ARCHIVE_ENTRIES}",
-            label(" (the files it holds)")
-        ),
-        Some(Archive::Compressed(tool)) => format!(
-            "printf '==> %s <==\\n' {}; {tool} -cd -- {quoted} 2>/dev/null | head -n {lines} | cut -c1-200",
-            label(" (uncompressed)")
-        ),
-        // `grep -I` takes a file with NUL bytes for binary: it matches nothing in one. An empty file is shown empty.
-        None => format!(
-            "if [ ! -s {quoted} ] || grep -Iq . -- {quoted} 2>/dev/null; then printf '==> %s <==\\n' {quoted}; \
-             head -n {lines} -- {quoted} | cut -c1-200; fi"
-        ),
-    };
-    Some(format!("if [ -f {quoted} ]; then {show}; fi"))
-}
-
-/// The most entries of an archive's list shown.
-const ARCHIVE_ENTRIES: usize = 15;
-
-/// A file whose bytes are not its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Archive {
-    /// A tar archive, compressed or not (`tar -tf` reads each kind).
-    Tar,
-    /// A zip archive.
-    Zip,
-    /// One compressed file, with the tool that uncompresses it.
-    Compressed(&'static str),
-}
-
-fn archive_kind(lower: &str) -> Option<Archive> {
-    const TAR: &[&str] = &[".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst"];
-    if TAR.iter().any(|e| lower.ends_with(e)) {
-        Some(Archive::Tar)
-    } else if lower.ends_with(".zip") {
-        Some(Archive::Zip)
-    } else if lower.ends_with(".gz") {
-        Some(Archive::Compressed("gzip"))
-    } else if lower.ends_with(".bz2") {
-        Some(Archive::Compressed("bzip2"))
-    } else if lower.ends_with(".xz") {
-        Some(Archive::Compressed("xz"))
-    } else {
-        None
-    }
 }
 
 /// The inputs of `==> name <==` sections (`head`'s own format), one per file.
@@ -165,40 +112,6 @@ mod tests {
             );
         }
         assert!(named_files("count to 3.").is_empty());
-    }
-
-    #[test]
-    fn archives_show_what_they_hold_and_binary_files_nothing() {
-        assert_eq!(archive_kind("site.tar.gz"), Some(Archive::Tar));
-        assert_eq!(archive_kind("b.tgz"), Some(Archive::Tar));
-        assert_eq!(archive_kind("b.zip"), Some(Archive::Zip));
-        assert_eq!(archive_kind("access.log.1.gz"), Some(Archive::Compressed("gzip")));
-        assert_eq!(archive_kind("notes.txt"), None);
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("pack/docs")).unwrap();
-        std::fs::write(root.join("pack/docs/a.md"), "# A\n").unwrap();
-        std::fs::write(root.join("rows.csv"), "id,name\n1,x\n").unwrap();
-        std::fs::write(root.join("blob.bin"), b"\x00\x01\x02binary\x00").unwrap();
-        std::fs::write(root.join("empty.txt"), "").unwrap();
-        let run =
-            |script: &str| std::process::Command::new("bash").arg("-c").arg(script).current_dir(root).output().unwrap();
-        assert!(
-            run("tar -czf pack.tar.gz pack && rm -r pack && printf 'one\\ntwo\\n' | gzip > log.gz").status.success()
-        );
-        let peeks: Vec<String> = ["pack.tar.gz", "log.gz", "rows.csv", "blob.bin", "empty.txt", "gone.txt"]
-            .iter()
-            .filter_map(|name| peek_command(name, false))
-            .collect();
-        let output = run(&peeks.join("\n"));
-        let inputs = split_peeks(&String::from_utf8_lossy(&output.stdout));
-        let shown = |from: &str| inputs.iter().find(|i| i.from == from).map(|i| i.text.clone());
-        assert!(shown("pack.tar.gz (the files it holds)").unwrap().contains("pack/docs/a.md"), "{inputs:?}");
-        assert_eq!(shown("log.gz (uncompressed)").as_deref(), Some("one\ntwo\n"));
-        assert_eq!(shown("rows.csv").as_deref(), Some("id,name\n1,x\n"));
-        assert_eq!(shown("empty.txt").as_deref(), Some(""));
-        assert_eq!(shown("blob.bin"), None, "{inputs:?}");
-        assert_eq!(inputs.len(), 4, "nothing of a missing file: {inputs:?}");
     }
 
     #[test]

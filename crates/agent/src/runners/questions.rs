@@ -66,13 +66,8 @@ pub(crate) async fn answer_questions(
                 if answered.len() >= MAX_QUESTIONS {
                     return Prompted::Seen(seen);
                 }
-                let said = task_says_yes_or_no(asker.goal, &found.prompt);
-                let yes = match said {
-                    Some(yes) => Some(yes),
-                    None => confirm(asker, &screen).await,
-                };
-                match yes {
-                    Some(yes) => (found.prompt.trim().to_owned(), yes_or_no_as_asked(&found.prompt, yes)),
+                match confirm(asker, &screen).await {
+                    Some(yes) => (found.prompt.trim().to_owned(), if yes { "y" } else { "n" }.to_owned()),
                     None => return Prompted::Seen(ended_meanwhile(asker).unwrap_or(seen)),
                 }
             }
@@ -105,11 +100,7 @@ pub(crate) async fn answer_questions(
             seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
             continue;
         }
-        let keys = match answer.is_empty() {
-            true => vec![KeyInput::Key(Key::Enter)],
-            false => vec![KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)],
-        };
-        if let Err(error) = pane.send(&keys).await {
+        if let Err(error) = pane.send(&[KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)]).await {
             tracing::debug!(%error, "answering the question failed");
             return Prompted::Seen(seen);
         }
@@ -142,97 +133,6 @@ pub(crate) async fn waiting_question(pane: &GatedPane) -> Option<String> {
     (column > 0 && after.trim().is_empty() && looks_like_prompt(&before)).then(|| before.trim().to_owned())
 }
 
-/// The yes or no the task gives for `question` when it says which without doubt: of the task's clauses that say
-/// yes or no (`answer yes when it asks about the cache`, `say no to the upload`), the one that shares the most
-/// words with the question, when it is the only one that shares that many. `None` leaves it to the model: no clause
-/// says yes or no, none shares a word with the question, or two clauses share as many.
-///
-/// Read from the task's words rather than by a model, because a task that answers two questions differently is
-/// exactly where a small model mixes them up (Qwen2.5-Coder-0.5B answered "no" to both of "yes for A, no for B").
-fn task_says_yes_or_no(task: &str, question: &str) -> Option<bool> {
-    let words = |text: &str| -> Vec<String> {
-        text.split(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))
-            .map(|w| w.trim_matches(|c: char| ".-_".contains(c)).to_lowercase())
-            .filter(|w| !w.is_empty())
-            .collect()
-    };
-    let asked = words(question);
-    let mut best: Option<(usize, bool)> = None;
-    let mut tied = false;
-    for clause in YES_NO_CLAUSE.split(task) {
-        let clause_words = words(clause);
-        let says_yes = clause_words.iter().any(|w| w == "yes" || w == "y");
-        let says_no = clause_words.iter().any(|w| w == "no" || w == "n");
-        if says_yes == says_no {
-            continue;
-        }
-        let shared = clause_words
-            .iter()
-            .filter(|w| !NOT_A_SUBJECT.contains(&w.as_str()) && !LITTLE.contains(&w.as_str()) && w.len() > 1)
-            .filter(|w| asked.contains(w))
-            .collect::<std::collections::HashSet<_>>()
-            .len();
-        if shared == 0 {
-            continue;
-        }
-        match best {
-            Some((most, answer)) if shared == most => tied |= answer != says_yes,
-            Some((most, _)) if shared < most => {}
-            _ => {
-                best = Some((shared, says_yes));
-                tied = false;
-            }
-        }
-    }
-    best.filter(|_| !tied).map(|(_, yes)| yes)
-}
-
-/// Where a task's clauses end: each says what to answer to one question.
-static YES_NO_CLAUSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::patterns::constant(r"(?i)[.;,:!?]\s|[.;!?]$|\s(?:and|but|then|while|whereas|otherwise)\s")
-});
-
-/// Words of a clause that say how to answer, not which question it is about.
-const NOT_A_SUBJECT: &[&str] = &[
-    "yes",
-    "no",
-    "y",
-    "n",
-    "answer",
-    "answers",
-    "say",
-    "says",
-    "reply",
-    "respond",
-    "type",
-    "asks",
-    "asked",
-    "ask",
-    "about",
-    "question",
-    "questions",
-    "prompt",
-    "prompts",
-    "whether",
-    "should",
-    "would",
-    "will",
-    "you",
-    "want",
-];
-
-/// `yes` as the question offers it: `yes`/`no` where it lists the words (`(yes/no)`), else `y`/`n`.
-fn yes_or_no_as_asked(question: &str, yes: bool) -> String {
-    let words = question.to_lowercase().contains("yes/no");
-    match (words, yes) {
-        (true, true) => "yes",
-        (true, false) => "no",
-        (false, true) => "y",
-        (false, false) => "n",
-    }
-    .to_owned()
-}
-
 /// Whether to answer yes to the `[y/N]` question at the end of `screen`, as the task calls for. `None` when the
 /// call fails or the reply says neither.
 async fn confirm(asker: &Asker<'_>, screen: &str) -> Option<bool> {
@@ -257,14 +157,6 @@ async fn confirm(asker: &Asker<'_>, screen: &str) -> Option<bool> {
 /// (copied from the answers so far) to the next question, and the first answer again to a question the task does
 /// not answer.
 async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, screen: &str) -> Option<String> {
-    // A yes/no question the watcher did not take for one (`Continue? yes/no:`): answered as one.
-    if YES_NO_CHOICE.is_match(question) {
-        let yes = match task_says_yes_or_no(asker.goal, question) {
-            Some(yes) => Some(yes),
-            None => confirm(asker, screen).await,
-        };
-        return yes.map(|yes| yes_or_no_as_asked(question, yes));
-    }
     // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
     // call; none named is the person's to decide.
     let listed = options(question);
@@ -277,10 +169,6 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
         && !options(question).is_empty()
     {
         return Some(only.clone());
-    }
-    // "Keep the default port": a question that shows its default (`Port [8080]:`) is answered with Enter alone.
-    if shows_default(question) && (in_task(asker.goal, "default") || in_task(asker.goal, "defaults")) {
-        choices.push(KEEP_DEFAULT.to_owned());
     }
     if choices.is_empty() {
         return None;
@@ -302,29 +190,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let reply = call(asker, &question_request(asker.goal.trim(), answered, screen), shape).await?;
     let answer = answer_field(&reply).unwrap_or_default();
     let answer = answer.trim().trim_matches(['"', '\'', '`']).trim();
-    if answer == KEEP_DEFAULT {
-        return Some(String::new());
-    }
     (!answer.is_empty() && choices.iter().any(|c| c.eq_ignore_ascii_case(answer))).then(|| answer.to_owned())
-}
-
-/// The choice that keeps a question's default: Enter, with nothing typed.
-const KEEP_DEFAULT: &str = "(keep the default)";
-
-/// A question that offers yes or no in words: `yes/no`, `y/n`, in brackets or not.
-static YES_NO_CHOICE: std::sync::LazyLock<regex::Regex> =
-    std::sync::LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:y/n|yes/no)\b"));
-
-/// Whether `question` shows the answer it takes on Enter: `Port [8080]:`, `Name (default: web):`, `Dir [/srv]?` —
-/// not a list of answers (`[json|csv]`, `(east/west)`, `[y/N]`).
-fn shows_default(question: &str) -> bool {
-    static DEFAULT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::patterns::constant(r"(?i)(?:\[([^\[\]]+)\]|\(default[:= ]\s*([^()]+)\))\s*[:?>]?\s*$")
-    });
-    let Some(captures) = DEFAULT.captures(question.trim_end()) else { return false };
-    let Some(shown) = captures.get(1).or_else(|| captures.get(2)).map(|m| m.as_str().trim()) else { return false };
-    let a_path = shown.starts_with(['/', '~', '.']);
-    !shown.is_empty() && !shown.contains('|') && (a_path || !shown.contains('/'))
 }
 
 /// The answers a question lists: `(east/west)`, `[json|csv]`; not a yes/no pair.
@@ -412,33 +278,6 @@ fn in_task(task: &str, answer: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_yes_or_no_the_task_ties_to_a_question_needs_no_call() {
-        let task = "Run ./tidy.sh. Answer yes when it asks about the downloads/ folder and no when it asks about logs.";
-        assert_eq!(task_says_yes_or_no(task, "Empty downloads/ (4 files)? [y/N]"), Some(true));
-        assert_eq!(task_says_yes_or_no(task, "Also clear the logs? [y/N]"), Some(false));
-        // Nothing of the question in the task, or both answers for the same words: the model decides.
-        assert_eq!(task_says_yes_or_no(task, "Continue? [y/N]"), None);
-        assert_eq!(task_says_yes_or_no("Say yes to the backup, no to the backup copy.", "Backup? [y/N]"), None);
-        assert_eq!(task_says_yes_or_no("Run ./x and answer no", "Overwrite x? [y/N]"), None);
-        let task = "run install.sh: say no to telemetry, but yes to the desktop shortcut";
-        assert_eq!(task_says_yes_or_no(task, "Send anonymous telemetry? (yes/no)"), Some(false));
-        assert_eq!(task_says_yes_or_no(task, "Create a desktop shortcut? [Y/n]"), Some(true));
-        assert_eq!(yes_or_no_as_asked("Send anonymous telemetry? (yes/no)", false), "no");
-        assert_eq!(yes_or_no_as_asked("Create a desktop shortcut? [Y/n]", true), "y");
-        assert!(YES_NO_CHOICE.is_match("Continue? yes/no:") && !YES_NO_CHOICE.is_match("Branch (east/west):"));
-    }
-
-    #[test]
-    fn a_default_is_what_the_question_shows_for_enter() {
-        for question in ["Port [8080]:", "Name (default: web):", "Mode [fast]?", "Data dir [/var/lib/x] >"] {
-            assert!(shows_default(question), "{question}");
-        }
-        for question in ["Port:", "Format [json|csv]:", "Continue [y/N]?", "Name (required):"] {
-            assert!(!shows_default(question), "{question}");
-        }
-    }
 
     #[test]
     fn answers_are_words_of_the_task() {

@@ -18,10 +18,8 @@ use crate::observe::{Command, Patience, Seen, Watch, watch_command};
 use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, script_request};
 use crate::runners::consensus;
 use crate::runners::final_look;
-use crate::runners::header_skip;
 use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
-use crate::runners::program_rewrite;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::rerun::{rerun_program, run_rerun, unanswered_reason};
 use crate::runners::result_check::{Before, Problem, check_result, missing_input};
@@ -237,7 +235,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // is a destination is never required (nor overwritten).
         let spec = crate::GoalSpec::parse(&subtask.description);
         let required = spec.required_writes(std::path::Path::new(&cwd));
-        let headed = header_skip::headed_files(&subtask.description, &spec.reads, std::path::Path::new(&cwd));
         let mut staging = crate::runners::staging::Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
         let launch = Launch { request, records: &records, no_pager: &no_pager };
         let writer =
@@ -285,17 +282,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
-            let mut script = tidied(shared, &subtask.description, script, &headed);
-            if shared.config.shell_fixes
-                && let Some(fix) = program_rewrite::as_program_fix(
-                    &spec,
-                    std::path::Path::new(&cwd),
-                    &script,
-                    program_rewrite::goal_runs(&subtask.description),
-                )
-            {
-                script = fix;
-            }
+            let script = tidied(shared, &subtask.description, script);
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
             if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {
@@ -405,13 +392,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
                     let opinion = match first {
                         Some(first) => {
-                            let second = Second {
-                                writer: &writer,
-                                pane: &pane,
-                                launch: &launch,
-                                required: &required,
-                                headed: &headed,
-                            };
+                            let second = Second { writer: &writer, pane: &pane, launch: &launch, required: &required };
                             second.opinion(&script, &first, &mut staging, attempt).await
                         }
                         None => consensus::Opinion::Nothing("the result could not be read to compare".into()),
@@ -567,15 +548,8 @@ impl Launch<'_> {
 }
 
 /// A model's script as it runs: tidied by the shell where the profile wants its fixes (`AgentConfig::shell_fixes`).
-fn tidied(shared: &Shared, goal: &str, script: Script, headed: &[String]) -> Script {
-    if !shared.config.shell_fixes {
-        return script;
-    }
-    let mut script = script_fix::tidy(goal, &script);
-    if script.language == Language::Bash {
-        script.text = header_skip::skip_headers(goal, &script.text, headed);
-    }
-    script
+fn tidied(shared: &Shared, goal: &str, script: Script) -> Script {
+    if shared.config.shell_fixes { script_fix::tidy(goal, &script) } else { script }
 }
 
 /// A second opinion on an accepted result ([`consensus`]).
@@ -584,8 +558,6 @@ struct Second<'a> {
     pane: &'a GatedPane,
     launch: &'a Launch<'a>,
     required: &'a [String],
-    /// The inputs with a header line ([`header_skip`]).
-    headed: &'a [String],
 }
 
 impl Second<'_> {
@@ -605,7 +577,7 @@ impl Second<'_> {
             return Opinion::Nothing("the token budget is spent".into());
         }
         let script = match self.writer.second(attempt).await {
-            Written::Script(script) => tidied(self.writer.shared, &request.subtask.description, script, self.headed),
+            Written::Script(script) => tidied(self.writer.shared, &request.subtask.description, script),
             Written::Unreadable(_) => return Opinion::Nothing("the reply held no script".into()),
             Written::End(outcome) => {
                 return Opinion::Nothing(outcome.reason.unwrap_or_else(|| "the call ended".into()));

@@ -71,7 +71,7 @@ static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
 /// number, so the count is not followed by the name; `mkdir` makes missing parents, and the directory of a file
 /// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks.
 pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
-    let mut text = without_prompt_tags(&script.text);
+    let mut text = script.text.clone();
     if script.language == Language::Bash {
         if mentions_number(goal) {
             text = stdin_for_wc(&text);
@@ -183,21 +183,6 @@ fn with_parents(goal: &str, text: &str) -> String {
     rejoin(&lines, text)
 }
 
-/// The tags the prompt wraps data in (`<input from="a.csv">`, `</input>`, `</output>`), on lines of their own, taken
-/// out: a small model that copies a file it was shown copies its closing tag too, a syntax error in any language.
-fn without_prompt_tags(text: &str) -> String {
-    let tag = |line: &str| {
-        let line = line.trim();
-        ["</input>", "</output>", "</screen>", "<output>", "<screen>"].contains(&line)
-            || line.starts_with("<input from=") && line.ends_with('>')
-    };
-    if !text.lines().any(tag) {
-        return text.to_owned();
-    }
-    let lines: Vec<&str> = text.lines().filter(|line| !tag(line)).collect();
-    rejoin(&lines, text)
-}
-
 fn stdin_for_wc(text: &str) -> String {
     let re = &*WC_ONE_FILE;
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
@@ -272,15 +257,6 @@ mod tests {
 
     fn bash(body: &str) -> Script {
         Script { language: Language::Bash, text: format!("#!/bin/bash\n{body}\n") }
-    }
-
-    #[test]
-    fn the_prompts_data_tags_copied_into_a_script_are_taken_out() {
-        let goal = "Fix pack.sh.";
-        let copied = "<input from=\"pack.sh\">\nset -eu\necho hi\n</input>";
-        assert_eq!(tidy(goal, &bash(copied)).text, bash("set -eu\necho hi").text);
-        let kept = "echo '</input> is a tag'";
-        assert_eq!(tidy(goal, &bash(kept)).text, bash(kept).text);
     }
 
     #[test]
