@@ -394,8 +394,8 @@ fn nearest_governor(text: &str) -> Option<Governor> {
         .map(|(_, governor)| governor)
 }
 
-/// The byte ranges of the sentences of `goal`.
-fn sentences(goal: &str) -> Vec<(usize, usize)> {
+/// The byte ranges of the sentences of `goal` (each with the mark that ends it).
+pub(crate) fn sentences(goal: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     for boundary in SENTENCE.find_iter(goal) {

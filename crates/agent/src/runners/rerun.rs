@@ -46,9 +46,6 @@ static DESCRIBES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Where a goal's sentences end.
-static SENTENCES: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s+|$)"));
-
 /// Words that ask for something to be fixed or made to work: a missing input is then something to make.
 static SAYS_FIX: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -81,8 +78,11 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     }
     // What the program itself makes ("It should copy the files into mirror/") is for the program to write, not a
     // file the goal asks for besides it.
-    let asked: String =
-        SENTENCES.split(goal).filter(|sentence| !DESCRIBES_PROGRAM.is_match(sentence)).collect::<Vec<_>>().join(". ");
+    let asked: String = crate::goal_spec::sentences(goal)
+        .into_iter()
+        .map(|(start, end)| &goal[start..end])
+        .filter(|sentence| !DESCRIBES_PROGRAM.is_match(sentence))
+        .collect();
     let spec = crate::GoalSpec::parse(&asked);
     if !spec.writes.is_empty() || !spec.guessed.is_empty() {
         return None;
@@ -602,7 +602,7 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*SENTENCES] {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM] {
             assert!(!re.as_str().is_empty());
         }
     }
