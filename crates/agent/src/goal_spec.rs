@@ -153,7 +153,7 @@ impl GoalSpec {
         // Verbs are looked for where no file is named: `mv.txt` holds no `mv`, `fix.log` no `fix`.
         let masked = mask_files(goal);
         let mut spec =
-            GoalSpec { mutates: MUTATING.is_match(&masked) || UNPACKS.is_match(goal), ..GoalSpec::default() };
+            GoalSpec { mutates: used_as_verb(&MUTATING, &masked) || UNPACKS.is_match(goal), ..GoalSpec::default() };
         let sentences = sentences(goal);
         for &(start, end) in &sentences {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
@@ -275,7 +275,7 @@ impl GoalSpec {
             if word.is_empty() || word.contains("://") || !(named || looks_like_path(word)) || placeholder(word) {
                 continue;
             }
-            let governor = nearest_governor(masked_before).or_else(|| nearest_governor(&masked[..whole.start()]));
+            let governor = nearest_governor(masked_before).or_else(|| unclaimed_governor(&masked[..whole.start()]));
             if matches!(governor, Some(Governor::Write) | None) {
                 first_write.get_or_insert(whole.start());
             }
@@ -351,7 +351,7 @@ impl GoalSpec {
                 continue;
             }
             let window = window_before(masked, at, 6);
-            if CHANGE_VERB.is_match(window) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
+            if used_as_verb(&CHANGE_VERB, window) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
                 push(&mut self.changes, &file);
                 self.guessed.retain(|f| f != &file);
             }
@@ -362,7 +362,31 @@ impl GoalSpec {
 /// Whether `before` (the text ahead of "in X") asks for a change in X: `replace foo with bar in`, `fix the typo in`.
 fn changed_in(before: &str) -> bool {
     let window = window_before(before, before.len(), 8);
-    CHANGE_VERB.is_match(window) && ends_with_in(before)
+    used_as_verb(&CHANGE_VERB, window) && ends_with_in(before)
+}
+
+/// Words before a verb of `CHANGE_VERB` or `MUTATING` that make it a noun or an adjective: `every empty file`,
+/// `the set of`, `a clear list`, `its format`, `non-empty`.
+static NOT_A_VERB_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:\b(?:the|a|an|every|each|all|any|no|some|its|their|his|her|my|your|our|these|those|this|of|non)\s+|-)$",
+    )
+});
+
+/// Nouns after `empty` that make it an adjective even with no article before it (`list empty files`).
+static EMPTY_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)^\s+(?:files?|lines?|folders?|directories|directory|dirs?|rows?|fields?|values?|entries|entry|cells?|strings?|ones?)\b",
+    )
+});
+
+/// Whether `verbs` matches `text` as a verb: not after an article, a quantifier or a possessive (`every empty file`,
+/// `the set of`), and `empty` not before a noun (`list empty files`).
+fn used_as_verb(verbs: &Regex, text: &str) -> bool {
+    verbs.find_iter(text).any(|found| {
+        let adjective = found.as_str().eq_ignore_ascii_case("empty") && EMPTY_NOUN.is_match(&text[found.end()..]);
+        !adjective && !NOT_A_VERB_AFTER.is_match(&text[..found.start()])
+    })
 }
 
 fn ends_with_in(before: &str) -> bool {
@@ -393,6 +417,21 @@ fn nearest_governor(text: &str) -> Option<Governor> {
         .max_by_key(|(at, _)| *at)
         .map(|(_, governor)| governor)
 }
+
+/// The governor nearest the end of `text` that governs no "to"/"into" of its own: in `write its path, relative to
+/// the top, to x.txt`, `relative` governs `to the top`, and `write` governs `to x.txt`.
+fn unclaimed_governor(text: &str) -> Option<Governor> {
+    GOVERNORS
+        .iter()
+        .filter_map(|(re, governor)| {
+            re.find_iter(text).filter(|m| !TO_NEXT.is_match(&text[m.end()..])).last().map(|m| (m.start(), *governor))
+        })
+        .max_by_key(|(at, _)| *at)
+        .map(|(_, governor)| governor)
+}
+
+/// "to"/"into" right after a word (`relative to`, `next to`).
+static TO_NEXT: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^\s+(?:to|into)\b"));
 
 /// The byte ranges of the sentences of `goal` (each with the mark that ends it).
 pub(crate) fn sentences(goal: &str) -> Vec<(usize, usize)> {
@@ -519,6 +558,9 @@ mod tests {
             &*LISTS,
             &*CHANGE_VERB,
             &*MUTATING,
+            &*NOT_A_VERB_AFTER,
+            &*TO_NEXT,
+            &*EMPTY_NOUN,
             &*SENTENCE,
             &*QUOTED,
             &*IN_PLACE,
@@ -683,9 +725,53 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_with_its_own_to_does_not_govern_a_later_one() {
+        for goal in [
+            "Save the newest log's path, relative to the home folder (like logs/a.log), to newest.txt.",
+            "Write each host's name, next to its address, according to the inventory, to hosts.txt.",
+        ] {
+            let s = spec(goal);
+            assert_eq!(s.writes, [s.destinations().last().unwrap().clone()], "{goal}: {s:?}");
+            assert_eq!(s.destinations().len(), 1, "{goal}: {s:?}");
+        }
+        // A comparison's own "to" still reads.
+        let s = spec("Compare the sizes of a.bin and b.bin relative to c.bin.");
+        assert!(s.destinations().is_empty(), "{s:?}");
+    }
+
+    #[test]
+    fn a_change_verb_used_as_a_noun_or_an_adjective_changes_nothing() {
+        for (goal, made) in [
+            ("List each empty folder (no entries) under media/ in hollow.txt, one per line.", "hollow.txt"),
+            ("Write the names of all empty files in inbox/ to blank.txt.", "blank.txt"),
+            ("Put the set of distinct hosts in hosts.log into hosts.txt, sorted.", "hosts.txt"),
+        ] {
+            let s = spec(goal);
+            assert_eq!(s.destinations(), [made], "{goal}: {s:?}");
+            assert!(s.changes.is_empty(), "{goal}: {s:?}");
+        }
+        for goal in [
+            "How many empty lines are in poem.md?",
+            "How many non-empty lines does poem.md have?",
+            "How long is the format section of style.md, in lines?",
+            "Print each change in the log of changes.md.",
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.is_empty() && !s.mutates, "{goal}: {s:?}");
+        }
+        // The verb itself still changes what it names.
+        assert_eq!(spec("Empty the file trash.log.").changes, ["trash.log"]);
+        assert_eq!(spec("Remove the empty lines in poem.md.").changes, ["poem.md"]);
+        assert_eq!(spec("Clear old entries in cache.db.").changes, ["cache.db"]);
+        assert_eq!(spec("Only change the port in app.ini.").changes, ["app.ini"]);
+    }
+
+    #[test]
     fn a_file_after_in_and_before_a_comma_is_where_a_list_goes() {
         let s = spec("List every image under photos/ in images.txt, one path per line, sorted.");
         assert_eq!(s.destinations(), ["images.txt"]);
+        let p = spec("List each large image (over 2 MB) under photos/ in big.txt, one path per line like photos/a/b.");
+        assert_eq!(p.destinations(), ["big.txt"], "{p:?}");
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(s.required_writes(dir.path()), ["images.txt"]);
         // "List the users in users.txt, sorted" reads it: a guess that finds the file there keeps it as it is.

@@ -68,18 +68,21 @@ async fn the_script_writer_sees_the_first_lines_of_the_files_its_goal_names() {
     let world = World::new().await;
     let rows: String = (1..=9).map(|i| format!("2024-05-0{i},item{i},{i}.50\n")).collect();
     std::fs::write(world.work.path().join("sales.csv"), format!("date,item,amount\n{rows}")).unwrap();
+    // A binary file (a gzip stream's first bytes) is named, not shown.
+    std::fs::write(world.work.path().join("old.csv.gz"), b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xed\x9d").unwrap();
     world.replies(&[
         "```bash\nset -euo pipefail\nawk -F, 'NR > 1 { s += $3 } END { print s }' sales.csv > total.txt\n```",
     ]);
     let agent = world.agent();
-    let summary =
-        world.run(&agent, &script_plan("write the total of the amount column of sales.csv to total.txt")).await;
+    let goal = "write the total of the amount column of sales.csv to total.txt (old.csv.gz holds last year's)";
+    let summary = world.run(&agent, &script_plan(goal)).await;
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
     assert_eq!(world.read("total.txt"), "49.5\n");
     let prompt = &world.prompts()[0];
     // The header and the first rows, as data; not the rest, and nothing for total.txt, which does not exist yet.
     assert!(prompt.contains("<input from=\"sales.csv\">\ndate,item,amount\n2024-05-01,item1,1.50\n"), "{prompt}");
     assert!(!prompt.contains("item5,") && !prompt.contains("<input from=\"total.txt"), "{prompt}");
+    assert!(prompt.contains("<input from=\"old.csv.gz\">\n(binary data, not shown)\n</input>"), "{prompt}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

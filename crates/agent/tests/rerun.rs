@@ -72,6 +72,48 @@ async fn a_failing_program_is_fixed_one_action_at_a_time_and_run_again_until_it_
     assert!(stats.changes.iter().any(|c| c.path.ends_with("manifest.lst")), "{:?}", stats.changes);
 }
 
+/// Exits 0 having copied nothing until target.cfg names a folder.
+const SYNC: &str = "#!/bin/bash\ntarget=$(grep -v '^#' target.cfg)\nif [ -z \"$target\" ]; then\n  echo \"sync: \
+                    target.cfg names no folder; nothing copied\"\n  exit 0\nfi\nmkdir -p \"$target\"\ncp files/* \
+                    \"$target\"/\necho \"copied $(ls files | wc -l) files\"\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exit_0_that_made_nothing_the_goal_says_the_program_makes_is_no_success() {
+    let world = World::new().await;
+    program(&world, "sync.sh", SYNC);
+    std::fs::write(world.work.path().join("target.cfg"), "# the folder to copy into\n").unwrap();
+    std::fs::create_dir(world.work.path().join("files")).unwrap();
+    std::fs::write(world.work.path().join("files/a.txt"), "a\n").unwrap();
+    world.replies(&[
+        // Matches no line: exit 0, and nothing changed.
+        &fix("sed -i 's/^$/mirror/' target.cfg"),
+        &fix("printf 'mirror\\n' >> target.cfg"),
+    ]);
+    let agent = world.agent();
+    let goal = "Run ./sync.sh. It should copy the files in files/ into mirror/. Fix what it complains about and run it \
+                again until it works.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("mirror/a.txt"), "a\n");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:#?}");
+    assert!(
+        prompts[0]
+            .contains("It failed (it exited 0, but mirror/ is not there, and the task says the program makes it)"),
+        "{}",
+        prompts[0]
+    );
+    assert!(
+        prompts[1].contains("- `sed -i 's/^$/mirror/' target.cfg`: exit 0, but it changed no file"),
+        "{}",
+        prompts[1]
+    );
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!(stats.verified, Some(true));
+    assert!(stats.checks.iter().any(|c| c == "it made mirror/"), "{:?}", stats.checks);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
     let world = World::new().await;

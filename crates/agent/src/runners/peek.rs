@@ -28,6 +28,9 @@ fn is_code(name: &str) -> bool {
     matches!(extension, "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "awk" | "sed")
 }
 
+/// What the script writer is shown of a binary file instead of its bytes.
+const BINARY: &str = "(binary data, not shown)";
+
 /// The names in a goal that look like files (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it, at most three of them (the first).
 pub fn named_files(goal: &str) -> Vec<String> {
@@ -52,8 +55,10 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
                 (true, false) => return None,
             };
             let name = shell_quote(name);
+            // A binary file (an archive, an image) is named, not shown: its bytes are noise in a prompt.
             Some(format!(
-                "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; head -n {lines} -- {name} | cut -c1-200; fi"
+                "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; if [ -s {name} ] && ! LC_ALL=C grep -Iq '' -- \
+                 {name} 2>/dev/null; then echo '{BINARY}'; else head -n {lines} -- {name} | cut -c1-200; fi; fi"
             ))
         })
         .collect();

@@ -116,6 +116,27 @@ pub(crate) fn says_to_fix(goal: &str) -> bool {
     SAYS_FIX.is_match(goal)
 }
 
+/// What of `promised` (what the goal says the program makes) a run that exited 0 did not make, in words: a file it
+/// did not write (unchanged since `before`) or left empty, a directory that is missing or empty.
+fn unmade(promised: &[String], before: &Before, cwd: &std::path::Path) -> Option<String> {
+    for file in promised {
+        let path = crate::claims::resolve(file, cwd);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            return Some(format!("{file} is not there, and the task says the program makes it"));
+        };
+        if meta.is_dir() {
+            if std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_none()) {
+                return Some(format!("{file} is empty, and the task says the program fills it"));
+            }
+        } else if before.unchanged(file, &meta) {
+            return Some(format!("the program did not write {file}, which the task says it makes"));
+        } else if meta.len() == 0 {
+            return Some(format!("{file} is empty, and the task says the program writes it"));
+        }
+    }
+    None
+}
+
 /// Why a fixing command is not run, if it is not: it runs the program itself, writes the program out again, is
 /// longer than one change, repeats a fix already made, or acts on nothing the error names (`error`: the program's
 /// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times).
@@ -288,6 +309,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
     let spec = crate::GoalSpec::parse(&subtask.description);
     let mut staging = Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
+    // What the goal says the program makes ("It should copy notes/ into backup/"): an exit 0 that made none of it
+    // is no success.
+    let promised = spec.required_writes(std::path::Path::new(&cwd));
     // The program is typed as the goal (or the subtask's command) names it: through the gate, as any command.
     if let Err(error) = gate_script(&pane, &Script::command_line(program), &cwd) {
         shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
@@ -303,6 +327,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         attempt += 1;
         progress(request, calls, caller.tokens_so_far(), format!("running {program}"));
         shared.ledger.update(&subtask.id, |s| s.last_command = Some(program.to_owned()));
+        // Taken before each run: a file the program is to write counts only when this run wrote it (not a fix).
+        let before = Before::take(&subtask.description, &cwd);
         let (exit_code, output, settled) = match runs.run(&mut staging, attempt, program, request.timeout).await? {
             Ran::Ended { exit_code, output, settled } => (exit_code, output, settled),
             Ran::Unanswered(question) => return Ok(unanswered(program, &question)),
@@ -324,12 +350,15 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             Settled::Refused(how) => how,
             Settled::Applied(applied) if exit_code == 0 => {
                 let checked = check_result(&subtask.description, &[], &cwd, &output, false, &Before::default());
+                let unmade = unmade(&promised, &before, std::path::Path::new(&cwd));
                 match checked.problem {
-                    None if error_line(&output).is_none() => {
+                    None if error_line(&output).is_none() && unmade.is_none() => {
                         let kept = staging.keep(applied);
+                        let mut checks = vec![format!("`{program}` exited 0 and printed no error")];
+                        checks.extend(promised.iter().map(|file| format!("it made {file}")));
                         shared.ledger.update(&subtask.id, |s| {
                             s.verified = Some(true);
-                            s.checks = vec![format!("`{program}` exited 0 and printed no error")];
+                            s.checks = checks;
                             s.changes.extend(kept.changes);
                             s.journal = kept.journal.or(s.journal.take());
                         });
@@ -337,9 +366,12 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     }
                     problem => {
                         staging.take_back(applied);
-                        match problem {
-                            Some(problem) => format!("it exited 0, but {problem}"),
-                            None => "it exited 0, but printed an error".into(),
+                        match (problem, unmade) {
+                            (Some(problem), _) => format!("it exited 0, but {problem}"),
+                            (None, Some(unmade)) if error_line(&output).is_none() => {
+                                format!("it exited 0, but {unmade}")
+                            }
+                            (None, _) => "it exited 0, but printed an error".into(),
                         }
                     }
                 }
@@ -419,11 +451,18 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 for change in &kept.changes {
                     progress(request, calls, caller.tokens_so_far(), change.to_string());
                 }
+                // A fix that changed nothing (a `sed` whose pattern matched no line) is said so: the model took its
+                // exit 0 for a change made.
+                let came = if kept.changes.is_empty() {
+                    "exit 0, but it changed no file".to_owned()
+                } else {
+                    "exit 0".to_owned()
+                };
                 shared.ledger.update(&subtask.id, |s| {
                     s.changes.extend(kept.changes);
                     s.journal = kept.journal.or(s.journal.take());
                 });
-                "exit 0".to_owned()
+                came
             }
             Ran::Ended { settled: Settled::Unavailable, .. } => {
                 "it did not run (staging was not available); run it again".into()
@@ -690,6 +729,30 @@ mod tests {
         assert_eq!(made_directories("mkdir -p 'app.conf' logs && touch x"), ["app.conf", "logs"]);
         assert_eq!(made_directories("sudo mkdir \"my dir\"; ls"), ["my dir"]);
         assert!(made_directories("echo mkdir a.conf").is_empty());
+    }
+
+    #[test]
+    fn what_the_program_is_said_to_make_must_be_made_by_its_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path();
+        let goal = "Run ./pack.sh. It should write the list to out.txt and copy notes/ into backup/. Fix what it \
+                    complains about and run it again until it succeeds.";
+        let promised = crate::GoalSpec::parse(goal).required_writes(cwd);
+        assert_eq!(promised, ["out.txt", "backup/"]);
+        let cwd_text = cwd.to_str().unwrap();
+        let before = Before::take(goal, cwd_text);
+        assert!(unmade(&promised, &before, cwd).unwrap().contains("out.txt is not there"));
+        std::fs::write(cwd.join("out.txt"), "").unwrap();
+        assert!(unmade(&promised, &before, cwd).unwrap().contains("out.txt is empty"));
+        std::fs::write(cwd.join("out.txt"), "a\n").unwrap();
+        assert!(unmade(&promised, &before, cwd).unwrap().contains("backup/ is not there"));
+        std::fs::create_dir(cwd.join("backup")).unwrap();
+        assert!(unmade(&promised, &before, cwd).unwrap().contains("backup/ is empty"));
+        std::fs::write(cwd.join("backup/a.md"), "a\n").unwrap();
+        assert_eq!(unmade(&promised, &before, cwd), None);
+        // Written before this run (by a fix, or already there): not made by the run.
+        let before = Before::take(goal, cwd_text);
+        assert!(unmade(&promised, &before, cwd).unwrap().contains("did not write out.txt"));
     }
 
     #[test]

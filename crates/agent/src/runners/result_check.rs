@@ -50,7 +50,8 @@ impl Before {
         Before(goal_destinations(goal).into_iter().filter_map(stamp).collect())
     }
 
-    fn unchanged(&self, file: &str, meta: &std::fs::Metadata) -> bool {
+    /// Whether `file` (as the goal names it) is as it was, by `meta` of it now.
+    pub(crate) fn unchanged(&self, file: &str, meta: &std::fs::Metadata) -> bool {
         self.0.iter().any(|(name, modified, len)| {
             name == file && meta.modified().is_ok_and(|m| m == *modified) && meta.len() == *len
         })

@@ -235,6 +235,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // is a destination is never required (nor overwritten).
         let spec = crate::GoalSpec::parse(&subtask.description);
         let required = spec.required_writes(std::path::Path::new(&cwd));
+        tracing::debug!(reads = ?spec.reads, changes = ?spec.changes, ?required, "what the goal reads and makes");
         let mut staging = crate::runners::staging::Staging::new(shared, &subtask.pane, &spec, &cwd, &records);
         let launch = Launch { request, records: &records, no_pager: &no_pager };
         let writer =
