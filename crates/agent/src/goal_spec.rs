@@ -411,20 +411,24 @@ fn window_before(text: &str, at: usize, words: usize) -> &str {
 
 /// The governor nearest the end of `text`.
 fn nearest_governor(text: &str) -> Option<Governor> {
-    GOVERNORS
-        .iter()
-        .filter_map(|(re, governor)| re.find_iter(text).last().map(|m| (m.start(), *governor)))
-        .max_by_key(|(at, _)| *at)
-        .map(|(_, governor)| governor)
+    last_governor(text, false)
 }
 
 /// The governor nearest the end of `text` that governs no "to"/"into" of its own: in `write its path, relative to
 /// the top, to x.txt`, `relative` governs `to the top`, and `write` governs `to x.txt`.
 fn unclaimed_governor(text: &str) -> Option<Governor> {
+    last_governor(text, true)
+}
+
+/// The governor nearest the end of `text`; `unclaimed`: only one that has no "to"/"into" right after it.
+fn last_governor(text: &str, unclaimed: bool) -> Option<Governor> {
     GOVERNORS
         .iter()
         .filter_map(|(re, governor)| {
-            re.find_iter(text).filter(|m| !TO_NEXT.is_match(&text[m.end()..])).last().map(|m| (m.start(), *governor))
+            re.find_iter(text)
+                .filter(|m| !(unclaimed && TO_NEXT.is_match(&text[m.end()..])))
+                .last()
+                .map(|m| (m.start(), *governor))
         })
         .max_by_key(|(at, _)| *at)
         .map(|(_, governor)| governor)

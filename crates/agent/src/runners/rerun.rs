@@ -328,7 +328,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         progress(request, calls, caller.tokens_so_far(), format!("running {program}"));
         shared.ledger.update(&subtask.id, |s| s.last_command = Some(program.to_owned()));
         // Taken before each run: a file the program is to write counts only when this run wrote it (not a fix).
-        let before = Before::take(&subtask.description, &cwd);
+        let before = Before::of(&promised, &cwd);
         let (exit_code, output, settled) = match runs.run(&mut staging, attempt, program, request.timeout).await? {
             Ran::Ended { exit_code, output, settled } => (exit_code, output, settled),
             Ran::Unanswered(question) => return Ok(unanswered(program, &question)),
@@ -740,7 +740,7 @@ mod tests {
         let promised = crate::GoalSpec::parse(goal).required_writes(cwd);
         assert_eq!(promised, ["out.txt", "backup/"]);
         let cwd_text = cwd.to_str().unwrap();
-        let before = Before::take(goal, cwd_text);
+        let before = Before::of(&promised, cwd_text);
         assert!(unmade(&promised, &before, cwd).unwrap().contains("out.txt is not there"));
         std::fs::write(cwd.join("out.txt"), "").unwrap();
         assert!(unmade(&promised, &before, cwd).unwrap().contains("out.txt is empty"));
@@ -751,7 +751,7 @@ mod tests {
         std::fs::write(cwd.join("backup/a.md"), "a\n").unwrap();
         assert_eq!(unmade(&promised, &before, cwd), None);
         // Written before this run (by a fix, or already there): not made by the run.
-        let before = Before::take(goal, cwd_text);
+        let before = Before::of(&promised, cwd_text);
         assert!(unmade(&promised, &before, cwd).unwrap().contains("did not write out.txt"));
     }
 

@@ -43,11 +43,16 @@ pub(crate) struct Before(Vec<(String, std::time::SystemTime, u64)>);
 impl Before {
     /// The destinations of `goal` under `cwd` that exist now, with their modification time and size.
     pub(crate) fn take(goal: &str, cwd: &str) -> Before {
-        let stamp = |file: String| {
-            let meta = std::fs::metadata(resolve(&file, Path::new(cwd))).ok()?;
-            Some((file, meta.modified().ok()?, meta.len()))
+        Before::of(&goal_destinations(goal), cwd)
+    }
+
+    /// `files` (as a goal names them) under `cwd` that exist now, with their modification time and size.
+    pub(crate) fn of(files: &[String], cwd: &str) -> Before {
+        let stamp = |file: &String| {
+            let meta = std::fs::metadata(resolve(file, Path::new(cwd))).ok()?;
+            Some((file.clone(), meta.modified().ok()?, meta.len()))
         };
-        Before(goal_destinations(goal).into_iter().filter_map(stamp).collect())
+        Before(files.iter().filter_map(stamp).collect())
     }
 
     /// Whether `file` (as the goal names it) is as it was, by `meta` of it now.
