@@ -1,6 +1,6 @@
-//! Following an agent pane with no model: wake on its output (tmux-habitat's pane subscription, no polling),
-//! read the inner clive's turn-protocol lines, and say what the outer must do. While the inner thinks nothing
-//! comes out of here, so nobody calls a model.
+//! Following an agent pane with no model: wake on its output (tmux-habitat's pane subscription), read the
+//! inner clive's turn-protocol lines, and say what the outer must do. While the inner thinks nothing comes out
+//! of here, so nobody calls a model; a silent pane costs one query a second (is it dead?), never a capture.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -26,6 +26,12 @@ pub const PANE_HEIGHT: u16 = 50;
 
 /// Lines of scrollback read with each capture.
 const SCROLLBACK: usize = 2000;
+
+/// How long the pane may be silent before the driver looks whether it died. tmux 3.3a can lose the last
+/// output of a program that exits at once (it closes the pane's terminal when the program's exit is reported,
+/// before reading what is left in it), so a dead ssh's marker, even all it printed, may never come as output:
+/// a death is seen by looking at the pane (one query, not a capture) after a silence this long.
+const LOOK_AFTER_SILENCE: Duration = Duration::from_secs(1);
 
 /// Opens a window named `name` in `session` running `ssh` (argv, no shell line), with `env` in the pane's
 /// environment only: the nonce and the provider keys reach ssh (which sends them with `SendEnv`) and appear on
@@ -130,8 +136,8 @@ pub struct AgentSession {
     question_open: bool,
     /// An answer went out before the question's `TURN: waiting` arrived: that line is not a new wait.
     swallow_waiting: bool,
-    /// An exit marker is on screen but the pane was not dead when last looked at.
-    exit_suspected: bool,
+    /// The last wake was a silence (no output): time to look whether the pane died.
+    silent: bool,
     /// Output was lost (tmux paused the pane for a reader that fell behind): what the pane printed before the
     /// stream resumed never comes as output (the last lines of a dying ssh among it), so the screen is read
     /// again shortly after.
@@ -162,7 +168,7 @@ impl AgentSession {
             stats: DriveStats::default(),
             question_open: false,
             swallow_waiting: false,
-            exit_suspected: false,
+            silent: true,
             recapture: false,
         };
         session.refresh().await?;
@@ -176,7 +182,7 @@ impl AgentSession {
         self.pane = pane;
         self.markers_seen = 0;
         self.markers_checked = 0;
-        self.exit_suspected = false;
+        self.silent = true;
         self.screen.clear();
         self.refresh().await
     }
@@ -215,26 +221,11 @@ impl AgentSession {
                 Status::Stalled { silent_for } => return Ok(Update::Stalled { silent_for }),
                 Status::Working { check_again_in, .. } => check_again_in,
             };
-            // A new exit marker: give the pane a moment to die. One that did not die in that moment (a marker
-            // printed by a remote program, or tmux slow to report the death under load) is looked at again
-            // once a second: a dead pane prints nothing more that would wake us.
-            let ended = if self.markers_seen > self.markers_checked {
-                self.markers_checked = self.markers_seen;
-                self.ended(true).await?
-            } else if self.exit_suspected {
-                self.ended(false).await?
-            } else {
-                None
-            };
-            if let Some(status) = ended {
+            if let Some(status) = self.look_for_death().await? {
                 return Ok(Update::Disconnected { status, screen: self.screen.clone() });
             }
-            self.exit_suspected = self.markers_seen > 0;
-            let mut wake_at = deadline.min(tokio::time::Instant::now() + check_again_in);
-            if self.exit_suspected || self.recapture {
-                wake_at = wake_at.min(tokio::time::Instant::now() + Duration::from_secs(1));
-            }
-            self.wake(wake_at, deadline).await?;
+            let wake_at = tokio::time::Instant::now() + check_again_in.min(LOOK_AFTER_SILENCE);
+            self.wake(deadline.min(wake_at), deadline).await?;
         }
     }
 
@@ -242,21 +233,21 @@ impl AgentSession {
     /// prints meanwhile is read (numbered lines stay read) but ends nothing. Returns ssh's exit status, if known.
     pub async fn wait_ended(&mut self, deadline: tokio::time::Instant) -> Result<Option<i32>, DriveError> {
         loop {
-            let fresh = self.markers_seen > self.markers_checked;
-            self.markers_checked = self.markers_seen;
-            if self.markers_seen > 0
-                && let Some(status) = self.ended(fresh).await?
-            {
+            if let Some(status) = self.look_for_death().await? {
                 return Ok(status);
             }
-            // An exit marker whose pane was not dead yet is looked at again once a second (see `next`).
-            let wake_at = if self.markers_seen > 0 || self.recapture {
-                deadline.min(tokio::time::Instant::now() + Duration::from_secs(1))
-            } else {
-                deadline
-            };
-            self.wake(wake_at, deadline).await?;
+            self.wake(deadline.min(tokio::time::Instant::now() + LOOK_AFTER_SILENCE), deadline).await?;
         }
+    }
+
+    /// Whether ssh has ended, looked at when there is a reason: a new exit marker (the pane is given a moment
+    /// to die), or a silence (see [`LOOK_AFTER_SILENCE`]). A marker whose pane did not die in that moment (one
+    /// printed by a remote program, or tmux slow to report the death under load) is looked at again after the
+    /// next silence: a dead pane prints nothing more that would wake us.
+    async fn look_for_death(&mut self) -> Result<Option<Option<i32>>, DriveError> {
+        let fresh_marker = self.markers_seen > self.markers_checked;
+        self.markers_checked = self.markers_seen;
+        if fresh_marker || std::mem::take(&mut self.silent) { self.ended(fresh_marker).await } else { Ok(None) }
     }
 
     /// Sleeps until the pane prints (then reads it) or `wake_at`; fails once `deadline` has passed.
@@ -274,6 +265,7 @@ impl AgentSession {
                 if tokio::time::Instant::now() >= deadline {
                     return Err(DriveError::Deadline);
                 }
+                self.silent = true;
                 // After lost output, once: the stream has resumed (the next read resumes it) and the screen
                 // holds what the pause kept back.
                 if std::mem::take(&mut self.recapture) {
@@ -332,18 +324,29 @@ impl AgentSession {
     }
 
     /// Whether ssh has ended (the pane is dead), and its status. The wrapper prints the marker just before it
-    /// exits, so the pane is given a moment to die; a marker printed by a remote program leaves it alive.
+    /// exits, so a `patient` look gives the pane a moment to die; a marker printed by a remote program leaves
+    /// it alive.
     async fn ended(&self, patient: bool) -> Result<Option<Option<i32>>, DriveError> {
         let mut backoff = Backoff::with(Duration::from_millis(2), Duration::from_millis(100), Duration::from_secs(2));
         loop {
             let info = self.pane.info().await?;
             if info.dead {
-                return Ok(Some(info.dead_status.or_else(|| self.printed_status())));
+                return Ok(Some(self.dead_status(info.dead_status).await?));
             }
             if !patient || !backoff.wait().await {
                 return Ok(None);
             }
         }
+    }
+
+    /// A dead pane's exit status: tmux's (which 3.3a can report a moment after the death, or never:
+    /// [`Pane::exit_status`] waits that moment), else the one the wrapper's marker printed.
+    async fn dead_status(&self, status: Option<i32>) -> Result<Option<i32>, DriveError> {
+        let status = match status {
+            Some(status) => Some(status),
+            None => self.pane.exit_status().await?,
+        };
+        Ok(status.or_else(|| self.printed_status()))
     }
 
     fn printed_status(&self) -> Option<i32> {
