@@ -170,10 +170,7 @@ fn refusal(
         return Some("it is a whole script: reply with one command that changes one thing".into());
     }
     if made.iter().any(|(done, _)| done.trim() == fix) {
-        return Some(format!(
-            "`{}` was done already: the error is still there, so do something else",
-            one_line(fix, 80)
-        ));
+        return Some(format!("`{}` was done already: do something else about the error above", one_line(fix, 80)));
     }
     // A missing `x.conf` made a directory (what Qwen2.5-Coder-0.5B does for "not found"): a name with an extension
     // is a file's.
