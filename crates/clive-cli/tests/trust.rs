@@ -97,6 +97,34 @@ fn a_local_model_gets_no_final_look_but_a_number_is_a_check() {
     assert_eq!((report["verified"].as_bool(), report["answer"].as_str()), (Some(true), Some("3\n")), "{report}");
     let checks = report["subtasks"][0]["checks"].to_string();
     assert!(checks.contains("a second script, sampled independently, gave the same result"), "{checks}");
+    // Sampled, not greedy as the first: a greedy second script shares the first one's mistakes.
+    let requests = model.server.requests();
+    let temperature = |back: usize| requests[requests.len() - back].body["temperature"].as_f64().unwrap();
+    assert!(temperature(2) == 0.0 && (temperature(1) - 0.9).abs() < 1e-6, "{} then {}", temperature(2), temperature(1));
+}
+
+#[test]
+fn a_directory_made_is_no_check_of_what_it_holds() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("a.txt"), "a\n").unwrap();
+    std::fs::write(work.path().join("b.txt"), "b\n").unwrap();
+    let model = FakeModel::start();
+    // Made, but with one file of the two: that the directory is there says nothing of that (exit 6).
+    model.replies(&[PROGRAM, "```bash\nmkdir -p backup && cp a.txt backup/\n```"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "Copy the .txt files into backup/."]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(report["verified"], false, "{report}");
+    assert!(report["subtasks"][0]["checks"].to_string().contains("backup/ was made"), "{report}");
+    assert!(work.path().join("backup/a.txt").exists(), "the result is applied, unchecked");
+    // A directory asked for with nothing in it is all of its result: made, it is checked.
+    model.replies(&[PROGRAM, "```bash\nmkdir -p build\n```"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "Create a directory named build."]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(report["verified"], true, "{report}");
+    assert!(report["subtasks"][0]["checks"].to_string().contains("build was made"), "{report}");
 }
 
 #[test]

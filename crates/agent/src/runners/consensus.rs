@@ -71,7 +71,7 @@ fn normalise(text: &str) -> String {
 
 /// Whether a goal's result is one a second script can be compared on: it asks for new files (in `cwd`, where the
 /// accepted attempt left them) or printed output, not for files that existed to be changed (a fixed script, an
-/// edited config) nor for directories to be made, whose checks are their own.
+/// edited config) nor for directories to be made (a result the shell checks by no more than its being there).
 pub(crate) fn comparable(spec: &crate::GoalSpec, required: &[String], cwd: &Path) -> bool {
     spec.changes.is_empty() && required.iter().all(|file| resolve(file, cwd).is_file())
 }

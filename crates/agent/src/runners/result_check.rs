@@ -32,6 +32,14 @@ static PROGRAM_ERROR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words of a goal that asks for something in a directory it names ("copy … into backup/", "a folder with the
+/// logs"): then that the directory is there is no check of the result.
+static FILLS_A_DIRECTORY: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:cop(?:y|ies)|mov(?:e|es)|put|puts|into|in it|inside|extract|unpack|unzip|untar|sav(?:e|es)|writ(?:e|es)|place|fill|sort|organi[sz]e|mirror|back(?:s)? up|archive|link|download|clone|with|containing|holding|of the|files?)\b",
+    )
+});
+
 /// The most bytes of a destination read to judge it.
 const READ_LIMIT: u64 = 256 * 1024;
 
@@ -153,6 +161,9 @@ pub(crate) fn check_result(
 ) -> Checked {
     let wants_number = asks_number(goal);
     let mut checks = Vec::new();
+    // A directory the goal asks for and nothing in it ("make a directory named build"), made and empty: that is
+    // all of the result.
+    let mut whole_directory = false;
     let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new(), content_checked: false };
     // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
     // script printed): a wrong shape is wrong on any attempt.
@@ -180,6 +191,9 @@ pub(crate) fn check_result(
         };
         if !meta.is_file() {
             checks.push(format!("{file} was made"));
+            whole_directory |= required.len() == 1
+                && !matches(&FILLS_A_DIRECTORY, goal)
+                && std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_none());
             continue;
         }
         if meta.len() > READ_LIMIT {
@@ -233,9 +247,10 @@ pub(crate) fn check_result(
     {
         return fail(problem);
     }
-    // A file's existence is not its content: what else was checked says something about the result itself (a
-    // directory the goal asks for is all there is to check of it).
-    let content_checked = checks.iter().any(|c| !c.ends_with(" was written"));
+    // A file's existence is not its content, nor is a directory's ("copy … into backup/": which files?), but for a
+    // directory that is the whole result: what else was checked says something about the result itself.
+    let content_checked =
+        whole_directory || checks.iter().any(|c| !c.ends_with(" was written") && !c.ends_with(" was made"));
     Checked { problem: None, checks, content_checked }
 }
 
@@ -358,7 +373,7 @@ mod tests {
 
     #[test]
     fn result_check_patterns_compile() {
-        for re in [&*ASKS_NUMBER, &*CONDITIONAL, &*PROGRAM_ERROR, &*COUNT_AND_NAME] {
+        for re in [&*ASKS_NUMBER, &*CONDITIONAL, &*PROGRAM_ERROR, &*COUNT_AND_NAME, &*FILLS_A_DIRECTORY] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -369,6 +384,29 @@ mod tests {
             std::fs::write(dir.path().join(name), text).unwrap();
         }
         result_problem(goal, dir.path().to_str().unwrap(), printed, last, &Before::default()).map(|p| p.to_string())
+    }
+
+    #[test]
+    fn a_directory_being_there_checks_it_only_when_nothing_was_to_go_in_it() {
+        let checked = |goal: &str, required: &str, files: &[&str]| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::create_dir(dir.path().join(required.trim_end_matches('/'))).unwrap();
+            for name in files {
+                std::fs::write(dir.path().join(name), "x\n").unwrap();
+            }
+            let cwd = dir.path().to_str().unwrap();
+            let result = check_result(goal, &[required.to_owned()], cwd, "", false, &Before::default());
+            assert_eq!(result.problem, None, "{goal}");
+            assert_eq!(result.checks, [format!("{required} was made")], "{goal}");
+            result.content_checked
+        };
+        assert!(checked("Create a directory named build.", "build", &[]));
+        assert!(checked("Make an empty folder called cache/ here.", "cache/", &[]));
+        // Which files went in, the shell did not look.
+        assert!(!checked("Copy the .txt files into backup/.", "backup/", &["backup/a.txt"]));
+        assert!(!checked("Make a folder logs/ holding the old logs.", "logs/", &["logs/x.log"]));
+        assert!(!checked("Copy the .txt files into backup/.", "backup/", &[]), "made, but empty");
+        assert!(!checked("Create a directory named build.", "build", &["build/stray"]), "not empty: what is in it?");
     }
 
     #[test]

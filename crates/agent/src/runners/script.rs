@@ -50,7 +50,7 @@ pub(crate) fn no_pager_file(records: &std::path::Path) -> Result<std::path::Path
     Ok(path)
 }
 
-/// The least sampling temperature of a repair, where the configuration sets one.
+/// The least sampling temperature of a repair and of a second script, where the configuration sets one.
 const REPAIR_TEMPERATURE: f32 = 0.9;
 
 /// The most characters of a failed script's output kept for the repair prompt.
@@ -690,8 +690,11 @@ impl Writer<'_> {
     /// Asks for a second first script, written apart from the first to compare results with: the same task
     /// without the worked examples, sampled as the first was (greedily for a small local model, so the
     /// comparison repeats run after run).
+    /// The second script of [`consensus`]: sampled, where a temperature is configured, as a repair is. Greedy, a
+    /// small model's second script makes the first one's mistake, and their agreement says nothing.
     async fn second(&self, attempt: u32) -> Written {
-        self.ask(None, attempt, self.shared.config.temperature, false).await
+        let temperature = self.shared.config.temperature.map(|t| t.max(REPAIR_TEMPERATURE));
+        self.ask(None, attempt, temperature, false).await
     }
 
     async fn ask(&self, failure: Option<&Failure>, attempt: u32, temperature: Option<f32>, examples: bool) -> Written {
