@@ -314,14 +314,21 @@ async fn run_in(
     let (check_out, check_err) = (dir.join("check.out"), dir.join("check.err"));
     let checked = run_limited(check, &check_out, &check_err, CHECK_TIMEOUT, Duration::ZERO).await?;
     let said = last_line(&check_err).or_else(|| last_line(&check_out));
-    Ok(judge(task, repeat, ended, &report.figures, checked, said, fake_usage))
+    let ran = Ran { ended, limit };
+    Ok(judge(task, repeat, ran, &report.figures, checked, said, fake_usage))
+}
+
+/// How the agent's process ended (`None`: no agent ran), and the time it was given.
+struct Ran {
+    ended: Option<Ended>,
+    limit: Duration,
 }
 
 /// The record of a run, from what happened (`said`: the check's last line of output).
 fn judge(
     task: &Task,
     repeat: u32,
-    ended: Option<Ended>,
+    Ran { ended, limit }: Ran,
     figures: &Figures,
     checked: Ended,
     said: Option<String>,
@@ -332,7 +339,9 @@ fn judge(
     let mut reasons = Vec::new();
     let timed_out = ended.is_some_and(|e| e.timed_out);
     if timed_out {
-        reasons.push(format!("timed out after {} s", ended.map_or(0, |e| e.wall.as_secs())));
+        // The limit, not the time it took to stop: a program that ignores SIGINT (inherited from a shell that
+        // started the run in the background) is stopped only after the grace, and the reason stays the same.
+        reasons.push(format!("timed out after {} s", limit.as_secs()));
     }
     if checked.timed_out {
         reasons.push(format!("the check did not finish within {} s", CHECK_TIMEOUT.as_secs()));
