@@ -26,7 +26,7 @@ use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
 use crate::runners::questions::{Asker, Prompted, answer_questions};
-use crate::runners::result_check::{Before, check_result, error_line};
+use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::{budget_outcome, pane_directory, progress};
@@ -125,7 +125,7 @@ fn unmade(promised: &[String], before: &Before, cwd: &std::path::Path) -> Option
             return Some(format!("{file} is not there, and the task says the program makes it"));
         };
         if meta.is_dir() {
-            if std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_none()) {
+            if empty_directory(&path) {
                 return Some(format!("{file} is empty, and the task says the program fills it"));
             }
         } else if before.unchanged(file, &meta) {

@@ -146,6 +146,11 @@ pub(crate) struct Checked {
     pub content_checked: bool,
 }
 
+/// Whether `path` is a directory with nothing in it.
+pub(crate) fn empty_directory(path: &Path) -> bool {
+    std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none())
+}
+
 /// What is wrong with the result of a script for `goal` that exited 0 in `cwd` after printing `printed`, and what
 /// held. `required`: the files the goal asks to be written (existing guessed destinations left out,
 /// [`crate::GoalSpec::required_writes`]); `last`: this was the last attempt (an empty or non-numeric result then
@@ -191,9 +196,7 @@ pub(crate) fn check_result(
         };
         if !meta.is_file() {
             checks.push(format!("{file} was made"));
-            whole_directory |= required.len() == 1
-                && !matches(&FILLS_A_DIRECTORY, goal)
-                && std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_none());
+            whole_directory |= required.len() == 1 && !matches(&FILLS_A_DIRECTORY, goal) && empty_directory(&path);
             continue;
         }
         if meta.len() > READ_LIMIT {

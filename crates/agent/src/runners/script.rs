@@ -687,10 +687,8 @@ impl Writer<'_> {
         self.ask(failure, attempt, temperature, true).await
     }
 
-    /// Asks for a second first script, written apart from the first to compare results with: the same task
-    /// without the worked examples, sampled as the first was (greedily for a small local model, so the
-    /// comparison repeats run after run).
-    /// The second script of [`consensus`]: sampled, where a temperature is configured, as a repair is. Greedy, a
+    /// Asks for a second first script, written apart from the first to compare results with ([`consensus`]): the
+    /// same task without the worked examples, sampled as a repair is where a temperature is configured. Greedy, a
     /// small model's second script makes the first one's mistake, and their agreement says nothing.
     async fn second(&self, attempt: u32) -> Written {
         let temperature = self.shared.config.temperature.map(|t| t.max(REPAIR_TEMPERATURE));
