@@ -293,7 +293,10 @@ static SORTED: LazyLock<Regex> = LazyLock::new(|| {
         | \b(?:largest|biggest|highest|most|greatest|smallest|lowest|least|fewest|oldest|newest|latest|earliest
               |longest|shortest)\s+(?:[\w-]+\s+)?first\b
         | \bfrom\s+(?:the\s+)?(?:largest|biggest|highest|most|greatest|smallest|lowest|least|fewest|longest|shortest
-              |oldest|newest)\s+to\b",
+              |oldest|newest)\s+to\b
+        | \bfrom\s+(?:the\s+)?(?:largest|biggest|highest|most|greatest|smallest|lowest|least|fewest|longest|shortest
+              |oldest|newest)\s+[\w-]+\s+to\s+(?:the\s+)?(?:largest|biggest|highest|most|greatest|smallest|lowest|least
+              |fewest|longest|shortest|oldest|newest)\b",
     )
 });
 
@@ -311,24 +314,29 @@ static NOT_SORTED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "descending", "reverse", "largest first", "from highest to lowest", "Z to A".
+/// "descending", "reverse", "largest first", "from highest to lowest", "from the highest score to the lowest",
+/// "Z to A".
 static DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
         \b(?:descending|decreasing|reverse|reversed)\b
         | \b(?:largest|biggest|highest|most|greatest|newest|latest|longest)\s+(?:[\w-]+\s+)?first\b
         | \bfrom\s+(?:the\s+)?(?:largest|biggest|highest|most|greatest|longest|newest)\s+to\b
+        | \bfrom\s+(?:the\s+)?(?:largest|biggest|highest|most|greatest|longest|newest)\s+[\w-]+\s+to\s+(?:the\s+)?
+              (?:smallest|lowest|least|fewest|shortest|oldest)\b
         | \bz\s*(?:-|to)\s*a\b | \bhigh\s+to\s+low\b | \b(?:large|big)\s+to\s+small\b",
     )
 });
 
-/// "ascending", "smallest first", "from lowest to highest", "A to Z".
+/// "ascending", "smallest first", "from lowest to highest", "from the oldest entry to the newest", "A to Z".
 static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
         \b(?:ascending|increasing)\b
         | \b(?:smallest|lowest|least|fewest|oldest|earliest|shortest)\s+(?:[\w-]+\s+)?first\b
         | \bfrom\s+(?:the\s+)?(?:smallest|lowest|least|fewest|shortest|oldest)\s+to\b
+        | \bfrom\s+(?:the\s+)?(?:smallest|lowest|least|fewest|shortest|oldest)\s+[\w-]+\s+to\s+(?:the\s+)?
+              (?:largest|biggest|highest|most|greatest|longest|newest)\b
         | \ba\s*(?:-|to)\s*z\b | \blow\s+to\s+high\b | \bsmall\s+to\s+(?:large|big)\b",
     )
 });
@@ -350,7 +358,10 @@ static SUPERLATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(?:(?P<value>largest|biggest|highest|greatest|smallest|lowest)|(?P<time>oldest|newest|latest|earliest)
         |(?P<length>longest|shortest)|(?P<count>most|least|fewest))\s+(?:[\w-]+\s+)?first\b
         | \bfrom\s+(?:the\s+)?(?:(?P<value2>largest|biggest|highest|greatest|smallest|lowest)|(?P<time2>oldest|newest)
-        |(?P<length2>longest|shortest)|(?P<count2>most|least|fewest))\s+to\b",
+        |(?P<length2>longest|shortest)|(?P<count2>most|least|fewest))\s+to\b
+        | \bfrom\s+(?:the\s+)?(?:(?P<value3>largest|biggest|highest|greatest|smallest|lowest)|(?P<time3>oldest|newest)
+        |(?P<length3>longest|shortest)|(?P<count3>most|least|fewest))\s+[\w-]+\s+to\s+(?:the\s+)?(?:largest|biggest
+        |highest|most|greatest|smallest|lowest|least|fewest|longest|shortest|oldest|newest)\b",
     )
 });
 
@@ -693,6 +704,11 @@ fn mask(goal: &str) -> String {
     String::from_utf8(bytes).unwrap_or_else(|_| goal.to_owned())
 }
 
+/// The texts the goal quotes (see [`quoted_spans`]), in order.
+pub(crate) fn quoted_texts(goal: &str) -> Vec<&str> {
+    quoted_spans(goal).into_iter().map(|(start, end)| &goal[start..end]).collect()
+}
+
 /// The byte ranges inside quotes: `"…"`, `` `…` ``, `“…”`, `‘…’`, and `'…'` where the quote opens a word (so
 /// "the user's names" is not a quote).
 fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
@@ -935,13 +951,13 @@ fn sorted_shape(goal: &str, text: &str) -> Option<Shape> {
     if by.is_none()
         && let Some(c) = SUPERLATIVE_FIRST.captures(text)
     {
-        let measure = |names: [&str; 2]| names.iter().any(|n| c.name(n).is_some());
+        let measure = |names: [&str; 3]| names.iter().any(|n| c.name(n).is_some());
         by = Some(SortKey::Named(
-            if measure(["value", "value2"]) {
+            if measure(["value", "value2", "value3"]) {
                 "value"
-            } else if measure(["time", "time2"]) {
+            } else if measure(["time", "time2", "time3"]) {
                 "time"
-            } else if measure(["length", "length2"]) {
+            } else if measure(["length", "length2", "length3"]) {
                 "length"
             } else {
                 "count"
@@ -2369,6 +2385,20 @@ mod tests {
             read("Write the words and their counts to c.txt, most frequent first."),
             sort(Order::Any, Direction::Descending, Some(SortKey::Named("count".to_owned())))
         );
+        // A noun between the two ends of the range: the measure it names, the direction the ends give.
+        let value = Some(SortKey::Named("value".to_owned()));
+        assert_eq!(
+            read("Copy the cities of towns.csv into big.csv, from the largest population to the smallest."),
+            sort(Order::Any, Direction::Descending, value.clone())
+        );
+        assert_eq!(
+            read("Write the events of a.log to b.log from the oldest event to the newest."),
+            sort(Order::Any, Direction::Ascending, Some(SortKey::Named("time".to_owned())))
+        );
+        assert_eq!(read("Copy the files from the newest backup to restore/."), None, "a range needs both ends");
+        let towns = sort(Order::Any, Direction::Descending, value).map(Shape::Sorted).unwrap();
+        assert_eq!(plain(&towns, "city,population\nOslo,709000\nBergen,291000\nAlesund,67000\n"), Ok(()));
+        assert!(plain(&towns, "city,population\nAlesund,67000\nBergen,291000\nOslo,709000\n").is_err());
         assert_eq!(read("Write the lines of a.txt in reverse order to b.txt."), None, "reversed, not sorted");
         assert_eq!(read("Write the names to b.txt in any order."), None);
         assert_eq!(read("Write the names to b.txt in the order they appear."), None);

@@ -106,6 +106,22 @@ static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A program the goal names to be run with a verb other than "run": `use ./enrol.sh to add …`, `using tidy.py, …`,
+/// `invoke bin/sync`. The path must look like a program (`./x`, or a script's extension, [`is_program`]).
+static USES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:use|uses|using|invoke|invokes|invoking|launch|launches|launching)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?([\w.+~/-]+)",
+    )
+});
+
+/// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs.
+fn uses_a_program(goal: &str) -> bool {
+    USES_PROGRAM.captures_iter(goal).any(|c| {
+        let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
+        (path.starts_with("./") && path.len() > 2) || is_program(path)
+    })
+}
+
 /// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
 static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b"));
 
@@ -152,8 +168,10 @@ impl GoalSpec {
     pub fn parse(goal: &str) -> GoalSpec {
         // Verbs are looked for where no file is named: `mv.txt` holds no `mv`, `fix.log` no `fix`.
         let masked = mask_files(goal);
-        let mut spec =
-            GoalSpec { mutates: used_as_verb(&MUTATING, &masked) || UNPACKS.is_match(goal), ..GoalSpec::default() };
+        let mut spec = GoalSpec {
+            mutates: used_as_verb(&MUTATING, &masked) || UNPACKS.is_match(goal) || uses_a_program(goal),
+            ..GoalSpec::default()
+        };
         let sentences = sentences(goal);
         for &(start, end) in &sentences {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
@@ -572,6 +590,7 @@ mod tests {
             &*FIX_REQUEST,
             &*UNPACKS,
             &*IN_FILE_THEN_CHANGE,
+            &*USES_PROGRAM,
         ] {
             assert!(!re.as_str().is_empty());
         }
@@ -815,6 +834,29 @@ mod tests {
         assert!(s.mutates);
         assert!(s.may_change_existing("songs/a.aif"));
         assert!(!spec("According to door.log, how many badges were used?").mutates);
+    }
+
+    #[test]
+    fn a_program_the_goal_uses_may_change_what_it_likes() {
+        for goal in [
+            "Use ./enrol.sh to register Ada Byrne as a member.",
+            "Using tidy.py, clean up the notes folder.",
+            "Invoke bin/rotate.sh so that the logs are rotated.",
+            "Please use the script ./seed-db to load the demo data.",
+        ] {
+            let s = spec(goal);
+            assert!(s.mutates, "{goal}: {s:?}");
+            assert!(s.may_change_existing("members/index.txt"), "{goal}: {s:?}");
+        }
+        // The program itself is still only read, and a tool or a data file to use runs nothing.
+        assert!(!spec("Use ./enrol.sh to add a member called Ada Byrne.").may_change_existing("./enrol.sh"));
+        for goal in [
+            "Use awk to tell me how many lines of fees.csv are over 100.",
+            "Using prices.csv, what is the dearest item?",
+            "How much disk space does ./cache use?",
+        ] {
+            assert!(!spec(goal).mutates, "{goal}");
+        }
     }
 
     fn file_name() -> impl Strategy<Value = String> {

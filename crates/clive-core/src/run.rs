@@ -198,8 +198,10 @@ async fn route_task(
     let router = router_for(provider, options.allow_destructive, &format!("tier 0 declined: {declined}"), budget)?;
     let installed = options.tools.installed().await;
     // A small model's planner splits one step into several it cannot join up again: see
-    // `RouterOptions::unplanned_single_steps`.
-    let router = router.unplanned_single_steps(small_model(provider, options, budget)?);
+    // `RouterOptions::unplanned_single_steps`. Its classifier says `drive` for file work it then cannot do step by
+    // step: `RouterOptions::drives_need_a_program`.
+    let small = small_model(provider, options, budget)?;
+    let router = router.unplanned_single_steps(small).drives_need_a_program(small);
     router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
 }
 

@@ -41,6 +41,7 @@ mod classifier;
 mod context;
 mod cost;
 pub mod direct_commands;
+mod drive;
 mod error;
 mod installed;
 mod model_call;

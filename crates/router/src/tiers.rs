@@ -11,6 +11,7 @@ use llm::ChatModel;
 use crate::classifier::{self, Verdict};
 use crate::context::RouteContext;
 use crate::cost::{Routed, TierStep};
+use crate::drive::scripted_unless_driven;
 use crate::error::RouterError;
 use crate::model_call::Meter;
 use crate::planner;
@@ -41,6 +42,12 @@ pub struct RouterOptions {
     /// (Qwen2.5-Coder-0.5B planned "set volume to 7 in an ini file and leave every other line as it is" with a
     /// subtask removing the other lines). A failed classifier call still goes to the planner.
     pub unplanned_single_steps: bool,
+    /// When the classifier answers `drive` for a task that names nothing to drive (no program it runs, no
+    /// interactive program, no web page, no prompt to answer: file work named by its files alone), one script
+    /// subtask does it instead (default off). For a small model, whose classifier says `drive` for such work and
+    /// whose step-by-step driving then looks once and declares it done (Qwen2.5-Coder-1.5B listed the directory
+    /// and called files renamed that it never touched).
+    pub drives_need_a_program: bool,
 }
 
 impl Default for RouterOptions {
@@ -53,6 +60,7 @@ impl Default for RouterOptions {
             json_schema: true,
             plan_cache_entries: 32,
             unplanned_single_steps: false,
+            drives_need_a_program: false,
         }
     }
 }
@@ -119,6 +127,12 @@ impl Router {
         self
     }
 
+    /// Sets [`RouterOptions::drives_need_a_program`].
+    pub fn drives_need_a_program(mut self, on: bool) -> Self {
+        self.options.drives_need_a_program = on;
+        self
+    }
+
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -160,6 +174,8 @@ impl Router {
         };
         steps.push(step);
         if let Verdict::Decided(route) = verdict {
+            let route =
+                if self.options.drives_need_a_program { scripted_unless_driven(route, task, context) } else { route };
             return Ok(Routed { route, tier: Tier::Classifier, steps });
         }
         if answered && self.options.unplanned_single_steps && !crate::steps::names_several_steps(task) {

@@ -112,6 +112,34 @@ async fn the_classifier_picks_one_subtask_with_mode_and_pane() {
 }
 
 #[tokio::test]
+async fn a_drive_for_file_work_is_one_script_when_drives_need_a_program() {
+    let server = FakeServer::start().await.unwrap();
+    let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
+    let router = Router::new(model.unwrap()).drives_need_a_program(true);
+    let context = RouteContext::new().pane(PaneInfo::new("shell", "shell")).pane(PaneInfo::new("web", "browser"));
+    let mode_of = |routed: &clive_router::Routed| match &routed.route {
+        Route::Plan(route) => (route.plan.subtasks[0].mode, route.plan.subtasks[0].pane.clone()),
+        other => panic!("{other:?}"),
+    };
+    // File work named by its files alone: the script writer does it, on the same pane.
+    reply(&server, &classifier_reply("drive", ""));
+    let routed = router.route("rename every file in scans/ to lower case", &context).await.unwrap();
+    assert_eq!(mode_of(&routed), (Mode::Script, "shell".to_owned()));
+    // A program to run, or a pane the classifier chose, is still driven.
+    reply(&server, &classifier_reply("drive", ""));
+    let routed = router.route("run ./setup.sh and answer its questions", &context).await.unwrap();
+    assert_eq!(mode_of(&routed), (Mode::Interactive, "shell".to_owned()));
+    reply(&server, &json!({"kind": "drive", "text": "", "pane": "web"}).to_string());
+    let routed = router.route("rename every file in scans/ to lower case", &context).await.unwrap();
+    assert_eq!(mode_of(&routed), (Mode::Interactive, "web".to_owned()));
+    // Off by default: the classifier's drive stands.
+    let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
+    reply(&server, &classifier_reply("drive", ""));
+    let routed = router.route("rename every file in scans/ to lower case", &context).await.unwrap();
+    assert_eq!(mode_of(&routed), (Mode::Interactive, "shell".to_owned()));
+}
+
+#[tokio::test]
 async fn malformed_or_failed_classifier_replies_escalate_to_the_planner() {
     let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
     reply(&server, "I would run wc on it {not json");

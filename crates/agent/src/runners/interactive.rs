@@ -94,7 +94,7 @@ pub(crate) async fn run_interactive(
         first: String::new(),
         exchanges: Vec::new(),
         steps: Vec::new(),
-        observation: Observation::Start { screen: screen.clone() },
+        observation: Observation::Start { screen: without_line(&screen, &export) },
         screen: Some(screen),
         command: None,
         last_exit: None,
@@ -104,8 +104,15 @@ pub(crate) async fn run_interactive(
         log: String::new(),
         schema: action_schema(),
         staging: None,
+        export,
     };
     state.run().await
+}
+
+/// `screen` without the lines that show `typed` at a prompt (`$ <typed>`).
+fn without_line(screen: &str, typed: &str) -> String {
+    let kept: Vec<&str> = screen.lines().filter(|line| !line.trim_end().ends_with(typed.trim())).collect();
+    kept.join("\n")
 }
 
 /// How a turn ended the subtask, if it did.
@@ -138,6 +145,9 @@ struct Loop<'a> {
     awaiting_input: bool,
     /// Whether a claim of success was already sent back once.
     bounced: bool,
+    /// The line clive typed to export the run's directories: not the task's, so never shown to the model (a small
+    /// model took the directories it names for the task's and listed them).
+    export: String,
     /// Commands and their outputs, for the subtask's output file.
     log: String,
     schema: serde_json::Value,
@@ -519,7 +529,7 @@ impl Loop<'_> {
                 "no change".into()
             },
         );
-        self.observation = Observation::Screen { after, screen: screen.clone(), changed };
+        self.observation = Observation::Screen { after, screen: without_line(&screen, &self.export), changed };
         self.screen = Some(screen);
     }
 
@@ -792,5 +802,18 @@ fn describe(action: &Action) -> String {
         Action::Wait { seconds, .. } => format!("wait {seconds}s"),
         Action::Done { .. } => "done".into(),
         Action::Fail { .. } => "fail".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_line;
+
+    #[test]
+    fn the_line_clive_typed_is_not_shown() {
+        let export = "export CLIVE_RUN_DIR='/s/runs/r1' CLIVE_SUBTASK_DIR='/s/runs/r1/subtasks/t'";
+        let screen = format!("$ {export}\n$ ls\nnotes.txt\n$");
+        assert_eq!(without_line(&screen, export), "$ ls\nnotes.txt\n$");
+        assert_eq!(without_line("$ ls\n$", export), "$ ls\n$");
     }
 }

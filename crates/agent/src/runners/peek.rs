@@ -16,6 +16,25 @@ const PEEK_FILES: usize = 3;
 const PEEK_LINES: usize = 5;
 const CODE_PEEK_LINES: usize = 40;
 
+/// The lines of a configuration file shown: its first lines are mostly comments and the first section, and the key
+/// a goal changes ("the database port") is further down; a small model then guesses its spelling and spacing.
+const CONFIG_PEEK_LINES: usize = 30;
+
+/// Whether `name` is a configuration file by its extension.
+fn is_config(name: &str) -> bool {
+    let extension = name.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    matches!(extension.as_str(), "ini" | "conf" | "cfg" | "cnf" | "toml" | "yaml" | "yml" | "env" | "properties")
+}
+
+/// Beyond a data file's first lines, at most this many later lines holding a text the goal quotes ("the section
+/// after '## [2.1.0]'", "lines with 'disk full'"): the lines the script must find, which the first lines rarely
+/// show, so a small model guesses their form.
+const QUOTED_LINES: usize = 3;
+
+/// The most characters of a JSON file shown, written compactly: pretty-printed JSON's first lines show a brace
+/// and a key or two, never a record's fields, which a small model then guesses.
+const JSON_CHARS: usize = 600;
+
 /// A goal to fix a program, whose error may be anywhere in it. Only then is a program shown: a goal to run one,
 /// shown its code, has a small model copy the code instead of running the program (`./build.sh` became its
 /// `sleep 2; echo …` lines, `./show.sh` its `less report.txt`).
@@ -46,6 +65,7 @@ pub fn named_files(goal: &str) -> Vec<String> {
 pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input> {
     let names = named_files(goal);
     let fixing = FIXING.is_match(goal);
+    let quoted = quoted_in(goal, &names);
     let reads: Vec<String> = names
         .iter()
         .filter_map(|name| {
@@ -54,11 +74,12 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
                 (true, true) => CODE_PEEK_LINES,
                 (true, false) => return None,
             };
+            let show = if is_code(name) { head(name, lines) } else { data_view(name, &quoted) };
             let name = shell_quote(name);
             // A binary file (an archive, an image) is named, not shown: its bytes are noise in a prompt.
             Some(format!(
                 "if [ -f {name} ]; then printf '==> %s <==\\n' {name}; if [ -s {name} ] && ! LC_ALL=C grep -Iq '' -- \
-                 {name} 2>/dev/null; then echo '{BINARY}'; else head -n {lines} -- {name} | cut -c1-200; fi; fi"
+                 {name} 2>/dev/null; then echo '{BINARY}'; else {show}; fi; fi"
             ))
         })
         .collect();
@@ -69,6 +90,50 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
         return Vec::new();
     };
     split_peeks(&output.output)
+}
+
+/// The filter that writes a data file's tabs as `\t`.
+const TABS_SHOWN: &str = r#"awk '{ gsub(/\t/, "\\t"); print }'"#;
+
+/// The shell that prints the first `lines` lines of `name`, each cut to 200 characters.
+fn head(name: &str, lines: usize) -> String {
+    format!("head -n {lines} -- {} | cut -c1-200", shell_quote(name))
+}
+
+/// The texts `goal` quotes that may be found in a file's lines: not the files it names, not one character, not
+/// a long sentence.
+fn quoted_in<'g>(goal: &'g str, names: &[String]) -> Vec<&'g str> {
+    crate::goal_shape::quoted_texts(goal)
+        .into_iter()
+        .filter(|text| (2..=60).contains(&text.chars().count()) && !text.contains('\n'))
+        .filter(|text| !names.iter().any(|name| name == text))
+        .collect()
+}
+
+/// The shell that shows a data file: a JSON file written compactly (by python3, where there is one; else its first
+/// lines); any other its first lines and, after a `...` line, up to [`QUOTED_LINES`] later lines holding a text
+/// the goal `quoted`.
+fn data_view(name: &str, quoted: &[&str]) -> String {
+    // A tab reaches the model as `\t`: the pane shows it as spaces, and a small model shown a TSV's first lines
+    // with spaces split its columns on commas or blanks.
+    let lines = if is_config(name) { CONFIG_PEEK_LINES } else { PEEK_LINES };
+    let first = format!("{} | {TABS_SHOWN}", head(name, lines));
+    let file = shell_quote(name);
+    if name.to_ascii_lowercase().ends_with(".json") {
+        return format!(
+            "python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), ensure_ascii=False)[:{JSON_CHARS}])' \
+             {file} 2>/dev/null || {first}"
+        );
+    }
+    if quoted.is_empty() {
+        return first;
+    }
+    let patterns: Vec<String> = quoted.iter().map(|text| format!("-e {}", shell_quote(text))).collect();
+    format!(
+        "{first}; tail -n +{} -- {file} | grep -m {QUOTED_LINES} -F {} | cut -c1-200 | {TABS_SHOWN} | awk 'NR == 1 {{ print \"...\" }} 1'",
+        lines + 1,
+        patterns.join(" ")
+    )
 }
 
 /// The inputs of `==> name <==` sections (`head`'s own format), one per file.
@@ -130,5 +195,69 @@ mod tests {
             ]
         );
         assert!(split_peeks("").is_empty());
+    }
+
+    /// What bash prints for `data_view(name, quoted)` in `dir`.
+    fn shown(dir: &std::path::Path, name: &str, quoted: &[&str]) -> String {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(data_view(name, quoted))
+            .current_dir(dir)
+            .output()
+            .expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn a_data_file_shows_its_first_lines_and_the_later_lines_the_goal_quotes() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines: Vec<String> = (1..=30).map(|n| format!("row {n}")).collect();
+        let mut text = lines.join("\n");
+        text.push_str("\n== part two ==\nrow 31\n== part three ==\n");
+        std::fs::write(dir.path().join("notes.txt"), &text).unwrap();
+        let goal = "Copy the lines after '== part two' in notes.txt up to the next '== ' line into two.txt.";
+        let names = named_files(goal);
+        let quoted = quoted_in(goal, &names);
+        assert_eq!(quoted, ["== part two", "== "]);
+        assert_eq!(
+            shown(dir.path(), "notes.txt", &quoted),
+            "row 1\nrow 2\nrow 3\nrow 4\nrow 5\n...\n== part two ==\n== part three ==\n"
+        );
+        // A tab is shown as `\t`, in the first lines and the quoted ones.
+        std::fs::write(dir.path().join("marks.tsv"), "name\tmark\nAda\t7\nBo\t\nCy\t5\nDi\t6\nEd\t4\nFay\t9\n")
+            .unwrap();
+        assert_eq!(
+            shown(dir.path(), "marks.tsv", &["Fay"]),
+            "name\\tmark\nAda\\t7\nBo\\t\nCy\\t5\nDi\\t6\n...\nFay\\t9\n"
+        );
+        // A configuration file is shown further: the key to change is rarely in its first lines.
+        let config: String = (1..=40).map(|n| format!("key{n} = {n}\n")).collect();
+        std::fs::write(dir.path().join("app.ini"), &config).unwrap();
+        assert_eq!(shown(dir.path(), "app.ini", &[]).lines().count(), CONFIG_PEEK_LINES);
+        // Nothing quoted, or nothing found: the first lines alone.
+        assert_eq!(shown(dir.path(), "notes.txt", &[]), "row 1\nrow 2\nrow 3\nrow 4\nrow 5\n");
+        assert_eq!(shown(dir.path(), "notes.txt", &["absent"]), "row 1\nrow 2\nrow 3\nrow 4\nrow 5\n");
+        // A quoted text that starts like an option is a pattern, not an option of grep.
+        assert_eq!(shown(dir.path(), "notes.txt", &["-v"]), "row 1\nrow 2\nrow 3\nrow 4\nrow 5\n");
+    }
+
+    #[test]
+    fn a_json_file_is_shown_compactly_so_its_records_fields_are_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let pretty = "{\n  \"made\": \"2024\",\n  \"boxes\": [\n    {\n      \"label\": \"b-1\",\n      \"weight_kg\": 4.5\n    }\n  ]\n}\n";
+        std::fs::write(dir.path().join("boxes.json"), pretty).unwrap();
+        assert_eq!(
+            shown(dir.path(), "boxes.json", &[]),
+            "{\"made\": \"2024\", \"boxes\": [{\"label\": \"b-1\", \"weight_kg\": 4.5}]}\n"
+        );
+        // Not JSON after all: its first lines.
+        std::fs::write(dir.path().join("broken.json"), "{ \"a\": 1,\n oops\n").unwrap();
+        assert_eq!(shown(dir.path(), "broken.json", &[]), "{ \"a\": 1,\n oops\n");
+    }
+
+    #[test]
+    fn the_goal_quotes_only_short_texts_that_are_not_its_files() {
+        let goal = "Count the lines of 'app.log' that hold \"timed out\" or `x`, not 'a very long quoted sentence that goes on and on and on well past sixty characters'.";
+        assert_eq!(quoted_in(goal, &named_files(goal)), ["timed out"]);
     }
 }

@@ -9,7 +9,10 @@
 //! the program sat quiet at it for a moment, so a program waiting at a prompt is never left there until the
 //! subtask's time limit.
 
+use std::sync::LazyLock;
+
 use dag_sched::CancelToken;
+use regex::Regex;
 use tmux_habitat::{CaptureOptions, InterventionKind, Key};
 use tokio::time::Instant;
 
@@ -100,7 +103,13 @@ pub(crate) async fn answer_questions(
             seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
             continue;
         }
-        if let Err(error) = pane.send(&[KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)]).await {
+        // An empty answer keeps the question's default: Enter alone.
+        let keys = if answer.is_empty() {
+            vec![KeyInput::Key(Key::Enter)]
+        } else {
+            vec![KeyInput::Text(answer.clone()), KeyInput::Key(Key::Enter)]
+        };
+        if let Err(error) = pane.send(&keys).await {
             tracing::debug!(%error, "answering the question failed");
             return Prompted::Seen(seen);
         }
@@ -163,7 +172,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let mut choices = if listed.is_empty() {
         candidates(asker.goal, answered, question)
     } else {
-        listed.into_iter().filter(|option| in_task(asker.goal, option)).collect()
+        listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
     if let [only] = choices.as_slice()
         && !options(question).is_empty()
@@ -190,27 +199,62 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let reply = call(asker, &question_request(asker.goal.trim(), answered, screen), shape).await?;
     let answer = answer_field(&reply).unwrap_or_default();
     let answer = answer.trim().trim_matches(['"', '\'', '`']).trim();
-    (!answer.is_empty() && choices.iter().any(|c| c.eq_ignore_ascii_case(answer))).then(|| answer.to_owned())
+    if answer.is_empty() || !choices.iter().any(|c| c.eq_ignore_ascii_case(answer)) {
+        return None;
+    }
+    // "Keep the default" for `Port [8080]:` is Enter, not those words typed.
+    Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
 }
 
-/// The answers a question lists: `(east/west)`, `[json|csv]`; not a yes/no pair.
+/// Whether an answer keeps a question's default ("keep the default", "the default one", "default").
+fn keeps_default(answer: &str) -> bool {
+    answer.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|word| word == "default" || word == "defaults")
+}
+
+/// Whether `question` shows a default to keep with Enter: `Port [8080]:`, `Name (default: web):`.
+fn shows_default(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let bracketed = lower.rfind('[').is_some_and(|start| lower[start..].contains(']')) && options(question).is_empty();
+    bracketed || lower.contains("default")
+}
+
+/// The answers a question lists: `(east/west)`, `[json|csv]`, `(comma, semicolon or tab)`; not a yes/no pair.
 fn options(question: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (open, close) in [('(', ')'), ('[', ']')] {
         let Some(start) = question.rfind(open) else { continue };
         let Some(end) = question[start..].find(close) else { continue };
         let inner = &question[start + 1..start + end];
-        if !inner.contains(['/', '|']) {
+        let listed: Vec<String> = if inner.contains(['/', '|']) {
+            inner.split(['/', '|', ',']).map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect()
+        } else {
+            words_or_list(inner)
+        };
+        if listed.is_empty() {
             continue;
         }
-        let listed: Vec<String> =
-            inner.split(['/', '|', ',']).map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
         let yes_no = listed.iter().all(|o| matches!(o.to_lowercase().as_str(), "y" | "n" | "yes" | "no"));
         if !yes_no {
             found.extend(listed);
         }
     }
     found
+}
+
+/// The items of a list written out in words, `a, b or c` (`a or b`): short items, at least two; none when `inner`
+/// is not such a list (`default 8080`, `leave empty to skip`).
+fn words_or_list(inner: &str) -> Vec<String> {
+    let Some((head, last)) = inner.rsplit_once(" or ") else { return Vec::new() };
+    let items: Vec<String> = head.split(',').chain([last]).map(|item| item.trim().to_owned()).collect();
+    let short = |item: &String| {
+        !item.is_empty() && item.len() <= 20 && item.split_whitespace().count() <= 2 && !item.contains(['.', ':'])
+    };
+    if items.len() >= 2 && items.iter().all(short) { items } else { Vec::new() }
+}
+
+/// Whether `task` names `option`: as a word, or inflected (`semicolons` names `semicolon`, `tabs` names `tab`).
+fn names_option(task: &str, option: &str) -> bool {
+    in_task(task, option) || ["s", "es", "d", "ed"].iter().any(|ending| in_task(task, &format!("{option}{ending}")))
 }
 
 /// Little words that are never an answer on their own, nor begin or end one.
@@ -255,7 +299,36 @@ fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<
         }
     }
     phrases.truncate(MAX_CANDIDATES);
+    // A list the task gives ("the columns are id, name, city and joined") is one answer to a question that asks
+    // for a list: written with commas, as such a question asks.
+    for items in listed_in(task) {
+        for joined in [items.join(","), items.join(", ")] {
+            if !phrases.iter().any(|p| p.eq_ignore_ascii_case(&joined)) {
+                phrases.push(joined);
+            }
+        }
+    }
     phrases
+}
+
+/// A list written out in `task`: `a, b, c and d` (or `or`), three items or more, each one word.
+static WRITTEN_LIST: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b[\w.+-]+(?:,\s*[\w.+-]+)+,?\s+(?:and|or)\s+[\w.+-]+"));
+
+/// The items of each list [`WRITTEN_LIST`] finds in `task`.
+fn listed_in(task: &str) -> Vec<Vec<String>> {
+    WRITTEN_LIST
+        .find_iter(task)
+        .map(|found| {
+            found
+                .as_str()
+                .split([','])
+                .flat_map(|part| part.split_whitespace().filter(|w| !matches!(w.to_lowercase().as_str(), "and" | "or")))
+                .map(|item| item.trim().trim_end_matches(['.', ':', ';', '!', '?']).to_owned())
+                .filter(|item| !item.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 /// One call, bounded by the subtask's deadline and the run's cancellation; the reply's text.
@@ -305,5 +378,48 @@ mod tests {
         assert_eq!(options("Home branch (east/west):"), ["east", "west"]);
         assert_eq!(options("Format [json|csv|text]?"), ["json", "csv", "text"]);
         assert!(options("Continue (y/n)?").is_empty() && options("Name:").is_empty());
+        assert_eq!(options("Which separator? (comma, semicolon or tab):"), ["comma", "semicolon", "tab"]);
+        assert_eq!(options("Size (small or large)?"), ["small", "large"]);
+        assert!(options("Continue (yes or no)?").is_empty());
+        assert!(options("Port (default 8080, or leave empty to skip):").is_empty());
+        assert!(options("Name (first and last; or just first):").is_empty());
+    }
+
+    #[test]
+    fn a_list_the_task_gives_is_one_answer() {
+        let task = "Run ./load.py: the fields are id, title, year and rating, and the region is eu.";
+        assert_eq!(listed_in(task), [vec!["id", "title", "year", "rating"]]);
+        let offered = candidates(task, &[], "Field names, comma-separated:");
+        assert!(offered.contains(&"id,title,year,rating".to_owned()), "{offered:?}");
+        assert!(offered.contains(&"id, title, year, rating".to_owned()), "{offered:?}");
+        assert!(listed_in("Run ./a.sh and answer yes.").is_empty(), "two clauses are no list");
+        let task = "Use ./import.py to import members.txt into members.json. When it asks: the file is separated by \
+                    semicolons, it has no header line, and the columns are id, name, city and joined.";
+        let answered = [("Is the first line a header? [Y/n]:".to_owned(), "n".to_owned())];
+        let offered = candidates(task, &answered, "Column names, separated by commas:");
+        assert!(offered.contains(&"id,name,city,joined".to_owned()), "{offered:?}");
+    }
+
+    #[test]
+    fn keeping_a_shown_default_is_enter() {
+        for answer in ["keep the default", "default", "the Default one"] {
+            assert!(keeps_default(answer), "{answer}");
+        }
+        assert!(!keeps_default("Billing API v2") && !keeps_default("defaulted-loans"));
+        for question in ["Port [8080]:", "Name (default: web):", "Region [eu-west]?"] {
+            assert!(shows_default(question), "{question}");
+        }
+        for question in ["Port:", "Format [json|csv]?", "Name:"] {
+            assert!(!shows_default(question), "{question}");
+        }
+    }
+
+    #[test]
+    fn a_listed_answer_is_named_by_the_task_in_any_inflection() {
+        let task = "Run ./load.py on rows.txt: it is separated by semicolons and the dates are quoted.";
+        assert!(names_option(task, "semicolon"));
+        assert!(names_option(task, "quote"));
+        assert!(!names_option(task, "comma"));
+        assert!(!names_option(task, "tab"), "`tab` is not in `table`-like words here");
     }
 }

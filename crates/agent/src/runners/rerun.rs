@@ -35,7 +35,12 @@ use crate::text::{bound, one_line};
 /// A goal that asks for a failing program to be fixed and run again, or run until it works.
 static RERUN: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?i)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)|(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)|make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it)",
+        r"(?ix)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)
+        |(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)
+        |make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it
+        |(?:repeat|again|keep\s+(?:going|trying|running|at\s+it))\b[^.;!?]{0,40}?\buntil\b
+        |what(?:ever)?\s+it\s+(?:complains\s+about|says\s+is\s+(?:wrong|missing)|reports)
+        |until\s+it\s+(?:no\s+longer|stops)\s+(?:fails|failing|complaining|complains|erroring))",
     )
 });
 
@@ -670,10 +675,28 @@ mod tests {
             rerun_program("Run ./publish.sh until it works.", Some("./publish.sh --verbose")).as_deref(),
             Some("./publish.sh --verbose")
         );
+        // Other ways to say it: repeat until, what it complains about, until it no longer fails.
+        for goal in [
+            "./sync.py keeps failing on its config. Run it, fix the config according to what it complains about, \
+             and repeat until it writes its report.",
+            "Run ./pack.sh; correct the input it names and keep going until it stops complaining.",
+            "Try ./pack.sh, change whatever it says is missing, then run it once more until it no longer fails.",
+        ] {
+            assert_eq!(program(goal).as_deref().map(|p| p.trim_start_matches("python3 ")), Some(goal_program(goal)));
+        }
+        let goal = "./sync.py keeps failing on sync.ini. Run it, fix sync.ini according to what it complains about, \
+                    and repeat until it writes its plan. Leave sync.py alone.";
+        assert_eq!(program(goal).as_deref(), Some("./sync.py"), "a file to fix is no file to write");
+        assert_eq!(program("Repeat the header of a.csv until b.csv has 3 lines."), None, "no program");
         let goal = "Start ./pack.sh and keep repairing whatever it reports until it works.";
         assert_eq!(rerun_program(goal, Some("rm -rf . ; ./pack.sh")).as_deref(), Some("rm -rf . ; ./pack.sh"));
         assert!(says_to_fix("if it fails, fix what it complains about"));
         assert!(!says_to_fix("What is the first line of app.ini?"));
+    }
+
+    /// The program `goal` names first (`./sync.py`, `./pack.sh`).
+    fn goal_program(goal: &str) -> &str {
+        goal.split_whitespace().find(|w| w.starts_with("./")).map_or("", |w| w.trim_end_matches(['.', ',', ';']))
     }
 
     #[test]

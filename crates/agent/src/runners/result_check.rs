@@ -20,6 +20,17 @@ use crate::runners::peek::named_files;
 static ASKS_NUMBER: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:the number\b|how many\b|number only\b)"));
 
+/// A number the goal asks to be told, not written ("…, then tell me how many there are"): the rest of its sentence
+/// is checked for a file before it is taken as the user's alone.
+static TOLD_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|say)\s+(?:also\s+)?(?:how\s+many|the\s+number)\b",
+    )
+});
+
+/// The end of a sentence, for [`TOLD_NUMBER`]'s rest.
+static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s|$)|\n"));
+
 /// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:if|unless|otherwise)\b"));
 
@@ -165,6 +176,9 @@ pub(crate) fn check_result(
     before: &Before,
 ) -> Checked {
     let wants_number = asks_number(goal);
+    // A file holds the number only when the number is not only the user's ("write the list to a.txt, then tell me
+    // how many": a.txt holds the list).
+    let file_wants_number = wants_number && number_asked_of_a_file(goal);
     let mut checks = Vec::new();
     // A directory the goal asks for and nothing in it ("make a directory named build"), made and empty: that is
     // all of the result.
@@ -211,7 +225,7 @@ pub(crate) fn check_result(
             }
             return fail(Problem::Empty { file: file.clone() });
         }
-        if wants_number && !is_number(text) {
+        if file_wants_number && !is_number(text) {
             if last {
                 continue;
             }
@@ -220,7 +234,7 @@ pub(crate) fn check_result(
         if let Some(problem) = shaped(text, &mut checks, Some(file)) {
             return fail(problem);
         }
-        checks.push(if wants_number { format!("{file} holds one number") } else { format!("{file} was written") });
+        checks.push(if file_wants_number { format!("{file} holds one number") } else { format!("{file} was written") });
     }
     // An exit 0 that hides a program's error (`ls: cannot access '.log'` before `| wc -l` prints 0): the pipeline's
     // last command succeeded, the work did not. Never a success, not even on the last attempt.
@@ -268,6 +282,21 @@ pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, b
 /// word instead, and a goal that asks for a name names its number only to choose by).
 pub(crate) fn asks_number(goal: &str) -> bool {
     matches(&ASKS_NUMBER, goal) && !matches(&CONDITIONAL, goal) && !goal_shape::asks_name(goal)
+}
+
+/// Whether a number `goal` asks for (by [`ASKS_NUMBER`]) may be asked of a file: some mention of it is not one the
+/// user is to be told ([`TOLD_NUMBER`] with no file named in the rest of its sentence).
+fn number_asked_of_a_file(goal: &str) -> bool {
+    let told: Vec<(usize, usize)> = TOLD_NUMBER
+        .find_iter(goal)
+        .filter(|found| {
+            let rest = &goal[found.end()..];
+            let rest = SENTENCE_END.find(rest).map_or(rest, |end| &rest[..end.start()]);
+            named_files(rest).is_empty()
+        })
+        .map(|found| (found.start(), found.end()))
+        .collect();
+    ASKS_NUMBER.find_iter(goal).any(|m| !told.iter().any(|&(start, end)| start <= m.start() && m.end() <= end))
 }
 
 /// A file `goal` reads that is not in `cwd`, as a failed attempt's output `printed` says
@@ -376,7 +405,15 @@ mod tests {
 
     #[test]
     fn result_check_patterns_compile() {
-        for re in [&*ASKS_NUMBER, &*CONDITIONAL, &*PROGRAM_ERROR, &*COUNT_AND_NAME, &*FILLS_A_DIRECTORY] {
+        for re in [
+            &*ASKS_NUMBER,
+            &*TOLD_NUMBER,
+            &*SENTENCE_END,
+            &*CONDITIONAL,
+            &*PROGRAM_ERROR,
+            &*COUNT_AND_NAME,
+            &*FILLS_A_DIRECTORY,
+        ] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -453,6 +490,30 @@ mod tests {
             None,
             "no number asked for"
         );
+    }
+
+    #[test]
+    fn a_count_to_be_told_is_not_what_the_listed_file_holds() {
+        let listed = "ann\nbo\ncy\n";
+        for goal in [
+            "Put the hosts of net.log in hosts.txt, one per line, then tell me how many hosts there are.",
+            "Save every tag from a.md to tags.txt, one per line. Then let me know how many tags that makes.",
+            "Collect the owners in pets.csv into owners.txt, one per line, and say how many owners there are.",
+        ] {
+            assert_eq!(
+                check(goal, &[("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)], "", false),
+                None,
+                "{goal}"
+            );
+        }
+        // The number written to the file is still the file's, whether or not the user is told too.
+        for goal in [
+            "How many hosts are in net.log? Write the number to n.txt.",
+            "Tell me how many hosts net.log has and write that to n.txt.",
+            "Tell me how many hosts net.log has. Also write the number of hosts to n.txt.",
+        ] {
+            assert!(check(goal, &[("n.txt", listed)], "", false).unwrap().contains("not just the number"), "{goal}");
+        }
     }
 
     #[test]

@@ -1,0 +1,158 @@
+//! Whether a task names something to drive step by step: what separates work for the interactive runner from one
+//! script's work when a small model's classifier answers `drive` (see
+//! [`crate::RouterOptions::drives_need_a_program`]).
+
+use dag_sched::Mode;
+
+use crate::classifier::{self, Verdict};
+use crate::context::RouteContext;
+use crate::route::{PlanRoute, Route};
+
+/// `route`, but a classifier's one interactive subtask on the default pane becomes one script subtask when `task`
+/// names nothing to drive ([`names_something_to_drive`]).
+pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteContext) -> Route {
+    let Route::Plan(PlanRoute { plan }) = &route else { return route };
+    let [subtask] = plan.subtasks.as_slice() else { return route };
+    if subtask.mode != Mode::Interactive || subtask.pane != context.default_pane() || names_something_to_drive(task) {
+        return route;
+    }
+    tracing::debug!("the task names nothing to drive: one script subtask");
+    match classifier::one_subtask(task, context, Mode::Script, None) {
+        Verdict::Decided(scripted) => scripted,
+        Verdict::Escalate(_) => route,
+    }
+}
+
+/// Programs people drive at their own prompt or screen, rather than run once for their output.
+const INTERACTIVE_PROGRAMS: &[&str] = &[
+    "vim",
+    "vi",
+    "nvim",
+    "nano",
+    "emacs",
+    "less",
+    "more",
+    "man",
+    "top",
+    "htop",
+    "psql",
+    "mysql",
+    "sqlite3",
+    "redis-cli",
+    "mongo",
+    "mongosh",
+    "python",
+    "python3",
+    "ipython",
+    "node",
+    "irb",
+    "ghci",
+    "bc",
+    "ssh",
+    "telnet",
+    "ftp",
+    "sftp",
+    "gdb",
+    "lynx",
+    "w3m",
+    "links",
+    "tmux",
+    "screen",
+    "repl",
+];
+
+/// Words that say something runs and is attended to: a program started, a prompt answered, keys pressed, a page
+/// visited.
+const DRIVING_WORDS: &[&str] = &[
+    "run",
+    "runs",
+    "running",
+    "start",
+    "launch",
+    "execute",
+    "open",
+    "interrupt",
+    "stop",
+    "press",
+    "type",
+    "answer",
+    "respond",
+    "reply",
+    "prompt",
+    "prompts",
+    "asks",
+    "question",
+    "questions",
+    "interactive",
+    "interactively",
+    "wizard",
+    "menu",
+    "browse",
+    "visit",
+    "website",
+    "page",
+    "browser",
+    "login",
+    "connect",
+    "server",
+    "shell",
+    "terminal",
+    "session",
+    "ctrl-c",
+    "c-c",
+];
+
+/// Whether `task` names something to drive: a program it runs by path (`./setup.sh`), a script file
+/// (`.sh`, `.py`, …), a program people use interactively (`psql`, `vim`, `python`), a web address, or a word that
+/// says something runs and is attended to ("run", "start", "answer", "prompt", "page", …). File work named by its
+/// files alone ("rename the files in inbox/ …", "what differs between a/ and b/?") names nothing to drive.
+pub(crate) fn names_something_to_drive(task: &str) -> bool {
+    let lower = task.to_lowercase();
+    if lower.contains("://") || lower.contains("www.") {
+        return true;
+    }
+    lower.split_whitespace().any(|raw| {
+        let word = raw.trim_matches(|c: char| ",.;:!?()[]{}'\"`".contains(c));
+        let bare = word.trim_end_matches("'s");
+        word.starts_with("./")
+            || [".sh", ".bash", ".py", ".pl", ".rb", ".js", ".exp"].iter().any(|ext| word.ends_with(ext))
+            || INTERACTIVE_PROGRAMS.contains(&bare)
+            || DRIVING_WORDS.contains(&bare)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_something_to_drive;
+
+    #[test]
+    fn programs_pages_and_prompts_are_things_to_drive() {
+        for task in [
+            "Run ./install.sh and accept the licence",
+            "open vim and fix the typo in main.c",
+            "log in to the router's web page and check the firmware",
+            "Start the dev server, wait for it to listen, then stop it",
+            "query the inventory database with psql: how many rows has parts?",
+            "check https://status.example.net for an outage",
+            "bin/migrate asks three questions; give it staging, yes and 4",
+            "deploy.py needs a token: give it abc123",
+            "In the python REPL, compute 2**100",
+        ] {
+            assert!(names_something_to_drive(task), "{task}");
+        }
+    }
+
+    #[test]
+    fn file_work_named_by_its_files_is_not() {
+        for task in [
+            "rename every file in scans/ to lower case",
+            "What's different between drafts/ and published/? One path per line.",
+            "delete the .bak files under build/ that are older than the sources",
+            "For each group of identical images in pics/, keep the first name and delete the rest",
+            "Move the files larger than 1 MB from inbox/ into big/",
+            "sum the second column of data.csv per month and write it to sums.txt",
+        ] {
+            assert!(!names_something_to_drive(task), "{task}");
+        }
+    }
+}
