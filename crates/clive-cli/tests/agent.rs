@@ -17,6 +17,8 @@ fn report(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)))
 }
 
+/// The tasks a small model drives name a program to run: its classifier's `drive` for file work alone is a script
+/// (`RouterOptions::drives_need_a_program`).
 #[test]
 fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
     let world = World::new();
@@ -24,7 +26,7 @@ fn a_task_in_words_drives_a_pane_and_prints_the_answer() {
     std::fs::write(work.path().join("notes.txt"), "a\nb\nc\n").unwrap();
     let model = FakeModel::start();
     model.drive().replies(&[&run("wc -l < notes.txt"), &done("notes.txt has 3 lines")]);
-    let out = world.run_with_model(&model, work.path(), &["count the lines of notes.txt"]);
+    let out = world.run_with_model(&model, work.path(), &["run wc to count the lines of notes.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "notes.txt has 3 lines\n");
     // The model saw the command's output, and worked in the caller's directory.
@@ -142,12 +144,12 @@ fn bool_prints_yes_or_no_and_exits_0_or_1() {
     std::fs::write(work.path().join("present.txt"), "").unwrap();
     let model = FakeModel::start();
     model.drive().replies(&[&run("test -e present.txt && echo present"), &done("YES, present.txt exists")]);
-    let out = world.run_with_model(&model, work.path(), &["--bool", "does present.txt exist"]);
+    let out = world.run_with_model(&model, work.path(), &["--bool", "run ls: does present.txt exist"]);
     assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("YES\n", Some(0)), "{}", text(&out.stderr));
     assert!(model.prompts()[0].contains("start the summary with YES or NO"), "{}", model.prompts()[0]);
 
     model.drive().replies(&[&run("ls"), &done("No: there is no such file.")]);
-    let out = world.run_with_model(&model, work.path(), &["--bool", "does missing.txt exist"]);
+    let out = world.run_with_model(&model, work.path(), &["--bool", "run ls: does missing.txt exist"]);
     assert_eq!((text(&out.stdout).as_str(), out.status.code()), ("NO\n", Some(1)), "{}", text(&out.stderr));
 
     // An answer that says neither is judged by one small call; "unknown" is no answer (exit 3).
@@ -175,7 +177,7 @@ fn a_claim_that_does_not_hold_is_a_failure_and_the_session_is_kept() {
     let work = tempfile::tempdir().unwrap();
     let model = FakeModel::start();
     model.drive().replies(&[&run("cat missing.txt"), &done("printed it"), &done("printed it, really")]);
-    let out = world.run_with_model(&model, work.path(), &["--json", "print missing.txt"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", "run cat to print missing.txt"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let report = report(&out);
     assert_eq!(report["status"], "failed");

@@ -233,7 +233,7 @@ fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str>
 
 /// A word that names a file: letters before a dot and a short extension with a letter (`hosts.cfg`,
 /// `parcels.json`), not a number (`2.5`) or a host (`example.com` is taken too: asking about it is local work).
-fn file_name(word: &str) -> bool {
+pub(crate) fn file_name(word: &str) -> bool {
     let Some((stem, extension)) = word.rsplit_once('.') else { return false };
     !stem.is_empty()
         && stem.chars().all(|c| c.is_ascii_alphanumeric() || "_-/.".contains(c))
@@ -243,7 +243,7 @@ fn file_name(word: &str) -> bool {
 }
 
 /// A word that names a directory by its trailing slash (`logs/`, `data/raw/`), as people write one they mean here.
-fn directory_name(word: &str) -> bool {
+pub(crate) fn directory_name(word: &str) -> bool {
     word.len() > 1
         && word.ends_with('/')
         && word.chars().any(|c| c.is_ascii_alphanumeric())

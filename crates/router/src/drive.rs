@@ -9,11 +9,16 @@ use crate::context::RouteContext;
 use crate::route::{PlanRoute, Route};
 
 /// `route`, but a classifier's one interactive subtask on the default pane becomes one script subtask when `task`
-/// names nothing to drive ([`names_something_to_drive`]).
+/// is file work: it names a file or a directory (`notes.txt`, `inbox/`) and nothing to drive
+/// ([`names_something_to_drive`]).
 pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteContext) -> Route {
     let Route::Plan(PlanRoute { plan }) = &route else { return route };
     let [subtask] = plan.subtasks.as_slice() else { return route };
-    if subtask.mode != Mode::Interactive || subtask.pane != context.default_pane() || names_something_to_drive(task) {
+    if subtask.mode != Mode::Interactive
+        || subtask.pane != context.default_pane()
+        || !names_files(task)
+        || names_something_to_drive(task)
+    {
         return route;
     }
     tracing::debug!("the task names nothing to drive: one script subtask");
@@ -21,6 +26,13 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
         Verdict::Decided(scripted) => scripted,
         Verdict::Escalate(_) => route,
     }
+}
+
+/// Whether `task` names a file or a directory (`notes.txt`, `inbox/`): work on files, which a script does.
+fn names_files(task: &str) -> bool {
+    task.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| ",;:!?()[]{}'\"`".contains(c)).trim_end_matches('.'))
+        .any(|word| classifier::file_name(word) || classifier::directory_name(word))
 }
 
 /// Programs people drive at their own prompt or screen, rather than run once for their output.
@@ -123,7 +135,7 @@ pub(crate) fn names_something_to_drive(task: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::names_something_to_drive;
+    use super::{names_files, names_something_to_drive};
 
     #[test]
     fn programs_pages_and_prompts_are_things_to_drive() {
@@ -140,6 +152,14 @@ mod tests {
         ] {
             assert!(names_something_to_drive(task), "{task}");
         }
+    }
+
+    #[test]
+    fn file_work_names_files_or_directories() {
+        assert!(names_files("rename every file in scans/ to lower case"));
+        assert!(names_files("count the lines of notes.txt."));
+        assert!(!names_files("tidy up a bit"));
+        assert!(!names_files("list this directory"));
     }
 
     #[test]

@@ -132,6 +132,10 @@ async fn a_drive_for_file_work_is_one_script_when_drives_need_a_program() {
     reply(&server, &json!({"kind": "drive", "text": "", "pane": "web"}).to_string());
     let routed = router.route("rename every file in scans/ to lower case", &context).await.unwrap();
     assert_eq!(mode_of(&routed), (Mode::Interactive, "web".to_owned()));
+    // Naming no file or directory, it is no file work: driven.
+    reply(&server, &classifier_reply("drive", ""));
+    let routed = router.route("wait for a long time", &context).await.unwrap();
+    assert_eq!(mode_of(&routed), (Mode::Interactive, "shell".to_owned()));
     // Off by default: the classifier's drive stands.
     let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
     reply(&server, &classifier_reply("drive", ""));
