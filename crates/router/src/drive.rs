@@ -28,11 +28,14 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
     }
 }
 
+/// The words of `task` without the punctuation around them; a leading dot stays (`./setup.sh`, `.env`).
+fn words(task: &str) -> impl Iterator<Item = &str> {
+    task.split_whitespace().map(|word| word.trim_matches(|c: char| ",;:!?()[]{}'\"`".contains(c)).trim_end_matches('.'))
+}
+
 /// Whether `task` names a file or a directory (`notes.txt`, `inbox/`): work on files, which a script does.
 fn names_files(task: &str) -> bool {
-    task.split_whitespace()
-        .map(|word| word.trim_matches(|c: char| ",;:!?()[]{}'\"`".contains(c)).trim_end_matches('.'))
-        .any(|word| classifier::file_name(word) || classifier::directory_name(word))
+    words(task).any(|word| classifier::file_name(word) || classifier::directory_name(word))
 }
 
 /// Programs people drive at their own prompt or screen, rather than run once for their output.
@@ -123,8 +126,7 @@ pub(crate) fn names_something_to_drive(task: &str) -> bool {
     if lower.contains("://") || lower.contains("www.") {
         return true;
     }
-    lower.split_whitespace().any(|raw| {
-        let word = raw.trim_matches(|c: char| ",.;:!?()[]{}'\"`".contains(c));
+    words(&lower).any(|word| {
         let bare = word.trim_end_matches("'s");
         word.starts_with("./")
             || [".sh", ".bash", ".py", ".pl", ".rb", ".js", ".exp"].iter().any(|ext| word.ends_with(ext))
@@ -149,6 +151,7 @@ mod tests {
             "bin/migrate asks three questions; give it staging, yes and 4",
             "deploy.py needs a token: give it abc123",
             "In the python REPL, compute 2**100",
+            "build it with ./configure, then count the warnings in build.log",
         ] {
             assert!(names_something_to_drive(task), "{task}");
         }

@@ -69,12 +69,11 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
     let reads: Vec<String> = names
         .iter()
         .filter_map(|name| {
-            let lines = match (is_code(name), fixing) {
-                (false, _) => PEEK_LINES,
-                (true, true) => CODE_PEEK_LINES,
+            let show = match (is_code(name), fixing) {
+                (false, _) => data_view(name, &quoted),
+                (true, true) => head(name, CODE_PEEK_LINES),
                 (true, false) => return None,
             };
-            let show = if is_code(name) { head(name, lines) } else { data_view(name, &quoted) };
             let name = shell_quote(name);
             // A binary file (an archive, an image) is named, not shown: its bytes are noise in a prompt.
             Some(format!(
@@ -114,9 +113,9 @@ fn quoted_in<'g>(goal: &'g str, names: &[String]) -> Vec<&'g str> {
 /// lines); any other its first lines and, after a `...` line, up to [`QUOTED_LINES`] later lines holding a text
 /// the goal `quoted`.
 fn data_view(name: &str, quoted: &[&str]) -> String {
+    let lines = if is_config(name) { CONFIG_PEEK_LINES } else { PEEK_LINES };
     // A tab reaches the model as `\t`: the pane shows it as spaces, and a small model shown a TSV's first lines
     // with spaces split its columns on commas or blanks.
-    let lines = if is_config(name) { CONFIG_PEEK_LINES } else { PEEK_LINES };
     let first = format!("{} | {TABS_SHOWN}", head(name, lines));
     let file = shell_quote(name);
     if name.to_ascii_lowercase().ends_with(".json") {

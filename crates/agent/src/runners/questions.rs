@@ -322,7 +322,7 @@ fn listed_in(task: &str) -> Vec<Vec<String>> {
         .map(|found| {
             found
                 .as_str()
-                .split([','])
+                .split(',')
                 .flat_map(|part| part.split_whitespace().filter(|w| !matches!(w.to_lowercase().as_str(), "and" | "or")))
                 .map(|item| item.trim().trim_end_matches(['.', ':', ';', '!', '?']).to_owned())
                 .filter(|item| !item.is_empty())
