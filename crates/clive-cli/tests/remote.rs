@@ -129,6 +129,14 @@ impl Remote {
 impl Drop for Remote {
     fn drop(&mut self) {
         self.kill_inner_servers();
+        // The shared-connection master outlives its last use by `ControlPersist` (60 s), and with it the sshd
+        // session it holds: a finished test leaves neither behind. Forked, the master shows itself as
+        // `ssh: <dir>/clive-ssh/<hash> [mux]`, so it is found by its socket's directory.
+        let sockets = self.world.dir.path().join("clive-ssh");
+        for found in processes_showing(&sockets.display().to_string()) {
+            let pid = found.split(':').next().unwrap_or_default();
+            let _ = std::process::Command::new("kill").args(["-TERM", pid]).status();
+        }
         let _ = std::process::Command::new("tmux")
             .arg("-S")
             .arg(self.world.dir.path().join("inner.sock"))

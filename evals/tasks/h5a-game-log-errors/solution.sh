@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+grep -c '^[0-9-]* [0-9:]* \[ERROR\]' game.log

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf '%s\n' "Bridie O'Rourke" | ./new_order.sh

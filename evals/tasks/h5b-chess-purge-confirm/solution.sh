@@ -1,0 +1,2 @@
+#!/bin/bash
+echo y | ./purge_lapsed.sh

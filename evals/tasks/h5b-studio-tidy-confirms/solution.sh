@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'y\nn\ny\n' | ./tidy.sh
