@@ -1,5 +1,6 @@
 //! The `clive-eval` command line: parse, call the library, print.
 
+use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,6 +22,7 @@ Examples:
   clive-eval run --output new.json --baseline evals/baselines/local.json
   clive-eval validate                             every check fails on its fixtures and passes after solution.sh
   clive-eval list --tag answer
+  clive-eval run --tag heldout --backend local -o heldout.json   held-out tasks: counted, not shown
 
 Exit codes:
   0    everything passed (with --baseline: nothing regressed)
@@ -38,6 +40,10 @@ pub struct Cli {
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Show held-out tasks (tag `heldout`) by name, with their wording and why they failed; by default `run` and
+    /// `list` count them without showing them, so that whoever tunes clive does not learn them by accident.
+    #[arg(long, global = true)]
+    pub show_heldout: bool,
     /// -v info, -vv debug logs on stderr (RUST_LOG overrides).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -182,7 +188,7 @@ async fn dispatch(cli: &Cli) -> Result<i32, Error> {
         let comparison = baseline::compare(&before, &after, &baseline.display().to_string(), *token_threshold);
         let regressed = comparison.regressed();
         after.comparison = Some(comparison);
-        print_report(&after, cli.json);
+        print_report(&after, cli.json, &BTreeSet::new());
         return Ok(i32::from(regressed));
     }
     let suite_dir = match &cli.suite {
@@ -195,16 +201,16 @@ async fn dispatch(cli: &Cli) -> Result<i32, Error> {
     let suite = Suite::load(&suite_dir)?;
     match &cli.command {
         Command::List(selection) => {
-            list(&suite.select(&selection.filter())?, cli.json);
+            list(&suite.select(&selection.filter())?, cli.json, cli.show_heldout);
             Ok(0)
         }
         Command::Validate(selection) => validate(&suite.select(&selection.filter())?, cli.json).await,
-        Command::Run(args) => run(&suite.select(&args.selection.filter())?, args, cli.json).await,
+        Command::Run(args) => run(&suite.select(&args.selection.filter())?, args, cli.json, cli.show_heldout).await,
         Command::Compare { .. } => unreachable!("handled above"),
     }
 }
 
-async fn run(tasks: &[Task], args: &RunArgs, json: bool) -> Result<i32, Error> {
+async fn run(tasks: &[Task], args: &RunArgs, json: bool, show_heldout: bool) -> Result<i32, Error> {
     let agent = match args.agent {
         AgentArg::Clive => Agent::Clive(match &args.clive {
             Some(path) => path.clone(),
@@ -237,9 +243,11 @@ async fn run(tasks: &[Task], args: &RunArgs, json: bool) -> Result<i32, Error> {
         agent,
     };
     let quiet = args.quiet;
+    let hidden: BTreeSet<String> =
+        tasks.iter().filter(|t| !show_heldout && t.is_held_out()).map(|t| t.name.clone()).collect();
     let mut report = run_suite(tasks, &options, |record, done, total| {
         if !quiet {
-            eprintln!("{}", progress_line(record, done, total));
+            eprintln!("{}", progress_line(record, done, total, hidden.contains(&record.task)));
         }
     })
     .await?;
@@ -249,7 +257,7 @@ async fn run(tasks: &[Task], args: &RunArgs, json: bool) -> Result<i32, Error> {
     if let Some(path) = &args.output {
         write_json(path, &report)?;
     }
-    print_report(&report, json);
+    print_report(&report, json, &hidden);
     let failed = match &report.comparison {
         Some(comparison) => comparison.regressed(),
         None => report.summary.passed < report.summary.runs,
@@ -257,11 +265,12 @@ async fn run(tasks: &[Task], args: &RunArgs, json: bool) -> Result<i32, Error> {
     Ok(i32::from(failed))
 }
 
-/// `[3/39] count-lines #1 pass 2.1s 812 tokens` (reasons follow a failure).
-fn progress_line(record: &RunRecord, done: usize, total: usize) -> String {
+/// `[3/39] count-lines #1 pass 2.1s 812 tokens` (reasons follow a failure); a `hidden` (held-out) task's line
+/// has neither its name nor its reasons.
+fn progress_line(record: &RunRecord, done: usize, total: usize, hidden: bool) -> String {
     let mut line = format!(
         "[{done}/{total}] {} #{} {} {:.1}s",
-        record.task,
+        if hidden { "(a held-out task)" } else { record.task.as_str() },
         record.repeat,
         record.status.as_str(),
         record.wall_ms as f64 / 1000.0
@@ -269,7 +278,7 @@ fn progress_line(record: &RunRecord, done: usize, total: usize) -> String {
     if let Some(tokens) = record.reported.tokens_total() {
         line.push_str(&format!(" {tokens} tokens"));
     }
-    if record.status != Status::Pass && !record.reasons.is_empty() {
+    if record.status != Status::Pass && !record.reasons.is_empty() && !hidden {
         line.push_str(&format!(": {}", record.reasons.join("; ")));
     }
     line
@@ -305,7 +314,7 @@ async fn validate(tasks: &[Task], json: bool) -> Result<i32, Error> {
     Ok(i32::from(!problems.is_empty()))
 }
 
-fn list(tasks: &[Task], json: bool) {
+fn list(tasks: &[Task], json: bool, show_heldout: bool) {
     if json {
         let tasks: Vec<_> = tasks
             .iter()
@@ -320,16 +329,24 @@ fn list(tasks: &[Task], json: bool) {
     }
     let width = tasks.iter().map(|t| t.name.len()).max().unwrap_or(0);
     let tag_width = tasks.iter().map(|t| t.spec.tags.join(",").len()).max().unwrap_or(0);
+    let mut unlisted = 0;
     for task in tasks {
+        if task.is_held_out() && !show_heldout {
+            unlisted += 1;
+            continue;
+        }
         out(&format!("{:<width$}  {:<tag_width$}  {}", task.name, task.spec.tags.join(","), task.spec.task));
+    }
+    if unlisted > 0 {
+        out(&format!("{unlisted} held-out tasks not listed (--show-heldout lists them)"));
     }
 }
 
-fn print_report(report: &Report, json: bool) {
+fn print_report(report: &Report, json: bool, hidden: &BTreeSet<String>) {
     if json {
         out(&serde_json::to_string_pretty(report).unwrap_or_default());
     } else {
-        out(table::render(report).trim_end());
+        out(table::render_hiding(report, hidden).trim_end());
     }
 }
 

@@ -1,17 +1,29 @@
 //! The report as a table for people: one row per task (figures are medians over its runs; `?` is a figure
 //! the agent does not report), then the totals and any comparison with a baseline.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::report::{Report, RunRecord, Status, median};
 
 /// Renders `report` as text.
 pub fn render(report: &Report) -> String {
+    render_hiding(report, &BTreeSet::new())
+}
+
+/// Renders `report` as text without the rows and reasons of the tasks in `hidden` (held-out tasks: their runs
+/// count in the totals, and one line says how many are not listed).
+pub fn render_hiding(report: &Report, hidden: &BTreeSet<String>) -> String {
     let header = ["task", "pass", "route", "modes", "turns", "calls", "tok in", "tok out", "wall", "overhead", "fc"];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
     let mut notes = Vec::new();
+    let mut unlisted = (0, 0);
     for task in report.task_names() {
         let runs: Vec<&RunRecord> = report.runs_of(task).collect();
+        if hidden.contains(task) {
+            unlisted = (unlisted.0 + 1, unlisted.1 + runs.len());
+            continue;
+        }
         let passed = runs.iter().filter(|r| r.status == Status::Pass).count();
         let timeouts = runs.iter().filter(|r| r.status == Status::Timeout).count();
         let mut pass = format!("{passed}/{}", runs.len());
@@ -76,6 +88,13 @@ pub fn render(report: &Report) -> String {
         report.agent,
         report.backend,
     );
+    if unlisted.0 > 0 {
+        let _ = writeln!(
+            out,
+            "{} held-out tasks ({} runs) counted above, not listed (--show-heldout lists them)",
+            unlisted.0, unlisted.1
+        );
+    }
     if !notes.is_empty() {
         let _ = writeln!(out, "\nnot passed:\n{}", notes.join("\n"));
     }

@@ -151,7 +151,17 @@ impl Task {
     pub fn has_tag(&self, tag: &str) -> bool {
         self.spec.tags.iter().any(|t| t == tag)
     }
+
+    /// Whether the task is held out ([`HELD_OUT`]): its wording, name and failures are not for whoever tunes clive.
+    pub fn is_held_out(&self) -> bool {
+        self.has_tag(HELD_OUT)
+    }
 }
+
+/// The tag of a held-out task: measured, never shown while tuning. `clive-eval run` and `list` print its name,
+/// wording and reasons for failing only with `--show-heldout`; the JSON report (`--json`, `--output`) keeps
+/// everything, for baselines.
+pub const HELD_OUT: &str = "heldout";
 
 /// Every task of a suite directory, sorted by name.
 #[derive(Debug, Clone)]

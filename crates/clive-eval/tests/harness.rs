@@ -210,6 +210,50 @@ fn validate_names_a_check_that_cannot_fail_and_a_solution_that_does_not_pass() {
 }
 
 #[test]
+fn held_out_tasks_are_counted_but_not_shown_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write_suite(
+        dir.path(),
+        &[
+            TaskFiles {
+                name: "secret-trap",
+                toml: "task = \"the hidden wording\"\ntags = [\"heldout\"]\n",
+                check: "file_is a.txt a\n",
+                solution: "echo wrong-value > a.txt\n",
+            },
+            TaskFiles {
+                name: "visible",
+                toml: "task = \"x\"\n",
+                check: "file_is a.txt a\n",
+                solution: "echo a > a.txt\n",
+            },
+        ],
+    );
+    let suite = suite.to_str().unwrap();
+    let out = eval(&["run", "--suite", suite, "--agent", "reference"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    for shown in [&stdout, &stderr] {
+        assert!(!shown.contains("secret-trap") && !shown.contains("wrong-value"), "{shown}");
+    }
+    assert!(stdout.contains("1 of 2 runs passed"), "{stdout}");
+    assert!(stdout.contains("1 held-out tasks (1 runs) counted above, not listed"), "{stdout}");
+    assert!(stderr.contains("(a held-out task) #1 fail"), "{stderr}");
+    // Listing hides its wording too; the JSON report keeps everything (baselines need it).
+    let out = eval(&["list", "--suite", suite]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("hidden wording") && stdout.contains("1 held-out tasks not listed"), "{stdout}");
+    let out = eval(&["run", "--suite", suite, "--agent", "reference", "--json", "-q"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("secret-trap"));
+    // Asked for, they are shown.
+    let out = eval(&["run", "--suite", suite, "--agent", "reference", "--show-heldout", "-q"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("secret-trap #1: check: a.txt: expected 'a', got 'wrong-value'"), "{stdout}");
+    let out = eval(&["list", "--suite", suite, "--show-heldout"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the hidden wording"));
+}
+
+#[test]
 fn bad_input_is_named_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let suite = write_suite(
