@@ -129,14 +129,7 @@ impl Remote {
 impl Drop for Remote {
     fn drop(&mut self) {
         self.kill_inner_servers();
-        // The shared-connection master outlives its last use by `ControlPersist` (60 s), and with it the sshd
-        // session it holds: a finished test leaves neither behind. Forked, the master shows itself as
-        // `ssh: <dir>/clive-ssh/<hash> [mux]`, so it is found by its socket's directory.
-        let sockets = self.world.dir.path().join("clive-ssh");
-        for found in processes_showing(&sockets.display().to_string()) {
-            let pid = found.split(':').next().unwrap_or_default();
-            let _ = std::process::Command::new("kill").args(["-TERM", pid]).status();
-        }
+        end_ssh_masters(self.world.dir.path());
         let _ = std::process::Command::new("tmux")
             .arg("-S")
             .arg(self.world.dir.path().join("inner.sock"))
@@ -146,15 +139,37 @@ impl Drop for Remote {
     }
 }
 
+/// Ends the ssh processes whose shared-connection sockets are in `runtime_dir`/clive-ssh. A master outlives its last
+/// use by `ControlPersist` (60 s), and with it the sshd session it holds: a finished test leaves neither behind.
+/// Forked, the master shows itself as `ssh: <dir>/clive-ssh/<hash> [mux]`, so it is found by its socket's directory.
+fn end_ssh_masters(runtime_dir: &Path) {
+    let sockets = runtime_dir.join("clive-ssh").display().to_string();
+    for (pid, _) in processes_where(|cmdline| cmdline.contains(&sockets)) {
+        let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
+    }
+}
+
 /// `pid: cmdline` of every process whose command line holds `needle`.
 fn processes_showing(needle: &str) -> Vec<String> {
+    processes_where(|cmdline| cmdline.contains(needle))
+        .into_iter()
+        .map(|(pid, cmdline)| {
+            let words: Vec<&str> = cmdline.split('\0').take(6).collect();
+            format!("{pid}: {} …", words.join(" "))
+        })
+        .collect()
+}
+
+/// The pid and command line (arguments separated by NUL) of every process whose command line `wanted` accepts.
+fn processes_where(wanted: impl Fn(&str) -> bool) -> Vec<(i32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline"))
-            && String::from_utf8_lossy(&cmdline).contains(needle)
-        {
-            let words: Vec<String> = String::from_utf8_lossy(&cmdline).split('\0').take(6).map(str::to_owned).collect();
-            found.push(format!("{}: {} …", entry.file_name().to_string_lossy(), words.join(" ")));
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).into_owned();
+            if wanted(&cmdline) {
+                found.push((pid, cmdline));
+            }
         }
     }
     found
@@ -271,17 +286,10 @@ impl Remote {
     /// Pids of this test's ssh processes (the pane's client and the shared-connection master).
     fn ssh_pids(&self) -> Vec<i32> {
         let marker = format!("ControlPath={}", self.world.dir.path().join("clive-ssh").display());
-        let mut pids = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
-            if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-                let cmdline = String::from_utf8_lossy(&cmdline);
-                if cmdline.starts_with("ssh\0") && cmdline.contains(&marker) {
-                    pids.push(pid);
-                }
-            }
-        }
-        pids
+        processes_where(|cmdline| cmdline.starts_with("ssh\0") && cmdline.contains(&marker))
+            .into_iter()
+            .map(|(pid, _)| pid)
+            .collect()
     }
 }
 
@@ -431,6 +439,7 @@ fn two_hosts_in_network_namespaces_each_do_their_part() {
             .stderr(std::process::Stdio::null())
             .status();
     }
+    end_ssh_masters(world.dir.path());
     assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
     let answer = report(&out)["answer"].as_str().unwrap().to_owned();
     // Each host answered from its own network.
@@ -441,16 +450,7 @@ fn two_hosts_in_network_namespaces_each_do_their_part() {
 /// Pids of processes whose command line is exactly `argv` (a subtask's program on the host).
 fn processes_running(argv: &[&str]) -> Vec<i32> {
     let wanted = argv.join("\0");
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline"))
-            && String::from_utf8_lossy(&cmdline).trim_end_matches('\0') == wanted
-        {
-            pids.push(pid);
-        }
-    }
-    pids
+    processes_where(|cmdline| cmdline.trim_end_matches('\0') == wanted).into_iter().map(|(pid, _)| pid).collect()
 }
 
 impl Remote {

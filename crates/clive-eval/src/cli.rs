@@ -40,8 +40,9 @@ pub struct Cli {
     /// Print one JSON object on stdout instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Show held-out tasks (tag `heldout`) by name, with their wording and why they failed; by default `run` and
-    /// `list` count them without showing them, so that whoever tunes clive does not learn them by accident.
+    /// Show held-out tasks (tag `heldout`) by name, with their wording and why they failed; by default the text
+    /// `run` and `list` print counts them without showing them, so that whoever tunes clive does not learn them by
+    /// accident (JSON output keeps everything).
     #[arg(long, global = true)]
     pub show_heldout: bool,
     /// -v info, -vv debug logs on stderr (RUST_LOG overrides).
