@@ -155,8 +155,9 @@ fn is_program(name: &str) -> bool {
     )
 }
 
-/// "in place" right after a file's name.
-static IN_PLACE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^[`'\x22]?\s+in[\s-]+place\b"));
+/// "in place" after a file's name, in the same clause: right after it or a few words on (`sort the lines of
+/// names.txt by length, in place`).
+static IN_PLACE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^[^.;!?:]{0,60}?\bin[\s-]+place\b"));
 
 /// A sentence boundary: a goal's rules apply within one sentence.
 static SENTENCE: LazyLock<Regex> = LazyLock::new(|| compile(r"[.!?;](?:\s|$)|\n"));
@@ -357,10 +358,18 @@ impl GoalSpec {
             self.guessed.retain(|f| f != file.as_str());
         }
         // Files changed in place: a change verb shortly before the file's name.
-        for file in all_named_files(sentence) {
+        let files = all_named_files(sentence);
+        for file in &files {
+            let file = file.clone();
             let Some(at) = find_word(sentence, &file) else { continue };
-            // `sort names.txt in place`, `edit x.conf in place`: changed, whatever else the sentence writes.
-            if IN_PLACE.is_match(&masked[at + file.len()..]) {
+            // `sort names.txt in place`, `edit x.conf in place`: changed, whatever else the sentence writes (the
+            // nearest file named before "in place": no other between).
+            let end = at + file.len();
+            let in_place = IN_PLACE.find(&masked[end..]).is_some_and(|m| {
+                let between = sentence.get(end..end + m.end()).unwrap_or_default();
+                !files.iter().any(|f| find_word(between, f).is_some())
+            });
+            if in_place {
                 push(&mut self.changes, &file);
                 self.guessed.retain(|f| f != &file);
                 continue;
@@ -665,6 +674,10 @@ mod tests {
         assert_eq!((&s.writes, &s.changes), (&vec!["new.txt".to_owned()], &vec!["old.txt".to_owned()]));
         let s = spec("Sort notes.txt in place and write its line count to count.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["notes.txt".to_owned()], &vec!["count.txt".to_owned()]));
+        let s = spec("Sort the lines of guests.txt alphabetically, in place.");
+        assert_eq!(s.changes, ["guests.txt"]);
+        let s = spec("Merge a.txt into b.txt in place.");
+        assert_eq!(s.changes, ["b.txt"], "only the nearest file before it");
         let s = spec("tally.py raises a KeyError. Repair the bug, run it and save its output to out.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["tally.py".to_owned()], &vec!["out.txt".to_owned()]));
         let s = spec("In theme.json, set colors.bg to black and keep the rest as it is.");

@@ -142,10 +142,15 @@ fn print_model_report(report: &ModelReport, output: Output) {
             };
             let mut why = Vec::new();
             if !pane_work.is_empty() {
-                why.push(format!(
-                    "the result of {} could not be checked (no check applied and the final look gave no answer)",
-                    ids(&pane_work)
-                ));
+                // What was checked, and why it was not enough, where the runners said (a second script's result,
+                // only a shape); else nothing applied.
+                let checks: Vec<&str> = pane_work.iter().flat_map(|s| s.checks.iter().map(String::as_str)).collect();
+                let what = if checks.is_empty() {
+                    "no check applied and the final look gave no answer".to_owned()
+                } else {
+                    format!("checks: {}", checks.join("; "))
+                };
+                why.push(format!("the result of {} could not be checked ({what})", ids(&pane_work)));
             }
             if !guesses.is_empty() {
                 why.push(format!("{} is a small model's command or text, which nothing checked", ids(&guesses)));

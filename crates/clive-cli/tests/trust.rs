@@ -104,6 +104,64 @@ fn a_local_model_gets_no_final_look_but_a_number_is_a_check() {
 }
 
 #[test]
+fn a_second_script_that_does_it_the_same_way_checks_nothing() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    // No newline at the end: `wc -l` says 2 for 3 lines, however the file is fed to it.
+    std::fs::write(work.path().join("names.txt"), "Ann\nBo\nCy").unwrap();
+    let model = FakeModel::start();
+    let question = "How many names are in names.txt, one per line? Just the number.";
+    model.replies(&[PROGRAM, "```bash\nwc -l < names.txt\n```", "```bash\ncat names.txt | wc -l\n```"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", question]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(report["verified"], false, "{report}");
+    let checks = report["subtasks"][0]["checks"].to_string();
+    assert!(checks.contains("did it the same way, so it would share any mistake"), "{checks}");
+}
+
+#[test]
+fn a_zero_from_a_local_model_is_unchecked_and_asks_for_no_second_script() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("app.log"), "INFO start\nWARN slow\n").unwrap();
+    let model = FakeModel::start();
+    // A filter that matches nothing gives 0, right or wrong; a second one that matches nothing agrees. So a zero is
+    // applied but unchecked (exit 6), and no call is spent on a second script.
+    let question = "How many ERROR lines does app.log have? Just the number.";
+    model.replies(&[PROGRAM, "```bash\ngrep -c ERROR app.log || true\n```"]);
+    let out = world.run_with_model(&model, work.path(), &["--json", question]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!((report["verified"].as_bool(), report["answer"].as_str()), (Some(false), Some("0\n")), "{report}");
+    let checks = report["subtasks"][0]["checks"].to_string();
+    assert!(checks.contains("the result is 0, which scripts whose filters match nothing give too"), "{checks}");
+    assert_eq!(model.server.requests().len(), 2, "the route and one script: no second script");
+}
+
+#[test]
+fn a_changed_file_from_a_local_model_is_unchecked_when_only_its_shape_was_checked() {
+    let world = World::new();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("guests.txt"), "Mira\nAbe\nZed\n").unwrap();
+    let model = FakeModel::start();
+    // The count is one number, as asked, and the shell checks that; but with a file that existed changed, no second
+    // result can be compared, and a local model's right-shaped result is often wrong: applied, unchecked (exit 6).
+    model.replies(&[PROGRAM, "```bash\nsort -o guests.txt guests.txt\nwc -l < guests.txt > count.txt\n```"]);
+    let goal = "Sort the lines of guests.txt alphabetically, in place, and write how many lines it has to count.txt.";
+    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report = json_of(&out);
+    assert_eq!(report["verified"], false, "{report}");
+    let checks = report["subtasks"][0]["checks"].to_string();
+    assert!(checks.contains("count.txt holds one number"), "{checks}");
+    assert!(checks.contains("the shell checked only its shape, and no second result could be compared"), "{checks}");
+    assert_eq!(std::fs::read_to_string(work.path().join("guests.txt")).unwrap(), "Abe\nMira\nZed\n");
+    assert_eq!(std::fs::read_to_string(work.path().join("count.txt")).unwrap().trim(), "3");
+    assert_eq!(model.server.requests().len(), 2, "no second script: it could not be compared");
+}
+
+#[test]
 fn a_directory_made_is_no_check_of_what_it_holds() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use router::shell_syntax;
+
 use crate::claims::resolve;
 
 /// The most bytes of one result file read to compare.
@@ -22,6 +24,8 @@ pub(crate) enum Opinion {
     Differs(String),
     /// No second result could be had (why).
     Nothing(String),
+    /// None was asked for: the result is a zero ([`is_zero`]), which no agreement would vouch for.
+    Zero,
 }
 
 impl Opinion {
@@ -33,6 +37,10 @@ impl Opinion {
                 (format!("a second script, sampled independently, gave another result: {theirs}"), false)
             }
             Opinion::Nothing(why) => (format!("no second script confirmed the result: {why}"), false),
+            Opinion::Zero => (
+                "the result is 0, which scripts whose filters match nothing give too: nothing confirms it".into(),
+                false,
+            ),
         }
     }
 }
@@ -54,6 +62,62 @@ pub(crate) fn result_of(required: &[String], root: &Path, printed: &str) -> Opti
         parts.push(format!("{file}:\n{}", normalise(&text)));
     }
     Some(parts.join("\n"))
+}
+
+/// Whether a result (as [`result_of`] gives it) is a zero and nothing else: the printed answer, or each file the goal
+/// asks for, holds only the number 0. It is what a count or a total of nothing gives, and so what two scripts whose
+/// filters both match nothing agree on: their agreement on it is no evidence (with Qwen2.5-Coder-1.5B, the three
+/// agreements seen on visible tasks were all on `0`, and one was wrong). A second script is not asked for.
+pub(crate) fn is_zero(result: &str, required: &[String]) -> bool {
+    let headers: Vec<String> = required.iter().map(|file| format!("{file}:")).collect();
+    let mut values = result.lines().filter(|line| !headers.iter().any(|h| h == line)).peekable();
+    values.peek().is_some() && values.all(|line| line.parse::<f64>().is_ok_and(|n| n == 0.0))
+}
+
+/// Whether two scripts reach their result the same way ([`method`]): then their agreement is one script's result
+/// twice, and no evidence (Qwen2.5-Coder-1.5B's second script for a line count was `cat guests.txt | wc -l` after
+/// `wc -l < guests.txt`, and both missed a last line with no newline at its end).
+pub(crate) fn same_method(a: &str, b: &str, cwd: &Path) -> bool {
+    let (a, b) = (method(a, cwd), method(b, cwd));
+    !a.is_empty() && a == b
+}
+
+/// How a script reaches its result: each command it runs (command substitutions' too) as its program and its words,
+/// with the existing files it names left out (the input, however it is fed) and the commands that only feed or
+/// show data dropped (`cat` with no options, `echo`, `printf`, `set`), so `wc -l < a.txt`,
+/// `cat a.txt | wc -l` and `n=$(wc -l < a.txt); echo "$n"` are one method.
+fn method(script: &str, cwd: &Path) -> Vec<Vec<String>> {
+    let code: String =
+        script.lines().filter(|line| !line.trim_start().starts_with('#')).map(|line| format!("{line}\n")).collect();
+    let mut commands = Vec::new();
+    collect_commands(&code, cwd, &mut commands);
+    commands
+}
+
+fn collect_commands(code: &str, cwd: &Path, into: &mut Vec<Vec<String>>) {
+    for command in shell_syntax::parse(code).commands() {
+        for inner in command.all_words().flat_map(|word| &word.substitutions) {
+            collect_commands(inner, cwd, into);
+        }
+        let (words, _) = shell_syntax::strip_prefixes(&command.words);
+        let Some((program, args)) = words.split_first() else { continue };
+        let name = shell_syntax::program_name(&program.text);
+        let feeds = match name {
+            "cat" => args.iter().all(|w| !w.text.starts_with('-')),
+            "echo" | "printf" | "set" | "exit" | "true" => true,
+            _ => false,
+        };
+        if feeds {
+            continue;
+        }
+        let mut words = vec![name.to_owned()];
+        words.extend(
+            args.iter()
+                .map(|w| w.text.trim_start_matches("./").to_owned())
+                .filter(|w| w.is_empty() || !cwd.join(w).exists()),
+        );
+        into.push(words);
+    }
 }
 
 /// Lines trimmed, blank ones dropped, numbers in one spelling.
@@ -125,5 +189,39 @@ mod tests {
         let (words, checked) = Opinion::Differs("13".into()).check();
         assert!(!checked && words.contains("13"), "{words}");
         assert!(!Opinion::Nothing("the budget is spent".into()).check().1);
+        assert!(!Opinion::Zero.check().1);
+    }
+
+    #[test]
+    fn scripts_that_feed_the_same_input_to_the_same_commands_are_one_method() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "x\ny").unwrap();
+        let same = |a: &str, b: &str| same_method(a, b, dir.path());
+        assert!(same("wc -l < a.txt", "cat a.txt | wc -l"));
+        assert!(same("#!/bin/bash\nset -e\nn=$(wc -l < ./a.txt)\necho \"$n\"", "wc -l a.txt"));
+        assert!(same("grep -c 'x' a.txt", "grep -c x < a.txt"));
+        assert!(!same("wc -l < a.txt", "grep -c '' a.txt"));
+        assert!(!same("awk 'END {print NR}' a.txt", "awk '{n++} END {print n}' a.txt"), "another program");
+        assert!(!same("grep -c x a.txt", "grep -c y a.txt"), "another pattern");
+        assert!(!same("cat -n a.txt | tail -1", "cat a.txt | tail -1"), "cat with options is a command");
+        assert!(!same("echo 3", "printf '3\\n'"), "nothing computed: no method to share");
+    }
+
+    #[test]
+    fn a_zero_is_a_result_no_agreement_vouches_for() {
+        let root = Path::new("/");
+        let printed = |text: &str| result_of(&[], root, text).unwrap();
+        assert!(is_zero(&printed("0\n"), &[]));
+        assert!(is_zero(&printed(" 0.00 \n\n"), &[]), "any spelling of zero");
+        assert!(!is_zero(&printed("10"), &[]));
+        assert!(!is_zero(&printed("0\n3"), &[]), "a zero among other numbers is a result");
+        assert!(!is_zero(&printed("errors: 0"), &[]));
+        let dir = tempfile::tempdir().unwrap();
+        let required = vec!["n.txt".to_owned(), "m.txt".to_owned()];
+        std::fs::write(dir.path().join("n.txt"), "0\n").unwrap();
+        std::fs::write(dir.path().join("m.txt"), "0\n").unwrap();
+        assert!(is_zero(&result_of(&required, dir.path(), "").unwrap(), &required), "each file holds 0");
+        std::fs::write(dir.path().join("m.txt"), "2\n").unwrap();
+        assert!(!is_zero(&result_of(&required, dir.path(), "").unwrap(), &required));
     }
 }

@@ -23,7 +23,7 @@ use crate::prompt::{
     Exchange, FirstTurn, INTERACTIVE_SYSTEM, Next, Prompt, Step, Workplace, interactive_conversation, interactive_first,
 };
 use crate::runners::final_look;
-use crate::runners::result_check::{Before, check_result};
+use crate::runners::result_check::{Before, SHAPE_ONLY, check_result};
 use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, last_line, new_part, one_line};
@@ -642,8 +642,14 @@ impl Loop<'_> {
             true,
             &Before::default(),
         );
-        let content_checked = content.problem.is_none() && content.content_checked;
+        let mut content_checked = content.problem.is_none() && content.content_checked;
         checks.extend(content.checks.into_iter().filter(|_| content_checked));
+        // A model whose right-shaped results are often wrong gets no second result to compare here: its shape alone
+        // leaves it unchecked.
+        if content_checked && self.shared.config.consensus && !content.whole {
+            content_checked = false;
+            checks.push(SHAPE_ONLY.into());
+        }
         let mut looked_yes = false;
         if let Some((mut staging, attempt)) = self.staging.take() {
             match staging.settle(&attempt, 0, "") {

@@ -155,7 +155,14 @@ pub(crate) struct Checked {
     pub checks: Vec<String>,
     /// Whether a check looked at the content (a number, a stated shape), not only that a file is there.
     pub content_checked: bool,
+    /// Whether the checks cover the whole result, not only its shape: a directory asked for with nothing in it, made.
+    pub whole: bool,
 }
+
+/// Why a result only its shape vouches for stays unchecked for a model whose right-shaped results are often wrong
+/// (`AgentConfig::consensus`) when no second result can be compared with it: a file that existed and was changed,
+/// a result reached step by step in a pane.
+pub(crate) const SHAPE_ONLY: &str = "the shell checked only its shape, and no second result could be compared with it";
 
 /// Whether `path` is a directory with nothing in it.
 pub(crate) fn empty_directory(path: &Path) -> bool {
@@ -183,7 +190,8 @@ pub(crate) fn check_result(
     // A directory the goal asks for and nothing in it ("make a directory named build"), made and empty: that is
     // all of the result.
     let mut whole_directory = false;
-    let fail = |problem: Problem| Checked { problem: Some(problem), checks: Vec::new(), content_checked: false };
+    let fail =
+        |problem: Problem| Checked { problem: Some(problem), checks: Vec::new(), content_checked: false, whole: false };
     // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
     // script printed): a wrong shape is wrong on any attempt.
     let shapes = if required.len() <= 1 { goal_shape::shapes(goal) } else { Vec::new() };
@@ -268,7 +276,7 @@ pub(crate) fn check_result(
     // directory that is the whole result: what else was checked says something about the result itself.
     let content_checked =
         whole_directory || checks.iter().any(|c| !c.ends_with(" was written") && !c.ends_with(" was made"));
-    Checked { problem: None, checks, content_checked }
+    Checked { problem: None, checks, content_checked, whole: whole_directory }
 }
 
 /// [`check_result`] with the goal's own destinations, for the tests written before [`crate::GoalSpec`].

@@ -22,7 +22,7 @@ use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::rerun::{rerun_program, run_rerun, unanswered_reason};
-use crate::runners::result_check::{Before, Problem, check_result, missing_input};
+use crate::runners::result_check::{Before, Problem, SHAPE_ONLY, check_result, missing_input};
 use crate::runners::script_fix;
 use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
@@ -385,13 +385,18 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 let mut checks = checked.checks;
                 let mut verified = checked.content_checked;
                 // A result only its shape vouches for, from a model whose right-shaped results are often wrong:
-                // checked only if a second script, sampled apart, gives the same.
-                if verified
-                    && shared.config.consensus
-                    && consensus::comparable(&spec, &required, std::path::Path::new(&cwd))
-                {
+                // checked only if a second script, sampled apart, gives the same; unchecked where none can be
+                // compared (a changed file).
+                let comparable = consensus::comparable(&spec, &required, std::path::Path::new(&cwd));
+                if verified && shared.config.consensus && !comparable && !checked.whole {
+                    verified = false;
+                    checks.push(SHAPE_ONLY.into());
+                }
+                if verified && shared.config.consensus && comparable {
                     let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
                     let opinion = match first {
+                        // No agreement would vouch for a zero: no second script is written for it.
+                        Some(first) if consensus::is_zero(&first, &required) => consensus::Opinion::Zero,
                         Some(first) => {
                             let second = Second { writer: &writer, pane: &pane, launch: &launch, required: &required };
                             second.opinion(&script, &first, &mut staging, attempt).await
@@ -587,6 +592,12 @@ impl Second<'_> {
         // The same script again says nothing new: its result would be the same, right or wrong.
         if same_script(&script.text, &first.text) {
             return Opinion::Nothing("the second script was the first one again".into());
+        }
+        if consensus::same_method(&script.text, &first.text, std::path::Path::new(self.writer.cwd)) {
+            return Opinion::Nothing(format!(
+                "the second script (`{}`) did it the same way, so it would share any mistake",
+                one_line(&script.text, 80)
+            ));
         }
         if let Err(refused) = gate_script(self.pane, &script, self.writer.cwd) {
             return Opinion::Nothing(format!("the second script was refused: {refused}"));
