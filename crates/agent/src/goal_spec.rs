@@ -187,12 +187,6 @@ impl GoalSpec {
                 }
             }
         }
-        // "without editing sync.py", "(not the script itself)": only read, whatever else the goal says.
-        for file in crate::goal_protect::protected_files(goal, &all_named_files(goal), is_program) {
-            for list in [&mut spec.writes, &mut spec.changes, &mut spec.guessed] {
-                list.retain(|f| !same_file(f, &file));
-            }
-        }
         for file in all_named_files(goal) {
             if !spec.writes.contains(&file) && !spec.changes.contains(&file) && !spec.guessed.contains(&file) {
                 push(&mut spec.reads, &file);
@@ -684,11 +678,6 @@ mod tests {
         assert_eq!(s.changes, ["guests.txt"]);
         let s = spec("Merge a.txt into b.txt in place.");
         assert_eq!(s.changes, ["b.txt"], "only the nearest file before it");
-        // Said not to change: only read, though a goal to fix makes the programs it names changeable.
-        let s = spec("Run ./pack.sh. Fix whatever it complains about (not the script itself) until it succeeds.");
-        assert!(s.changes.is_empty() && s.only_reads("pack.sh"), "{s:?}");
-        let s = spec("Run python3 tidy.py; fix what it complains about, without editing tidy.py, until it works.");
-        assert!(!s.may_change_existing("tidy.py") && s.mutates, "{s:?}");
         let s = spec("tally.py raises a KeyError. Repair the bug, run it and save its output to out.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["tally.py".to_owned()], &vec!["out.txt".to_owned()]));
         let s = spec("In theme.json, set colors.bg to black and keep the rest as it is.");
