@@ -104,27 +104,6 @@ fn a_local_model_gets_no_final_look_but_a_number_is_a_check() {
 }
 
 #[test]
-fn a_local_model_s_text_route_for_work_on_files_is_a_script() {
-    let world = World::new();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::create_dir(work.path().join("letters")).unwrap();
-    std::fs::write(work.path().join("letters/b.txt"), "b\n").unwrap();
-    std::fs::write(work.path().join("letters/a.txt"), "a\n").unwrap();
-    let model = FakeModel::start();
-    // The classifier says `write`, but a text subtask would see no listing of letters/: a script does it.
-    model.replies(&[r#"{"kind":"write","text":""}"#, "```bash\nls letters | head -n 1 > first.txt\n```"]);
-    let goal = "Write the name of the first file in letters/, in name order, to first.txt.";
-    let out = world.run_with_model(&model, work.path(), &["--json", goal]);
-    let report = json_of(&out);
-    assert_eq!(report["subtasks"][0]["mode"], "script", "{report}");
-    assert_eq!(std::fs::read_to_string(work.path().join("first.txt")).unwrap(), "a.txt\n");
-    // Text work stays text work.
-    model.replies(&[r#"{"kind":"write","text":""}"#, "A short note."]);
-    let out = world.run_with_model(&model, work.path(), &["--json", "Summarise letters/a.txt in one line."]);
-    assert_eq!(json_of(&out)["subtasks"][0]["mode"], "llm", "{}", text(&out.stdout));
-}
-
-#[test]
 fn a_second_script_that_does_it_the_same_way_checks_nothing() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();

@@ -199,10 +199,9 @@ async fn route_task(
     let installed = options.tools.installed().await;
     // A small model's planner splits one step into several it cannot join up again: see
     // `RouterOptions::unplanned_single_steps`. Its classifier says `drive` for file work it then cannot do step by
-    // step: `RouterOptions::drives_need_a_program`; and `write` for file work its text subtask then guesses:
-    // `RouterOptions::writes_need_text_work`.
+    // step: `RouterOptions::drives_need_a_program`.
     let small = small_model(provider, options, budget)?;
-    let router = router.unplanned_single_steps(small).drives_need_a_program(small).writes_need_text_work(small);
+    let router = router.unplanned_single_steps(small).drives_need_a_program(small);
     router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
 }
 

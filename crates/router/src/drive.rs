@@ -34,7 +34,7 @@ fn words(task: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Whether `task` names a file or a directory (`notes.txt`, `inbox/`): work on files, which a script does.
-pub(crate) fn names_files(task: &str) -> bool {
+fn names_files(task: &str) -> bool {
     words(task).any(|word| classifier::file_name(word) || classifier::directory_name(word))
 }
 

@@ -53,7 +53,6 @@ mod route;
 pub mod safety;
 pub mod shell_syntax;
 mod steps;
-mod text_work;
 mod tier0;
 mod tiers;
 

@@ -48,12 +48,6 @@ pub struct RouterOptions {
     /// whose step-by-step driving then looks once and declares it done (Qwen2.5-Coder-1.5B listed the directory
     /// and called files renamed that it never touched).
     pub drives_need_a_program: bool,
-    /// When the classifier answers `write` (a text subtask) for work on files — a task that names a file or a
-    /// directory and asks for no text work (summarise, translate, rewrite, draft…) — one script subtask does it
-    /// instead (default off). For a small model, whose classifier says `write` for a sum, an average or a file's
-    /// name to be found, and whose text subtask then guesses: it sees no listing and computes nothing
-    /// (Qwen2.5-Coder-1.5B: 11 such runs on visible tasks, none passed).
-    pub writes_need_text_work: bool,
 }
 
 impl Default for RouterOptions {
@@ -67,7 +61,6 @@ impl Default for RouterOptions {
             plan_cache_entries: 32,
             unplanned_single_steps: false,
             drives_need_a_program: false,
-            writes_need_text_work: false,
         }
     }
 }
@@ -140,12 +133,6 @@ impl Router {
         self
     }
 
-    /// Sets [`RouterOptions::writes_need_text_work`].
-    pub fn writes_need_text_work(mut self, on: bool) -> Self {
-        self.options.writes_need_text_work = on;
-        self
-    }
-
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -189,11 +176,6 @@ impl Router {
         if let Verdict::Decided(route) = verdict {
             let route =
                 if self.options.drives_need_a_program { scripted_unless_driven(route, task, context) } else { route };
-            let route = if self.options.writes_need_text_work {
-                crate::text_work::scripted_unless_text_work(route, task, context)
-            } else {
-                route
-            };
             return Ok(Routed { route, tier: Tier::Classifier, steps });
         }
         if answered && self.options.unplanned_single_steps && !crate::steps::names_several_steps(task) {
