@@ -24,14 +24,27 @@ async fn the_whole_suite_passes_against_the_fake_model() {
     let options = RunOptions { backend: Backend::Fake, ..RunOptions::new(Agent::Clive(clive)) };
     let report = run_suite(&tasks, &options, |_, _, _| {}).await.unwrap();
     assert_eq!(report.runs.len(), tasks.len());
+    // A held-out task that fails is counted, not named: its name and its check's complaint would tell whoever changed
+    // clive what it gets wrong there, and the batch would no longer be held out (docs/evals.md). `clive-eval run
+    // --backend fake --tag heldout --show-heldout` shows them (and so retires the batch).
+    let held_out: Vec<&str> = tasks.iter().filter(|t| t.is_held_out()).map(|t| t.name.as_str()).collect();
+    let mut held_out_failures = 0;
     for run in &report.runs {
-        assert_eq!(run.status, Status::Pass, "{}: {:?}", run.task, run.reasons);
         let fake = run.fake.expect("the fake backend reports its use");
+        if held_out.contains(&run.task.as_str()) {
+            let fine = run.status == Status::Pass && fake.unserved == 0 && !run.false_completion;
+            held_out_failures += usize::from(!fine);
+            continue;
+        }
+        assert_eq!(run.status, Status::Pass, "{}: {:?}", run.task, run.reasons);
         assert_eq!(fake.unserved, 0, "{}: scripted replies left over", run.task);
         if run.task.starts_with("tier0-") {
             assert_eq!(fake.requests, 0, "{}: a tier-0 task called the model", run.task);
         }
         assert!(!run.false_completion, "{}", run.task);
     }
-    eprintln!("{}", clive_eval::table::render(&report));
+    assert_eq!(
+        held_out_failures, 0,
+        "{held_out_failures} held-out task(s) failed against the fake model (not named: see the comment above)"
+    );
 }
