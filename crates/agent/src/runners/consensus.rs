@@ -59,9 +59,14 @@ pub(crate) fn result_of(required: &[String], root: &Path, printed: &str) -> Opti
         let path = resolve(file, root);
         std::fs::metadata(&path).ok().filter(|m| m.is_file() && m.len() <= READ_LIMIT)?;
         let text = std::fs::read_to_string(&path).ok()?;
-        parts.push(format!("{file}:\n{}", normalise(&text)));
+        parts.push(format!("{}\n{}", file_header(file), normalise(&text)));
     }
     Some(parts.join("\n"))
+}
+
+/// The line that opens a file's part of a result ([`result_of`]).
+fn file_header(file: &str) -> String {
+    format!("{file}:")
 }
 
 /// Whether a result (as [`result_of`] gives it) is a zero and nothing else: the printed answer, or each file the goal
@@ -69,7 +74,7 @@ pub(crate) fn result_of(required: &[String], root: &Path, printed: &str) -> Opti
 /// filters both match nothing agree on: their agreement on it is no evidence (with Qwen2.5-Coder-1.5B, the three
 /// agreements seen on visible tasks were all on `0`, and one was wrong). A second script is not asked for.
 pub(crate) fn is_zero(result: &str, required: &[String]) -> bool {
-    let headers: Vec<String> = required.iter().map(|file| format!("{file}:")).collect();
+    let headers: Vec<String> = required.iter().map(|file| file_header(file)).collect();
     let mut values = result.lines().filter(|line| !headers.iter().any(|h| h == line)).peekable();
     values.peek().is_some() && values.all(|line| line.parse::<f64>().is_ok_and(|n| n == 0.0))
 }
@@ -87,10 +92,8 @@ pub(crate) fn same_method(a: &str, b: &str, cwd: &Path) -> bool {
 /// show data dropped (`cat` with no options, `echo`, `printf`, `set`), so `wc -l < a.txt`,
 /// `cat a.txt | wc -l` and `n=$(wc -l < a.txt); echo "$n"` are one method.
 fn method(script: &str, cwd: &Path) -> Vec<Vec<String>> {
-    let code: String =
-        script.lines().filter(|line| !line.trim_start().starts_with('#')).map(|line| format!("{line}\n")).collect();
     let mut commands = Vec::new();
-    collect_commands(&code, cwd, &mut commands);
+    collect_commands(script, cwd, &mut commands);
     commands
 }
 
