@@ -465,6 +465,11 @@ impl Journal {
         &self.dir
     }
 
+    /// Where the pre-image of `rel` (a file it modified or deleted, relative to the working directory) is kept.
+    pub fn pre_image(&self, rel: &Path) -> Option<PathBuf> {
+        self.entries.iter().find(|e| e.change.path == rel).and_then(|e| e.pre.as_ref()).map(|pre| self.dir.join(pre))
+    }
+
     /// The changes it applied.
     pub fn changes(&self) -> Vec<Change> {
         self.entries.iter().map(|e| e.change.clone()).collect()

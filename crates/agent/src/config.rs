@@ -77,6 +77,11 @@ pub struct AgentConfig {
     /// missing `import csv`, `wc -l file` where the goal wants the number alone), and after a failed result check
     /// the next attempt made from what it printed. A capable model's script runs as it wrote it.
     pub shell_fixes: bool,
+    /// Whether the fix-and-rerun loop's success needs each fix's written words to come from somewhere (default
+    /// no; on for small models): a program that exits 0 after a fix wrote a value that neither the goal, the
+    /// program's text, its output, the file before nor a name in the directory gives has accepted a guess, and the
+    /// result stays unchecked.
+    pub trace_fixes: bool,
     /// Directories whose changes are never a subtask's (the caller's own state, such as clive's run records and
     /// recordings): left out of change sets when they lie inside the working directory.
     pub private_dirs: Vec<std::path::PathBuf>,
@@ -107,6 +112,7 @@ impl Default for AgentConfig {
             consensus: false,
             worked_examples: true,
             shell_fixes: true,
+            trace_fixes: false,
             private_dirs: Vec::new(),
         }
     }
@@ -130,6 +136,7 @@ impl AgentConfig {
             worked_examples: small,
             shell_fixes: small,
             consensus: small,
+            trace_fixes: small,
             ..AgentConfig::default()
         }
     }
@@ -144,11 +151,13 @@ mod tests {
         let small = AgentConfig::for_profile(ModelProfile::Small);
         assert_eq!(small.temperature, Some(0.0));
         assert!(small.worked_examples && small.shell_fixes && small.consensus);
+        assert!(small.trace_fixes);
         assert!(!small.final_look && !small.look_verifies);
         for profile in [ModelProfile::Standard, ModelProfile::Large] {
             let config = AgentConfig::for_profile(profile);
             assert_eq!(config.temperature, None, "{profile}");
             assert!(!config.worked_examples && !config.shell_fixes && !config.consensus);
+            assert!(!config.trace_fixes);
             assert!(config.final_look && config.look_verifies);
         }
     }

@@ -177,10 +177,18 @@ impl GoalSpec {
         for &(start, end) in &sentences {
             spec.read_sentence(&goal[start..end], &masked[start..end]);
         }
-        spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences);
+        // A file the goal says not to change ("without editing sync.py", "not the script itself") is no guessed
+        // destination, nor what "fix it" or a goal to fix is taken to change: only what the goal itself asks to
+        // change overrides it.
+        let protected = crate::goal_protect::protected_files(goal, &all_named_files(goal), is_program);
+        spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences, &protected);
+        spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
             for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
+                if protected.contains(&file) && !spec.changes.contains(&file) {
+                    continue;
+                }
                 if !spec.writes.contains(&file) {
                     push(&mut spec.changes, &file);
                     spec.guessed.retain(|f| f != &file);
@@ -253,7 +261,13 @@ impl GoalSpec {
     /// "notes.yaml no longer parses. Fix it so that it does.": a request to fix whose sentence names no file is
     /// about the files the nearest earlier sentence names (those it does not ask to be written). Without this the
     /// file was one the goal only reads, and a right fix of it was refused.
-    fn fix_what_an_earlier_sentence_names(&mut self, goal: &str, masked: &str, sentences: &[(usize, usize)]) {
+    fn fix_what_an_earlier_sentence_names(
+        &mut self,
+        goal: &str,
+        masked: &str,
+        sentences: &[(usize, usize)],
+        protected: &[String],
+    ) {
         for (index, &(start, end)) in sentences.iter().enumerate() {
             let names_its_own = all_named_files(&goal[start..end])
                 .iter()
@@ -267,7 +281,7 @@ impl GoalSpec {
                 .map(|&(from, to)| all_named_files(&goal[from..to]))
                 .find(|files| !files.is_empty())
                 .unwrap_or_default();
-            for file in earlier {
+            for file in earlier.into_iter().filter(|f| !protected.contains(f)) {
                 if !self.writes.iter().any(|f| same_file(f, &file)) {
                     push(&mut self.changes, &file);
                     self.guessed.retain(|f| !same_file(f, &file));
@@ -678,6 +692,13 @@ mod tests {
         assert_eq!(s.changes, ["guests.txt"]);
         let s = spec("Merge a.txt into b.txt in place.");
         assert_eq!(s.changes, ["b.txt"], "only the nearest file before it");
+        // Said not to change: only read, though a goal to fix makes the programs it names changeable.
+        let s = spec("Run ./pack.sh. Fix whatever it complains about (not the script itself) until it succeeds.");
+        assert!(s.changes.is_empty() && s.only_reads("pack.sh"), "{s:?}");
+        let s = spec("Run python3 tidy.py; fix what it complains about, without editing tidy.py, until it works.");
+        assert!(!s.may_change_existing("tidy.py") && s.mutates, "{s:?}");
+        let s = spec("Run ./lint.sh and fix lint.sh's warnings; do not modify ./lint.sh's exit codes.");
+        assert!(s.may_change_existing("lint.sh"), "asked to fix it: {s:?}");
         let s = spec("tally.py raises a KeyError. Repair the bug, run it and save its output to out.txt.");
         assert_eq!((&s.changes, &s.writes), (&vec!["tally.py".to_owned()], &vec!["out.txt".to_owned()]));
         let s = spec("In theme.json, set colors.bg to black and keep the rest as it is.");

@@ -49,6 +49,7 @@ mod claims;
 mod config;
 mod examples;
 mod gate;
+mod goal_protect;
 mod goal_shape;
 mod goal_spec;
 mod model;

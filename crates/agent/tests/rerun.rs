@@ -72,6 +72,56 @@ async fn a_failing_program_is_fixed_one_action_at_a_time_and_run_again_until_it_
     assert!(stats.changes.iter().any(|c| c.path.ends_with("manifest.lst")), "{:?}", stats.changes);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_success_resting_on_a_guessed_fix_is_unchecked_where_fixes_are_traced() {
+    let config = || AgentConfig { trace_fixes: true, ..AgentConfig::default() };
+    let goal = "Run ./pack.sh; fix what it complains about and run it again until it succeeds.";
+    // The fix lists files that are there: nothing guessed, and the program's exit 0 is the check.
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    std::fs::write(world.work.path().join("index.html"), "<p>hi</p>\n").unwrap();
+    world.replies(&[&fix("ls *.html > manifest.lst")]);
+    let agent = world.agent_with(config(), None);
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!(stats.verified, Some(true), "{stats:?}");
+    // The fix makes up what to pack: the program accepts it, which checks nothing.
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[&fix("printf 'notes.txt\\nphoto.jpg\\n' > manifest.lst")]);
+    let agent = world.agent_with(config(), None);
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!((result.status, result.summary.as_str()), (SubtaskStatus::Succeeded, "packed 2 entries"));
+    assert_eq!(world.read("manifest.lst"), "notes.txt\nphoto.jpg\n", "the fix is kept");
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!(stats.verified, Some(false), "{stats:?}");
+    let guess = stats.checks.iter().find(|c| c.contains("a fix wrote")).expect("the guess is named");
+    assert!(guess.contains("`notes`, `txt`, `photo`, `jpg`"), "{guess}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fix_to_the_program_the_goal_says_not_to_change_is_taken_back() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[
+        // Deleting the program's own check makes it exit 0, and the goal said not to change it.
+        &fix("sed -i '2,5d' pack.sh"),
+        &fix("printf 'a.txt\\n' > manifest.lst"),
+    ]);
+    let agent = world.agent();
+    let goal = "Run ./pack.sh and fix whatever it complains about (not the script itself) until it works.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("pack.sh"), PACK, "the program is as it was");
+    assert_eq!(result.summary, "packed 1 entries");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:#?}");
+    assert!(prompts[1].contains("pack.sh, which the goal only reads"), "{}", prompts[1]);
+}
+
 /// Exits 0 having copied nothing until target.cfg names a folder.
 const SYNC: &str = "#!/bin/bash\ntarget=$(grep -v '^#' target.cfg)\nif [ -z \"$target\" ]; then\n  echo \"sync: \
                     target.cfg names no folder; nothing copied\"\n  exit 0\nfi\nmkdir -p \"$target\"\ncp files/* \

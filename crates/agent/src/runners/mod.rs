@@ -2,6 +2,7 @@
 
 mod consensus;
 mod final_look;
+mod fix_sources;
 mod interactive;
 mod peek;
 mod questions;

@@ -25,6 +25,7 @@ use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
+use crate::runners::fix_sources;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
@@ -323,6 +324,10 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     let runs = Runs { shared, request, pane: &pane, caller: &caller, launch: &launch, deadline };
     let program_path = std::path::Path::new(&cwd).join(program_file(program));
     let mut fixes: Vec<(String, String)> = Vec::new();
+    // What the program printed, every run: with the goal and the program's text, where a fix's words may come from.
+    let mut printed = String::new();
+    // Words fixes wrote that nothing gave (`AgentConfig::trace_fixes`).
+    let mut guesses: Vec<String> = Vec::new();
     let mut calls = 0;
     let mut attempt = 0;
     loop {
@@ -332,7 +337,11 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         // Taken before each run: a file the program is to write counts only when this run wrote it (not a fix).
         let before = Before::of(&promised, &cwd);
         let (exit_code, output, settled) = match runs.run(&mut staging, attempt, program, request.timeout).await? {
-            Ran::Ended { exit_code, output, settled } => (exit_code, output, settled),
+            Ran::Ended { exit_code, output, settled } => {
+                printed.push_str(&output);
+                printed.push('\n');
+                (exit_code, output, settled)
+            }
             Ran::Unanswered(question) => return Ok(unanswered(program, &question)),
             Ran::Stuck(prompt) => {
                 return Ok(RunOutcome::with_status(
@@ -358,8 +367,18 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                         let kept = staging.keep(applied);
                         let mut checks = vec![format!("`{program}` exited 0 and printed no error")];
                         checks.extend(promised.iter().map(|file| format!("it made {file}")));
+                        // The program accepted what the fixes wrote; what they guessed, it cannot vouch for.
+                        let verified = guesses.is_empty();
+                        if !verified {
+                            let shown: Vec<String> = guesses.iter().take(5).map(|w| format!("`{w}`")).collect();
+                            checks.push(format!(
+                                "a fix wrote {}, which neither the task, the program nor its output gives: the \
+                                 program accepting a guess does not check it",
+                                shown.join(", ")
+                            ));
+                        }
                         shared.ledger.update(&subtask.id, |s| {
-                            s.verified = Some(true);
+                            s.verified = Some(verified);
                             s.checks = checks;
                             s.changes.extend(kept.changes);
                             s.journal = kept.journal.or(s.journal.take());
@@ -449,6 +468,18 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         }
         let came = match ran {
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
+                if shared.config.trace_fixes
+                    && let Some(applied) = &applied
+                {
+                    let sources = format!("{}\n{}\n{printed}", subtask.description, text.as_deref().unwrap_or(""));
+                    let pre_image = |rel: &std::path::Path| applied.pre_image(rel);
+                    let cwd = std::path::Path::new(&cwd);
+                    for word in fix_sources::guessed(applied.changes(), pre_image, cwd, &sources) {
+                        if !guesses.contains(&word) {
+                            guesses.push(word);
+                        }
+                    }
+                }
                 let kept = staging.keep(applied);
                 for change in &kept.changes {
                     progress(request, calls, caller.tokens_so_far(), change.to_string());

@@ -65,6 +65,12 @@ impl Applied {
     pub(crate) fn changes(&self) -> &[Change] {
         &self.changes
     }
+
+    /// Where the content `rel` had before these changes is kept (a modified or deleted file of a staged attempt;
+    /// an unstaged one keeps none).
+    pub(crate) fn pre_image(&self, rel: &Path) -> Option<PathBuf> {
+        self.journal.as_ref()?.pre_image(rel)
+    }
 }
 
 /// What a kept attempt changed, for the ledger.
