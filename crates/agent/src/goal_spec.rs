@@ -186,7 +186,8 @@ impl GoalSpec {
         // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
             for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
-                if protected.contains(&file) && !spec.changes.contains(&file) {
+                let said_not_to = protected.iter().any(|p| same_file(p, &file));
+                if said_not_to && !spec.changes.iter().any(|c| same_file(c, &file)) {
                     continue;
                 }
                 if !spec.writes.contains(&file) {
@@ -281,7 +282,7 @@ impl GoalSpec {
                 .map(|&(from, to)| all_named_files(&goal[from..to]))
                 .find(|files| !files.is_empty())
                 .unwrap_or_default();
-            for file in earlier.into_iter().filter(|f| !protected.contains(f)) {
+            for file in earlier.into_iter().filter(|f| !protected.iter().any(|p| same_file(p, f))) {
                 if !self.writes.iter().any(|f| same_file(f, &file)) {
                     push(&mut self.changes, &file);
                     self.guessed.retain(|f| !same_file(f, &file));

@@ -326,8 +326,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     let mut fixes: Vec<(String, String)> = Vec::new();
     // What the program printed, every run: with the goal and the program's text, where a fix's words may come from.
     let mut printed = String::new();
-    // Words fixes wrote that nothing gave (`AgentConfig::trace_fixes`).
-    let mut guesses: Vec<String> = Vec::new();
+    // What fixes wrote that nothing gave (`AgentConfig::trace_fixes`): the directory's names, before any run.
+    let mut tracer =
+        shared.config.trace_fixes.then(|| fix_sources::Tracer::new(std::path::Path::new(&cwd), &staging.skipped()));
     let mut calls = 0;
     let mut attempt = 0;
     loop {
@@ -368,15 +369,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                         let mut checks = vec![format!("`{program}` exited 0 and printed no error")];
                         checks.extend(promised.iter().map(|file| format!("it made {file}")));
                         // The program accepted what the fixes wrote; what they guessed, it cannot vouch for.
-                        let verified = guesses.is_empty();
-                        if !verified {
-                            let shown: Vec<String> = guesses.iter().take(5).map(|w| format!("`{w}`")).collect();
-                            checks.push(format!(
-                                "a fix wrote {}, which neither the task, the program nor its output gives: the \
-                                 program accepting a guess does not check it",
-                                shown.join(", ")
-                            ));
-                        }
+                        let doubt = tracer.as_ref().and_then(fix_sources::Tracer::doubt);
+                        let verified = doubt.is_none();
+                        checks.extend(doubt);
                         shared.ledger.update(&subtask.id, |s| {
                             s.verified = Some(verified);
                             s.checks = checks;
@@ -468,17 +463,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         }
         let came = match ran {
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
-                if shared.config.trace_fixes
-                    && let Some(applied) = &applied
-                {
+                if let (Some(tracer), Some(applied)) = (tracer.as_mut(), &applied) {
                     let sources = format!("{}\n{}\n{printed}", subtask.description, text.as_deref().unwrap_or(""));
-                    let pre_image = |rel: &std::path::Path| applied.pre_image(rel);
-                    let cwd = std::path::Path::new(&cwd);
-                    for word in fix_sources::guessed(applied.changes(), pre_image, cwd, &sources) {
-                        if !guesses.contains(&word) {
-                            guesses.push(word);
-                        }
-                    }
+                    tracer.fix(&fix, applied.changes(), |rel| applied.pre_image(rel), &sources);
                 }
                 let kept = staging.keep(applied);
                 for change in &kept.changes {

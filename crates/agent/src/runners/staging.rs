@@ -136,7 +136,7 @@ impl<'a> Staging<'a> {
 
     /// What a walk of the working directory leaves out: the subtask's records and the caller's private
     /// directories.
-    fn skipped(&self) -> Vec<PathBuf> {
+    pub(crate) fn skipped(&self) -> Vec<PathBuf> {
         let mut skip = vec![self.records.clone()];
         skip.extend(self.shared.config.private_dirs.iter().cloned());
         // The pane reports its directory with links resolved: so are these, to compare.
