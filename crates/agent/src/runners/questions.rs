@@ -214,17 +214,28 @@ fn keeps_default(answer: &str) -> bool {
 /// Whether `question` shows a default to keep with Enter: `Port [8080]:`, `Name (default: web):`.
 fn shows_default(question: &str) -> bool {
     let lower = question.to_lowercase();
-    let bracketed = lower.rfind('[').is_some_and(|start| lower[start..].contains(']')) && options(question).is_empty();
+    // An example or a format in brackets is no default (`Date [DD/MM/YYYY]:`).
+    let bracketed = lower.rfind('[').is_some_and(|start| {
+        lower[start..].find(']').is_some_and(|end| {
+            let inner = &lower[start + 1..start + end];
+            !EXAMPLE.is_match(inner) && !FORMAT.is_match(inner)
+        })
+    }) && options(question).is_empty();
     bracketed || lower.contains("default")
 }
 
-/// The answers a question lists: `(east/west)`, `[json|csv]`, `(comma, semicolon or tab)`; not a yes/no pair.
+/// The answers a question lists: `(east/west)`, `[json|csv]`, `(comma, semicolon or tab)`; not a yes/no pair, nor
+/// an example or a format (`Time zone (e.g. Europe/Berlin):` offers no choice of `e.g. Europe` and `Berlin`, nor
+/// `Date (DD/MM/YYYY):` one of `DD`, `MM` and `YYYY`).
 fn options(question: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (open, close) in [('(', ')'), ('[', ']')] {
         let Some(start) = question.rfind(open) else { continue };
         let Some(end) = question[start..].find(close) else { continue };
         let inner = &question[start + 1..start + end];
+        if EXAMPLE.is_match(inner) || FORMAT.is_match(inner) {
+            continue;
+        }
         let listed: Vec<String> = if inner.contains(['/', '|']) {
             inner.split(['/', '|', ',']).map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect()
         } else {
@@ -240,6 +251,22 @@ fn options(question: &str) -> Vec<String> {
     }
     found
 }
+
+/// What shows an example rather than the answers to choose from: `e.g.` or `for example` anywhere (`Continent/City,
+/// e.g. Europe/Berlin`), `such as`, or `like …`, `example:` at the start.
+static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)(?:\be\.\s?g\.|\beg\s|\bfor\s+(?:example|instance)\b|\bsuch\s+as\b|^\s*(?:like\s|ex(?:ample)?s?\s*:))",
+    )
+});
+
+/// A date or time format: `DD/MM/YYYY`, `YYYY-MM-DD`, `HH:MM`, `mm/dd/yy` (each part one letter written two to four
+/// times: `(h/m/s)` and `(sms/dm)` are choices).
+static FORMAT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)^\s*(?:format:?\s*)?(?:y{2,4}|m{2}|d{2}|h{2}|s{2})(?:\s*[/:.-]\s*(?:y{2,4}|m{2}|d{2}|h{2}|s{2})){1,2}\s*$",
+    )
+});
 
 /// The items of a list written out in words, `a, b or c` (`a or b`): short items, at least two; none when `inner`
 /// is not such a list (`default 8080`, `leave empty to skip`).
@@ -412,6 +439,28 @@ mod tests {
         for question in ["Port:", "Format [json|csv]?", "Name:"] {
             assert!(!shows_default(question), "{question}");
         }
+    }
+
+    #[test]
+    fn an_example_is_no_list_of_answers() {
+        for question in [
+            "Time zone (e.g. Europe/Berlin):",
+            "Date (for example 2024/05/01):",
+            "Shell [eg bash|zsh]:",
+            "Start date (DD/MM/YYYY):",
+            "Time [HH:MM]:",
+            "Time zone (Continent/City, e.g. Europe/Berlin):",
+            "Time zone (Europe/Berlin, for example):",
+        ] {
+            assert!(options(question).is_empty(), "{question}: {:?}", options(question));
+        }
+        assert_eq!(options("Region (east/west):"), ["east", "west"]);
+        assert_eq!(options("Unit (h/m/s):"), ["h", "m", "s"]);
+        assert_eq!(options("Rate it (like/dislike):"), ["like", "dislike"]);
+        assert!(!shows_default("Date [DD/MM/YYYY]:") && !shows_default("Shell [e.g. bash]:"));
+        let task = "Use ./add_user.sh to add the user mlopez with the time zone America/Lima.";
+        let offered = candidates(task, &[("Username:".into(), "mlopez".into())], "Time zone (e.g. Europe/Berlin):");
+        assert!(offered.contains(&"America/Lima".to_owned()), "{offered:?}");
     }
 
     #[test]
