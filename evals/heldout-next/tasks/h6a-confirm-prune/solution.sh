@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+echo y | ./prune_cache.sh

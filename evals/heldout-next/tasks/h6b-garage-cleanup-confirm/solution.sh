@@ -1,0 +1,2 @@
+#!/bin/bash
+echo n | ./cleanup_jobs.sh

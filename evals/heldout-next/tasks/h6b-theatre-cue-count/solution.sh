@@ -1,0 +1,2 @@
+#!/bin/bash
+grep -oiw cue notes.txt | wc -l
