@@ -105,7 +105,7 @@ pub(crate) fn protected_files(goal: &str, named: &[String], is_program: impl Fn(
         let names: Vec<&String> = named.iter().filter(|n| crate::goal_spec::same_file(n, file)).collect();
         let mut refused = program.is_some_and(|p| crate::goal_spec::same_file(p, file));
         let mut asked = false;
-        for (at, name) in names.iter().flat_map(|name| occurrences(goal, name).map(move |(at, _)| (at, name))) {
+        for (at, name) in names.iter().flat_map(|name| occurrences(goal, name).map(move |at| (at, name))) {
             let (before, after) = (&goal[..at], &goal[at + name.len()..]);
             // Only the clause the name stands in speaks of it; "do not change x.py's output" speaks of a part of
             // it.
@@ -150,18 +150,20 @@ fn asks_to_change(before: &str) -> bool {
 
 /// Where `file` stands in `goal` as a name of its own (not inside a longer one: `a.py` in `data.py`, `sync.py` in
 /// `sync.py.bak`; a full stop after it ends a sentence).
-fn occurrences<'a>(goal: &'a str, file: &'a str) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+fn occurrences<'a>(goal: &'a str, file: &'a str) -> impl Iterator<Item = usize> + 'a {
     let part = |c: char| c.is_alphanumeric() || "_/~-".contains(c);
-    goal.match_indices(file).filter(move |(at, _)| {
-        let before = goal[..*at].chars().next_back();
-        let mut after = goal[at + file.len()..].chars();
-        let ends = match after.next() {
-            None => true,
-            Some('.') => after.next().is_none_or(char::is_whitespace),
-            Some(c) => !part(c),
-        };
-        !before.is_some_and(|c| part(c) || c == '.') && ends
-    })
+    goal.match_indices(file)
+        .filter(move |(at, _)| {
+            let before = goal[..*at].chars().next_back();
+            let mut after = goal[at + file.len()..].chars();
+            let ends = match after.next() {
+                None => true,
+                Some('.') => after.next().is_none_or(char::is_whitespace),
+                Some(c) => !part(c),
+            };
+            !before.is_some_and(|c| part(c) || c == '.') && ends
+        })
+        .map(|(at, _)| at)
 }
 
 /// Where the clause that ends `before` starts: after the last sentence or clause mark (`.`, `;`, `:`, `!`, `?`,

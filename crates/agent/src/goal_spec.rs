@@ -147,7 +147,7 @@ static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether `name` is a program by its extension (a goal to fix one changes it).
-fn is_program(name: &str) -> bool {
+pub(crate) fn is_program(name: &str) -> bool {
     let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
         extension,

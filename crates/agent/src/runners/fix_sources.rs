@@ -62,7 +62,9 @@ impl Tracer {
         let unescaped = command.replace("\\n", " ").replace("\\t", " ");
         let typed: HashSet<String> = words(&unescaped).collect();
         let known: HashSet<String> = words(sources).collect();
-        let files = changes.iter().filter(|c| !c.dir && c.kind != ChangeKind::Deleted && !is_code(&c.path));
+        let files = changes.iter().filter(|c| {
+            !c.dir && c.kind != ChangeKind::Deleted && !crate::goal_spec::is_program(&c.path.to_string_lossy())
+        });
         for change in files.take(MAX_FILES) {
             if !self.written.contains(&change.path) {
                 self.written.push(change.path.clone());
@@ -129,15 +131,6 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_lowercase)
 }
 
-/// Whether a path is a program's code, by its extension.
-fn is_code(path: &Path) -> bool {
-    let extension = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
-    matches!(
-        extension.as_str(),
-        "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "awk" | "sed" | "php" | "lua" | "go" | "rs" | "c" | "h"
-    )
-}
-
 /// A file's text, when it is small and UTF-8.
 fn read_small(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
@@ -178,6 +171,10 @@ mod tests {
 
     fn change(path: &str, kind: ChangeKind) -> Change {
         Change { path: path.into(), kind, bytes_before: None, bytes_after: None, dir: false }
+    }
+
+    fn dir_made(path: &str) -> Change {
+        Change { dir: true, ..change(path, ChangeKind::Created) }
     }
 
     /// `command` changed `file` from `before` to `after` in a directory holding `dirs`, its old content kept aside:
@@ -257,9 +254,8 @@ mod tests {
         let mut tracer = Tracer::new(dir.path(), &[]);
         std::fs::create_dir(dir.path().join("backup")).unwrap();
         std::fs::write(dir.path().join("sync.cfg"), "target=backup\n").unwrap();
-        let mut made = change("backup", ChangeKind::Created);
-        made.dir = true;
-        tracer.fix(fix_made, &[made, change("sync.cfg", ChangeKind::Created)], |_| None, "sync: no target set");
+        let changes = [dir_made("backup"), change("sync.cfg", ChangeKind::Created)];
+        tracer.fix(fix_made, &changes, |_| None, "sync: no target set");
         assert!(tracer.doubt().unwrap().contains("`backup`"));
     }
 
@@ -285,9 +281,8 @@ mod tests {
         let mut tracer = Tracer::new(dir.path(), &[]);
         std::fs::create_dir(dir.path().join("site")).unwrap();
         std::fs::write(dir.path().join("tool.py"), "open(p, encoding='utf-8')\n").unwrap();
-        let mut made = change("site", ChangeKind::Created);
-        made.dir = true;
-        let changes = [made, change("old.lock", ChangeKind::Deleted), change("tool.py", ChangeKind::Modified)];
+        let changes =
+            [dir_made("site"), change("old.lock", ChangeKind::Deleted), change("tool.py", ChangeKind::Modified)];
         tracer.fix("sed -i \"s/open(p)/open(p, encoding='utf-8')/\" tool.py", &changes, |_| None, "");
         assert_eq!(tracer.doubt(), None);
         std::fs::write(dir.path().join("app.ini"), "mode = turbo\n").unwrap();
