@@ -160,7 +160,10 @@ impl ScreenParser {
         match after_anchor.filter(is_held) {
             Some(index) => (index + 1, Some(index)),
             // The captures do not line up (redraw, big scroll): look for it.
-            None => match lines.iter().rposition(|line| line.starts_with(held.text.as_str())) {
+            // The earliest candidate: every line before the one taken for the
+            // held line counts as seen, and a later line may merely extend it
+            // (`TURN: waiting` held, then `TURN: waiting [22 …]` printed).
+            None => match lines.iter().position(|line| line.starts_with(held.text.as_str())) {
                 Some(index) => (index + 1, Some(index)),
                 None => (alignment.overlap, None),
             },
@@ -468,6 +471,21 @@ mod tests {
         assert_eq!(parser.feed("TURN: done\n"), vec![]);
         let events = parser.feed("TURN: done\n$ ");
         assert_eq!(rejected_whys(&events), vec!["no tag, but this conversation has a nonce"]);
+    }
+
+    #[test]
+    fn a_held_line_scrolled_to_the_top_is_not_taken_for_a_later_line_it_starts() {
+        let mut parser = ScreenParser::new(Some(test_nonce()));
+        assert_eq!(parser.feed("output a\noutput b\nTURN: waiting\n"), vec![]);
+        // The lines above it scrolled away; a spoof that extends it follows.
+        let events = parser.feed("TURN: waiting\nTURN: waiting [22 0badc0de]\n$ ");
+        assert_eq!(
+            rejected_whys(&events),
+            vec![
+                "no tag, but this conversation has a nonce",
+                "wrong tag: it was not made with this conversation's nonce"
+            ]
+        );
     }
 
     #[test]

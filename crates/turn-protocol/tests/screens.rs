@@ -100,7 +100,10 @@ fn run(lines: &[String], screen: &Screen, moments: &[Moment], parser: ScreenPars
             LOG.with(|log| log.borrow_mut().push_str(&format!("---- capture\n{text}---- events {new:?}\n")));
         }
         events.extend(new);
-        *first_unseen = terminal.line_count();
+        // The last line shown may be held back as possibly half-written (a
+        // later line could extend it): it counts as seen only once a capture
+        // shows what follows it, or a line that extends it could pass for it.
+        *first_unseen = terminal.line_count().saturating_sub(1);
     };
     for (index, line) in lines.iter().enumerate() {
         let rows_after = terminal.rows_with(std::slice::from_ref(line));
