@@ -114,12 +114,21 @@ static USES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs.
+/// A program the goal does something *with*: `open a ticket for her with ./new_ticket.sh`, `log it via ./log`.
+/// Only an explicit `./` path: "with b.py" may be a file to compare with.
+static WITH_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:with|via|through)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?(\./[\w.+~-][\w.+~/-]*)",
+    )
+});
+
+/// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs, or does something [`WITH_PROGRAM`].
 fn uses_a_program(goal: &str) -> bool {
-    USES_PROGRAM.captures_iter(goal).any(|c| {
-        let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
-        (path.starts_with("./") && path.len() > 2) || is_program(path)
-    })
+    WITH_PROGRAM.is_match(goal)
+        || USES_PROGRAM.captures_iter(goal).any(|c| {
+            let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
+            (path.starts_with("./") && path.len() > 2) || is_program(path)
+        })
 }
 
 /// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
@@ -130,6 +139,27 @@ static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|r
 static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
 });
+
+/// A request to fix the file of a kind: `fix the config file`, `repair the YAML`, `correct the settings file`.
+static FIX_THE_KIND: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:fix|repair|correct|patch|edit|update|change|modify|amend)\s+(?:the|this|that|my|our|its|their)\s+(config(?:uration)?|settings|conf|ini|ya?ml|toml|json|csv|tsv|xml)\b(?:\s+files?)?",
+    )
+});
+
+/// The extensions of the files a kind of file (as [`FIX_THE_KIND`] names it) may have.
+fn kind_extensions(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "ini" => &["ini"],
+        "yaml" | "yml" => &["yaml", "yml"],
+        "toml" => &["toml"],
+        "json" => &["json"],
+        "csv" => &["csv"],
+        "tsv" => &["tsv"],
+        "xml" => &["xml"],
+        _ => &["conf", "cfg", "ini", "yaml", "yml", "toml", "json", "env", "properties", "config", "cnf", "rc"],
+    }
+}
 
 /// Unpacking an archive, which makes the files it holds: `extract site.tar.gz`, `unpack the archive`, `unzip x.zip`.
 /// "Extract" alone makes nothing (`extract the emails and count them`); of an archive it does.
@@ -182,6 +212,7 @@ impl GoalSpec {
         // change overrides it.
         let protected = crate::goal_protect::protected_files(goal, &all_named_files(goal), is_program);
         spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences, &protected);
+        spec.fix_the_file_of_a_kind(goal, &masked, &protected);
         spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
@@ -287,6 +318,36 @@ impl GoalSpec {
                     push(&mut self.changes, &file);
                     self.guessed.retain(|f| !same_file(f, &file));
                 }
+            }
+        }
+    }
+
+    /// "rota.sh rejects rota.conf. Fix the config file (not the script)": a request to fix *the file of a kind*
+    /// (the config, the CSV, the YAML file) is about the one file of that kind the goal names. With two of that
+    /// kind it says nothing: which one is not for a guess.
+    fn fix_the_file_of_a_kind(&mut self, goal: &str, masked: &str, protected: &[String]) {
+        let named = all_named_files(goal);
+        for capture in FIX_THE_KIND.captures_iter(masked) {
+            let (Some(whole), Some(kind)) = (capture.get(0), capture.get(1)) else { continue };
+            let before = masked[..whole.start()].to_lowercase();
+            let before = before.trim_end();
+            if ["not", "n't", "never", "without", "no"].iter().any(|word| before.ends_with(word)) {
+                continue;
+            }
+            let extensions = kind_extensions(&kind.as_str().to_lowercase());
+            let of_kind: Vec<&String> = named
+                .iter()
+                .filter(|file| {
+                    let extension = file.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase();
+                    extensions.contains(&extension.as_str())
+                })
+                .collect();
+            if let [file] = of_kind.as_slice()
+                && !protected.iter().any(|p| same_file(p, file))
+                && !self.writes.iter().any(|w| same_file(w, file))
+            {
+                push(&mut self.changes, file);
+                self.guessed.retain(|g| !same_file(g, file));
             }
         }
     }
@@ -745,6 +806,29 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_of_the_file_of_a_kind_changes_the_one_of_that_kind_the_goal_names() {
+        for (goal, file) in [
+            ("sync.sh refuses mirror.cfg at start-up. Fix the config file (not the script) so it runs.", "mirror.cfg"),
+            ("Please repair the YAML: deploy.sh cannot read stages.yml.", "stages.yml"),
+            ("report.py chokes on sales.csv and writes nothing to out.txt; correct the CSV.", "sales.csv"),
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
+            assert!(s.may_change_existing(file), "{goal}: {s:?}");
+        }
+        // Two of the kind, a negated request, a kind the goal names no file of, a request to leave it: no change.
+        for (goal, file) in [
+            ("run.sh reads both app.ini and db.ini, fix the config file that is wrong.", "app.ini"),
+            ("Don't fix the config file: run.sh is what breaks on app.conf.", "app.conf"),
+            ("Fix the config so that the tool works; notes.txt says how.", "notes.txt"),
+            ("Fix the JSON so load.py works; leave prices.json alone.", "prices.json"),
+        ] {
+            let s = spec(goal);
+            assert!(!s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
+        }
+    }
+
+    #[test]
     fn unpacking_an_archive_changes_things_even_in_a_question() {
         for goal in [
             "Extract site.tar.gz, then tell me how many .html files it holds.",
@@ -878,6 +962,8 @@ mod tests {
             "Using tidy.py, clean up the notes folder.",
             "Invoke bin/rotate.sh so that the logs are rotated.",
             "Please use the script ./seed-db to load the demo data.",
+            "A parcel came for flat 4 - book it in with ./intake.sh please.",
+            "Log the visitor through ./visitors, they arrived at noon.",
         ] {
             let s = spec(goal);
             assert!(s.mutates, "{goal}: {s:?}");
@@ -889,6 +975,7 @@ mod tests {
             "Use awk to tell me how many lines of fees.csv are over 100.",
             "Using prices.csv, what is the dearest item?",
             "How much disk space does ./cache use?",
+            "Compare notes.py with backup/notes.py and tell me which is newer.",
         ] {
             assert!(!spec(goal).mutates, "{goal}");
         }

@@ -1,6 +1,8 @@
 //! The runners, one per mode, and what they share.
 
 mod consensus;
+mod dates;
+mod error_fixes;
 mod final_look;
 mod fix_sources;
 mod interactive;

@@ -169,8 +169,20 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
     // call; none named is the person's to decide.
     let listed = options(question);
+    // A date asked in a format (`Date (YYYY-MM-DD):`) is the task's date written so: the only one, with no call.
+    let dated: Vec<String> = super::dates::answers(asker.goal, question)
+        .into_iter()
+        .filter(|date| !answered.iter().any(|(_, given)| given == date))
+        .collect();
+    if let [only] = dated.as_slice()
+        && super::dates::answers(asker.goal, question).len() == 1
+    {
+        return Some(only.clone());
+    }
     let mut choices = if listed.is_empty() {
-        candidates(asker.goal, answered, question)
+        let mut phrases = candidates(asker.goal, answered, question);
+        phrases.extend(dated);
+        phrases
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
@@ -206,9 +218,19 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
 }
 
-/// Whether an answer keeps a question's default ("keep the default", "the default one", "default").
+/// Whether an answer keeps a question's default ("keep the default", "the default one", "default", "accept the
+/// suggested one", "keep whatever", "keep it").
 fn keeps_default(answer: &str) -> bool {
-    answer.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|word| word == "default" || word == "defaults")
+    let lower = answer.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let names_it = |word: &&str| {
+        matches!(*word, "default" | "defaults" | "suggested" | "suggestion" | "proposed" | "offered" | "whatever")
+    };
+    let keeps = matches!(words.first(), Some(&("keep" | "accept" | "keeps" | "accepts")))
+        && words
+            .get(1)
+            .is_none_or(|next| matches!(*next, "it" | "that" | "this" | "the" | "its" | "what") || names_it(next));
+    words.iter().any(names_it) || keeps
 }
 
 /// Whether `question` shows a default to keep with Enter: `Port [8080]:`, `Name (default: web):`.
@@ -429,10 +451,14 @@ mod tests {
 
     #[test]
     fn keeping_a_shown_default_is_enter() {
-        for answer in ["keep the default", "default", "the Default one"] {
+        for answer in
+            ["keep the default", "default", "the Default one", "Keep whatever", "accept the suggested", "keep it"]
+        {
             assert!(keeps_default(answer), "{answer}");
         }
-        assert!(!keeps_default("Billing API v2") && !keeps_default("defaulted-loans"));
+        for answer in ["Billing API v2", "defaulted-loans", "keep 9000", "Keeper Hall", "whatevs"] {
+            assert!(!keeps_default(answer), "{answer}");
+        }
         for question in ["Port [8080]:", "Name (default: web):", "Region [eu-west]?"] {
             assert!(shows_default(question), "{question}");
         }
