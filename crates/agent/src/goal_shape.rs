@@ -635,7 +635,7 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     if goal_destinations(goal).len() > 1 {
         return Vec::new();
     }
-    let masked = mask(goal);
+    let masked = without_input_descriptions(goal, mask(goal));
     let text = masked.as_str();
     let mut found = Vec::new();
 
@@ -689,6 +689,26 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
 
 /// `goal` with file names, `$VARS` and quoted text blanked out (same byte offsets), so that `sorted.txt` or
 /// `"unique"` is not read as a shape while positions still point into the goal.
+/// A parenthesis right after a file's name (`events.jsonl (one JSON object per line)`) describes that file; when
+/// the file is not where the result goes, what it says is the input's shape, not the result's: blanked.
+fn without_input_descriptions(goal: &str, masked: String) -> String {
+    let destinations = goal_destinations(goal);
+    let mut bytes = masked.into_bytes();
+    for found in DESCRIBED_FILE.captures_iter(goal) {
+        let (Some(file), Some(description)) = (found.get(1), found.get(2)) else { continue };
+        let file = file.as_str().trim_start_matches("./");
+        if destinations.iter().any(|d| d.trim_start_matches("./") == file) {
+            continue;
+        }
+        bytes[description.start()..description.end()].iter_mut().for_each(|b| *b = b'_');
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| goal.to_owned())
+}
+
+/// A file's name and the parenthesis right after it.
+static DESCRIBED_FILE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"([\w.~/-]*\w\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(\([^()]*\))"));
+
 fn mask(goal: &str) -> String {
     let mut bytes = goal.as_bytes().to_vec();
     let blank = |bytes: &mut Vec<u8>, from: usize, to: usize| {
@@ -2165,6 +2185,23 @@ mod tests {
                 shapes(goal)
             );
         }
+    }
+
+    #[test]
+    fn a_parenthesis_describing_an_input_is_not_the_results_shape() {
+        let goal = "Convert trips.log (one JSON object per line) into trips.csv with a header.";
+        assert!(
+            !shapes(goal).iter().any(|s| matches!(s, Shape::Json { .. } | Shape::OnePerLine)),
+            "{:?}",
+            shapes(goal)
+        );
+        // Said of the result, it is the result's.
+        let goal = "Convert trips.csv into trips.txt (one JSON object per line).";
+        assert!(
+            shapes(goal).iter().any(|s| matches!(s, Shape::Json { kind: JsonKind::Lines, .. })),
+            "{:?}",
+            shapes(goal)
+        );
     }
 
     #[test]

@@ -73,6 +73,14 @@ static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Where a result is kept by name: `save it as report.json`, `store the output as out/list.txt`, `write them
+/// out as all.csv`. The name must look like a path (`save it as JSON` names no file).
+static SAVE_AS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:save|saves|saved|saving|store|stores|stored|write|writes|export|exports|keep|keeps)\s+(?:it|them|this|that|everything|the\s+(?:result|results|output|answer|list|report|file|config|configuration|data|summary))?\s*(?:out\s+)?as\s+[`'\x22]?([\w.+~-]+(?:/[\w.+~-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}|[\w.+~-]+/)[`'\x22]?",
+    )
+});
+
 /// A file or directory to make by name: `a file named x`, `a directory called build`.
 static NAMED: LazyLock<Regex> =
     LazyLock::new(|| compile(r"(?i)\b(?:file|directory|folder|dir)\s+(?:named|called)\s+[`'\x22]?([\w.+~/-]+)"));
@@ -138,6 +146,40 @@ static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|r
 /// the adjective (`check that the totals are correct`).
 static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
+});
+
+/// A path shown as an illustration of what the goal does (`so notes/a.txt ends up as archive/a.txt`, `e.g.
+/// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
+static ILLUSTRATION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:\b(?:so(?:\s+that)?|e\.g\.,?|eg|for\s+(?:example|instance),?|say,?|like|i\.e\.,?)\s+(?:the\s+file\s+)?)?[`'\x22]?([\w.+~-][\w.+~/-]*)[`'\x22]?\s+(?:(?:would|should|will|must)\s+)?(?:ends?\s+up(?:\s+(?:as|in|at))?|becomes?|turns?\s+into|gets?\s+(?:moved|renamed)\s+(?:to|into|as)|is\s+(?:moved|renamed)\s+(?:to|into|as)|->|=>|\x{2192})\s*[`'\x22]?([\w.+~-][\w.+~/-]*)",
+    )
+});
+
+/// The paths [`ILLUSTRATION`] finds in `goal`: both sides of each, when the left one looks like a path and an
+/// illustration word comes before it or an arrow after it.
+fn illustrated_paths(goal: &str) -> Vec<String> {
+    let mut shown = Vec::new();
+    for capture in ILLUSTRATION.captures_iter(goal) {
+        let whole = capture.get(0).map_or("", |m| m.as_str());
+        let (Some(from), Some(to)) = (capture.get(1), capture.get(2)) else { continue };
+        let from = from.as_str().trim_end_matches(['.', ',', ':', ';']);
+        let to = to.as_str().trim_end_matches(['.', ',', ':', ';']);
+        let introduced = !whole.starts_with(from) || ["->", "=>", "\u{2192}"].iter().any(|arrow| whole.contains(arrow));
+        if introduced && looks_like_path(from) && looks_like_path(to) {
+            shown.push(from.to_owned());
+            shown.push(to.to_owned());
+        }
+    }
+    shown
+}
+
+/// Where the goal places a fault: `the problem is in x.conf`, `the bug must be in lib/util.sh`, `the typo is
+/// somewhere in notes.yaml`.
+static FAULT_IN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:problem|bug|error|mistake|issue|typo|fault|culprit|breakage)\s+(?:is|lies|must\s+be|should\s+be|seems\s+to\s+be|has\s+to\s+be|'s)\s+(?:somewhere\s+)?(?:in|inside)\s+(?:the\s+file\s+)?[`'\x22]?([\w.+~/-]+)",
+    )
 });
 
 /// A request to fix the file of a kind: `fix the config file`, `repair the YAML`, `correct the settings file`.
@@ -213,6 +255,7 @@ impl GoalSpec {
         let protected = crate::goal_protect::protected_files(goal, &all_named_files(goal), is_program);
         spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences, &protected);
         spec.fix_the_file_of_a_kind(goal, &masked, &protected);
+        spec.fix_where_the_fault_is(goal, &masked, &protected);
         spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
@@ -227,8 +270,15 @@ impl GoalSpec {
                 }
             }
         }
+        // "…, so a/x.jpg ends up as b/x.jpg": a path shown to illustrate what the goal does to many is no input the
+        // goal only reads (the move it illustrates takes it away).
+        let illustrations = illustrated_paths(goal);
         for file in all_named_files(goal) {
-            if !spec.writes.contains(&file) && !spec.changes.contains(&file) && !spec.guessed.contains(&file) {
+            if !spec.writes.contains(&file)
+                && !spec.changes.contains(&file)
+                && !spec.guessed.contains(&file)
+                && !illustrations.iter().any(|shown| same_file(shown, &file))
+            {
                 push(&mut spec.reads, &file);
             }
         }
@@ -352,6 +402,25 @@ impl GoalSpec {
         }
     }
 
+    /// "The problem is in deploy.toml, fix it": in a goal that asks for a fix, the file it places the fault in is
+    /// the one to change.
+    fn fix_where_the_fault_is(&mut self, goal: &str, masked: &str, protected: &[String]) {
+        if !FIX_REQUEST.is_match(masked) && !FIXING.is_match(masked) {
+            return;
+        }
+        for capture in FAULT_IN.captures_iter(goal) {
+            let Some(file) = capture.get(1) else { continue };
+            let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
+            if looks_like_path(file)
+                && !protected.iter().any(|p| same_file(p, file))
+                && !self.writes.iter().any(|w| same_file(w, file))
+            {
+                push(&mut self.changes, file);
+                self.guessed.retain(|g| !same_file(g, file));
+            }
+        }
+    }
+
     /// Reads one sentence; `masked` is the same text with its file names blanked out (same offsets).
     fn read_sentence(&mut self, sentence: &str, masked: &str) {
         // Paths after "to"/"into", each with the verb that governs it.
@@ -389,7 +458,7 @@ impl GoalSpec {
                 None => push(&mut self.guessed, word),
             }
         }
-        for capture in NAMED.captures_iter(sentence) {
+        for capture in NAMED.captures_iter(sentence).chain(SAVE_AS.captures_iter(sentence)) {
             if let Some(word) = capture.get(1) {
                 let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
                 if !word.is_empty() && !placeholder(word) && !self.changes.iter().any(|f| f == word) {
@@ -660,6 +729,7 @@ mod tests {
         for re in [
             &*TO_PATH,
             &*NAMED,
+            &*SAVE_AS,
             &*FINAL_IN,
             &*MID_IN,
             &*LISTS,
@@ -803,6 +873,52 @@ mod tests {
                 "{goal}: {s:?}"
             );
         }
+    }
+
+    #[test]
+    fn save_it_as_a_name_is_where_the_result_goes() {
+        for (goal, file) in [
+            ("Run ./wizard.sh, answer json to the format question and save it as settings.json.", "settings.json"),
+            ("Gather the totals and store the result as out/totals.csv.", "out/totals.csv"),
+            ("Merge the lists; write them out as all.txt", "all.txt"),
+        ] {
+            let s = spec(goal);
+            assert!(s.writes.iter().any(|w| w == file), "{goal}: {s:?}");
+        }
+        assert!(spec("Save it as JSON, please.").writes.is_empty());
+    }
+
+    #[test]
+    fn the_file_a_fix_request_places_the_fault_in_is_changed() {
+        for (goal, file) in [
+            ("make.sh stopped working; the problem is in targets.list. Please fix it.", "targets.list"),
+            ("Fix the build - I think the typo is somewhere in src/paths.mk.", "src/paths.mk"),
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
+        }
+        // No fix asked: the file is only read.
+        let s = spec("The problem is in targets.list; tell me which line is wrong.");
+        assert!(s.only_reads("targets.list"), "{s:?}");
+    }
+
+    #[test]
+    fn a_path_shown_to_illustrate_a_move_is_no_input_only_read() {
+        for (goal, shown) in [
+            (
+                "Move each scan into a folder of its year, so scans/2021-05-03.pdf ends up as 2021/2021-05-03.pdf.",
+                "scans/2021-05-03.pdf",
+            ),
+            ("Move the .wav files into audio/ (e.g. take1.wav becomes audio/take1.wav).", "take1.wav"),
+            ("Rename the drafts to their titles: drafts/d1.md -> drafts/intro.md and so on.", "drafts/d1.md"),
+        ] {
+            let s = spec(goal);
+            assert!(!s.only_reads(shown), "{goal}: {s:?}");
+            assert!(s.may_change_existing(shown), "{goal}: {s:?}");
+        }
+        // A file that is an input stays one.
+        let s = spec("Count the lines of rules.txt, so that the count ends up in n.txt.");
+        assert!(s.only_reads("rules.txt"), "{s:?}");
     }
 
     #[test]

@@ -225,7 +225,12 @@ pub(crate) fn check_result(
             checks.push(format!("{file} was written"));
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        // Bytes that are no text (an archive, an image) are a file written, not an empty one: no text check fits.
+        let Ok(text) = String::from_utf8(bytes) else {
+            checks.push(format!("{file} was written"));
+            continue;
+        };
         let text = text.trim();
         if text.is_empty() {
             if last {
@@ -295,15 +300,21 @@ pub(crate) fn asks_number(goal: &str) -> bool {
 /// Whether a number `goal` asks for (by [`ASKS_NUMBER`]) may be asked of a file: some mention of it is not one the
 /// user is to be told ([`TOLD_NUMBER`] with no file named in the rest of its sentence).
 fn number_asked_of_a_file(goal: &str) -> bool {
-    let told: Vec<(usize, usize)> = TOLD_NUMBER
-        .find_iter(goal)
-        .filter(|found| {
-            let rest = &goal[found.end()..];
-            let rest = SENTENCE_END.find(rest).map_or(rest, |end| &rest[..end.start()]);
-            named_files(rest).is_empty()
-        })
-        .map(|found| (found.start(), found.end()))
-        .collect();
+    // A told number covers the rest of its sentence ("tell me how many there are, just the number"), and the next
+    // sentence when that names no file ("Then tell me how many. Just the number, please.").
+    let mut told: Vec<(usize, usize)> = Vec::new();
+    for found in TOLD_NUMBER.find_iter(goal) {
+        let sentence_end = |from: usize| SENTENCE_END.find(&goal[from..]).map_or(goal.len(), |end| from + end.end());
+        let end = sentence_end(found.end());
+        if !named_files(&goal[found.end()..end]).is_empty() {
+            continue;
+        }
+        told.push((found.start(), end));
+        let next_end = sentence_end(end);
+        if end < goal.len() && named_files(&goal[end..next_end]).is_empty() {
+            told.push((end, next_end));
+        }
+    }
     ASKS_NUMBER.find_iter(goal).any(|m| !told.iter().any(|&(start, end)| start <= m.start() && m.end() <= end))
 }
 
@@ -468,6 +479,12 @@ mod tests {
         assert_eq!(check(goal, &[("unique.txt", " \n")], "", false).unwrap(), "unique.txt is empty");
         assert_eq!(check(goal, &[("unique.txt", " \n")], "", true), None, "an empty result may be the right one");
         assert_eq!(check(goal, &[("unique.txt", "a@x\n")], "", false), None);
+        // Bytes that are no text are something written, not nothing.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("photos.tar.gz"), [0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x00]).unwrap();
+        let goal = "Pack the photos folder into photos.tar.gz.";
+        let cwd = dir.path().to_str().unwrap();
+        assert_eq!(result_problem(goal, cwd, "", false, &Before::default()).map(|p| p.to_string()), None);
     }
 
     #[test]
@@ -507,6 +524,8 @@ mod tests {
             "Put the hosts of net.log in hosts.txt, one per line, then tell me how many hosts there are.",
             "Save every tag from a.md to tags.txt, one per line. Then let me know how many tags that makes.",
             "Collect the owners in pets.csv into owners.txt, one per line, and say how many owners there are.",
+            "List the hosts of net.log in hosts.txt, one per line, then tell me how many there are, just the number.",
+            "Put the tags of a.md in tags.txt, one per line. Then tell me how many there are. The number only.",
         ] {
             assert_eq!(
                 check(goal, &[("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)], "", false),
