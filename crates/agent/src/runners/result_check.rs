@@ -254,6 +254,20 @@ pub(crate) fn check_result(
     if let Some(line) = error_line(printed) {
         return fail(Problem::PrintedError { line: line.to_owned() });
     }
+    // A number told alone ("list them in a.txt, then tell me how many, just the number"): what the script printed
+    // is that answer, and a list printed too is not it. (A question's printed answer is checked below.)
+    if told_number_alone(goal) && !(required.is_empty() && goal.contains('?')) {
+        let printed = printed.trim();
+        if is_number(printed) {
+            checks.push("the answer is one number".into());
+        } else if !last {
+            return fail(if printed.is_empty() {
+                Problem::PrintedNothing
+            } else {
+                Problem::PrintedNotANumber { printed: printed.to_owned() }
+            });
+        }
+    }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if required.is_empty() && goal.contains('?') {
         let printed = printed.trim();
@@ -300,6 +314,25 @@ pub(crate) fn asks_number(goal: &str) -> bool {
 /// Whether a number `goal` asks for (by [`ASKS_NUMBER`]) may be asked of a file: some mention of it is not one the
 /// user is to be told ([`TOLD_NUMBER`] with no file named in the rest of its sentence).
 fn number_asked_of_a_file(goal: &str) -> bool {
+    let told = told_spans(goal);
+    ASKS_NUMBER.find_iter(goal).any(|m| !told.iter().any(|&(start, end)| start <= m.start() && m.end() <= end))
+}
+
+/// Whether the number the user is to be told is to be told alone ("…, then tell me how many, just the number").
+fn told_number_alone(goal: &str) -> bool {
+    told_spans(goal).into_iter().any(|(start, end)| NUMBER_ALONE.is_match(&goal[start..end]))
+}
+
+/// "just the number", "only the count", "number only", "nothing but the number".
+static NUMBER_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:just|only|nothing\s+but)\s+the\s+(?:number|count|total)\b|\b(?:number|count)\s+only\b",
+    )
+});
+
+/// The spans of `goal` about a number the user is to be told ([`TOLD_NUMBER`] with no file named in the rest of
+/// its sentence).
+fn told_spans(goal: &str) -> Vec<(usize, usize)> {
     // A told number covers the rest of its sentence ("tell me how many there are, just the number"), and the next
     // sentence when that names no file ("Then tell me how many. Just the number, please.").
     let mut told: Vec<(usize, usize)> = Vec::new();
@@ -315,7 +348,7 @@ fn number_asked_of_a_file(goal: &str) -> bool {
             told.push((end, next_end));
         }
     }
-    ASKS_NUMBER.find_iter(goal).any(|m| !told.iter().any(|&(start, end)| start <= m.start() && m.end() <= end))
+    told
 }
 
 /// A file `goal` reads that is not in `cwd`, as a failed attempt's output `printed` says
@@ -527,11 +560,14 @@ mod tests {
             "List the hosts of net.log in hosts.txt, one per line, then tell me how many there are, just the number.",
             "Put the tags of a.md in tags.txt, one per line. Then tell me how many there are. The number only.",
         ] {
-            assert_eq!(
-                check(goal, &[("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)], "", false),
-                None,
-                "{goal}"
-            );
+            let files = [("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)];
+            assert_eq!(check(goal, &files, "3\n", false), None, "{goal}");
+            // Told alone, the count is all the script prints.
+            if goal.contains("number") {
+                let problem = check(goal, &files, "ann\nbo\ncy\n3\n", false).unwrap();
+                assert!(problem.contains("not just") || problem.contains("number"), "{goal}: {problem}");
+                assert!(check(goal, &files, "", false).is_some(), "{goal}: nothing told");
+            }
         }
         // The number written to the file is still the file's, whether or not the user is told too.
         for goal in [
