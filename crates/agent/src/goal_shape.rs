@@ -687,8 +687,6 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     found
 }
 
-/// `goal` with file names, `$VARS` and quoted text blanked out (same byte offsets), so that `sorted.txt` or
-/// `"unique"` is not read as a shape while positions still point into the goal.
 /// A parenthesis right after a file's name (`events.jsonl (one JSON object per line)`) describes that file; when
 /// the file is not where the result goes, what it says is the input's shape, not the result's: blanked.
 fn without_input_descriptions(goal: &str, masked: String) -> String {
@@ -709,6 +707,8 @@ fn without_input_descriptions(goal: &str, masked: String) -> String {
 static DESCRIBED_FILE: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"([\w.~/-]*\w\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s*(\([^()]*\))"));
 
+/// `goal` with file names, `$VARS` and quoted text blanked out (same byte offsets), so that `sorted.txt` or
+/// `"unique"` is not read as a shape while positions still point into the goal.
 fn mask(goal: &str) -> String {
     let mut bytes = goal.as_bytes().to_vec();
     let blank = |bytes: &mut Vec<u8>, from: usize, to: usize| {

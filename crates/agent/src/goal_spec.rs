@@ -77,7 +77,7 @@ static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
 /// out as all.csv`. The name must look like a path (`save it as JSON` names no file).
 static SAVE_AS: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:save|saves|saved|saving|store|stores|stored|write|writes|export|exports|keep|keeps)\s+(?:it|them|this|that|everything|the\s+(?:result|results|output|answer|list|report|file|config|configuration|data|summary))?\s*(?:out\s+)?as\s+[`'\x22]?([\w.+~-]+(?:/[\w.+~-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}|[\w.+~-]+/)[`'\x22]?",
+        r"(?i)\b(?:save|saves|saved|saving|store|stores|stored|write|writes|export|exports)\s+(?:it|them|this|that|everything|the\s+(?:result|results|output|answer|list|report|file|config|configuration|data|summary))?\s*(?:out\s+)?as\s+[`'\x22]?([\w.+~-]+(?:/[\w.+~-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}|[\w.+~-]+/)[`'\x22]?",
     )
 });
 
@@ -123,16 +123,20 @@ static USES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A program the goal does something *with*: `open a ticket for her with ./new_ticket.sh`, `log it via ./log`.
-/// Only an explicit `./` path: "with b.py" may be a file to compare with.
+/// Only an explicit `./` path, and one that looks like a program (its extension, or none): "with b.py" may be a
+/// file to compare with, "with ./expected.txt" is one.
 static WITH_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
-    compile(
-        r"(?i)\b(?:with|via|through)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?(\./[\w.+~-][\w.+~/-]*)",
-    )
+    compile(r"(?i)\b(?:with|via)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?(\./[\w.+~-][\w.+~/-]*)")
 });
 
 /// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs, or does something [`WITH_PROGRAM`].
 fn uses_a_program(goal: &str) -> bool {
-    WITH_PROGRAM.is_match(goal)
+    let with_program = WITH_PROGRAM.captures_iter(goal).any(|c| {
+        let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        (is_program(name) || !name.contains('.')) && !path.ends_with('/')
+    });
+    with_program
         || USES_PROGRAM.captures_iter(goal).any(|c| {
             let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
             (path.starts_with("./") && path.len() > 2) || is_program(path)
@@ -152,21 +156,30 @@ static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
 static ILLUSTRATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(?:\b(?:so(?:\s+that)?|e\.g\.,?|eg|for\s+(?:example|instance),?|say,?|like|i\.e\.,?)\s+(?:the\s+file\s+)?)?[`'\x22]?([\w.+~-][\w.+~/-]*)[`'\x22]?\s+(?:(?:would|should|will|must)\s+)?(?:ends?\s+up(?:\s+(?:as|in|at))?|becomes?|turns?\s+into|gets?\s+(?:moved|renamed)\s+(?:to|into|as)|is\s+(?:moved|renamed)\s+(?:to|into|as)|->|=>|\x{2192})\s*[`'\x22]?([\w.+~-][\w.+~/-]*)",
+        r"(?i)\b(?:so(?:\s+that)?|e\.g\.,?|eg|for\s+(?:example|instance),?|say,?|like|i\.e\.,?)\s+(?:the\s+file\s+)?[`'\x22]?([\w.+~-][\w.+~/-]*)[`'\x22]?\s+(?:(?:would|should|will|must)\s+)?(?:ends?\s+up(?:\s+(?:as|in|at))?|becomes?|turns?\s+into|gets?\s+(?:moved|renamed)\s+(?:to|into|as)|is\s+(?:moved|renamed)\s+(?:to|into|as)|->|=>|\x{2192})\s*[`'\x22]?([\w.+~-][\w.+~/-]*)",
     )
 });
 
-/// The paths [`ILLUSTRATION`] finds in `goal`: both sides of each, when the left one looks like a path and an
-/// illustration word comes before it or an arrow after it.
+/// A goal that moves or renames files (what an illustration of where one ends up is about); not copy, convert or
+/// back up, which leave the file where it is.
+static MOVES: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:move|moves|moved|moving|mv|rename|renames|renamed|renaming|reorgani[sz]e|file\s+(?:each|every|the|them|all))\b",
+    )
+});
+
+/// The paths [`ILLUSTRATION`] finds in a goal that moves files ([`MOVES`]): both sides of each, when both look
+/// like paths.
 fn illustrated_paths(goal: &str) -> Vec<String> {
     let mut shown = Vec::new();
+    if !MOVES.is_match(&mask_files(goal)) {
+        return shown;
+    }
     for capture in ILLUSTRATION.captures_iter(goal) {
-        let whole = capture.get(0).map_or("", |m| m.as_str());
         let (Some(from), Some(to)) = (capture.get(1), capture.get(2)) else { continue };
         let from = from.as_str().trim_end_matches(['.', ',', ':', ';']);
         let to = to.as_str().trim_end_matches(['.', ',', ':', ';']);
-        let introduced = !whole.starts_with(from) || ["->", "=>", "\u{2192}"].iter().any(|arrow| whole.contains(arrow));
-        if introduced && looks_like_path(from) && looks_like_path(to) {
+        if looks_like_path(from) && looks_like_path(to) {
             shown.push(from.to_owned());
             shown.push(to.to_owned());
         }
@@ -185,8 +198,13 @@ static FAULT_IN: LazyLock<Regex> = LazyLock::new(|| {
 /// A request to fix the file of a kind: `fix the config file`, `repair the YAML`, `correct the settings file`.
 static FIX_THE_KIND: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:fix|repair|correct|patch|edit|update|change|modify|amend)\s+(?:the|this|that|my|our|its|their)\s+(config(?:uration)?|settings|conf|ini|ya?ml|toml|json|csv|tsv|xml)\b(?:\s+files?)?",
+        r"(?i)\b(?:fix|repair|correct|patch|amend)\s+(?:the|this|that|my|our|its|their)\s+(config(?:uration)?|settings|conf|ini|ya?ml|toml|json|csv|tsv|xml)(?:\s+files?\b|\s*(?:[.,;:!?()]|$)|\s+(?:so|and|then|until|because|please|first|instead|itself)\b)",
     )
+});
+
+/// A word that denies what follows it in its clause.
+static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)\b(?:not|never|without|no|don't|dont|do\s+not|doesn't|won't|shouldn't|mustn't)\b|n't\b")
 });
 
 /// The extensions of the files a kind of file (as [`FIX_THE_KIND`] names it) may have.
@@ -199,7 +217,7 @@ fn kind_extensions(kind: &str) -> &'static [&'static str] {
         "csv" => &["csv"],
         "tsv" => &["tsv"],
         "xml" => &["xml"],
-        _ => &["conf", "cfg", "ini", "yaml", "yml", "toml", "json", "env", "properties", "config", "cnf", "rc"],
+        _ => &["conf", "cfg", "ini", "yaml", "yml", "toml", "env", "properties", "config", "cnf", "rc"],
     }
 }
 
@@ -379,9 +397,9 @@ impl GoalSpec {
         let named = all_named_files(goal);
         for capture in FIX_THE_KIND.captures_iter(masked) {
             let (Some(whole), Some(kind)) = (capture.get(0), capture.get(1)) else { continue };
-            let before = masked[..whole.start()].to_lowercase();
-            let before = before.trim_end();
-            if ["not", "n't", "never", "without", "no"].iter().any(|word| before.ends_with(word)) {
+            // "Do not edit or fix the config file": a request its clause denies is none.
+            let clause_start = masked[..whole.start()].rfind(['.', ',', ';', ':', '!', '?']).map_or(0, |at| at + 1);
+            if NEGATION.is_match(&masked[clause_start..whole.start()]) {
                 continue;
             }
             let extensions = kind_extensions(&kind.as_str().to_lowercase());
@@ -392,31 +410,33 @@ impl GoalSpec {
                     extensions.contains(&extension.as_str())
                 })
                 .collect();
-            if let [file] = of_kind.as_slice()
-                && !protected.iter().any(|p| same_file(p, file))
-                && !self.writes.iter().any(|w| same_file(w, file))
-            {
-                push(&mut self.changes, file);
-                self.guessed.retain(|g| !same_file(g, file));
+            if let [file] = of_kind.as_slice() {
+                self.change_unless_protected(file, protected);
             }
         }
     }
 
-    /// "The problem is in deploy.toml, fix it": in a goal that asks for a fix, the file it places the fault in is
-    /// the one to change.
+    /// Makes `file` one to change, unless the goal says not to change it or asks for it to be made.
+    fn change_unless_protected(&mut self, file: &str, protected: &[String]) {
+        if !protected.iter().any(|p| same_file(p, file)) && !self.writes.iter().any(|w| same_file(w, file)) {
+            push(&mut self.changes, file);
+            self.guessed.retain(|g| !same_file(g, file));
+        }
+    }
+
+    /// "The problem is in deploy.toml, fix it": in a goal that asks for a fix and names nothing else to change,
+    /// the file it places the fault in is the one. A log is where an error shows, not where it is fixed ("the
+    /// error is in app.log; fix parse.py").
     fn fix_where_the_fault_is(&mut self, goal: &str, masked: &str, protected: &[String]) {
-        if !FIX_REQUEST.is_match(masked) && !FIXING.is_match(masked) {
+        if (!FIX_REQUEST.is_match(masked) && !FIXING.is_match(masked)) || !self.changes.is_empty() {
             return;
         }
         for capture in FAULT_IN.captures_iter(goal) {
             let Some(file) = capture.get(1) else { continue };
             let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
-            if looks_like_path(file)
-                && !protected.iter().any(|p| same_file(p, file))
-                && !self.writes.iter().any(|w| same_file(w, file))
-            {
-                push(&mut self.changes, file);
-                self.guessed.retain(|g| !same_file(g, file));
+            let extension = file.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase();
+            if looks_like_path(file) && !matches!(extension.as_str(), "log" | "out" | "err") {
+                self.change_unless_protected(file, protected);
             }
         }
     }
@@ -461,7 +481,10 @@ impl GoalSpec {
         for capture in NAMED.captures_iter(sentence).chain(SAVE_AS.captures_iter(sentence)) {
             if let Some(word) = capture.get(1) {
                 let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
-                if !word.is_empty() && !placeholder(word) && !self.changes.iter().any(|f| f == word) {
+                // `write them as e.g. 2024-01-05`: an abbreviation is no name.
+                let stem = word.rsplit_once('.').map_or(word, |(stem, _)| stem);
+                let abbreviation = !word.ends_with('/') && stem.trim_start_matches("./").chars().count() < 2;
+                if !word.is_empty() && !abbreviation && !placeholder(word) && !self.changes.iter().any(|f| f == word) {
                     push(&mut self.writes, word);
                 }
             }
@@ -885,7 +908,13 @@ mod tests {
             let s = spec(goal);
             assert!(s.writes.iter().any(|w| w == file), "{goal}: {s:?}");
         }
-        assert!(spec("Save it as JSON, please.").writes.is_empty());
+        for goal in [
+            "Save it as JSON, please.",
+            "Keep it as data.csv; print the sum of column 2.",
+            "Write them as e.g. 2024-01-05, one per line.",
+        ] {
+            assert!(!spec(goal).writes.iter().any(|w| w != "report"), "{goal}: {:?}", spec(goal));
+        }
     }
 
     #[test]
@@ -897,9 +926,14 @@ mod tests {
             let s = spec(goal);
             assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
         }
-        // No fix asked: the file is only read.
-        let s = spec("The problem is in targets.list; tell me which line is wrong.");
-        assert!(s.only_reads("targets.list"), "{s:?}");
+        // No fix asked, a fix of something else, a log: the file is only read.
+        for (goal, file) in [
+            ("The problem is in targets.list; tell me which line is wrong.", "targets.list"),
+            ("The error is in app.log; please fix parse.py.", "app.log"),
+            ("The issue is in data.csv, but fix reader.py so it copes with it.", "data.csv"),
+        ] {
+            assert!(spec(goal).only_reads(file), "{goal}: {:?}", spec(goal));
+        }
     }
 
     #[test]
@@ -910,15 +944,20 @@ mod tests {
                 "scans/2021-05-03.pdf",
             ),
             ("Move the .wav files into audio/ (e.g. take1.wav becomes audio/take1.wav).", "take1.wav"),
-            ("Rename the drafts to their titles: drafts/d1.md -> drafts/intro.md and so on.", "drafts/d1.md"),
+            ("Rename the drafts to their titles, e.g. drafts/d1.md -> drafts/intro.md and so on.", "drafts/d1.md"),
         ] {
             let s = spec(goal);
             assert!(!s.only_reads(shown), "{goal}: {s:?}");
             assert!(s.may_change_existing(shown), "{goal}: {s:?}");
         }
-        // A file that is an input stays one.
-        let s = spec("Count the lines of rules.txt, so that the count ends up in n.txt.");
-        assert!(s.only_reads("rules.txt"), "{s:?}");
+        // An input stays one: nothing is moved, or it is copied, or no word introduces an illustration.
+        for (goal, file) in [
+            ("Count the lines of rules.txt, so that the count ends up in n.txt.", "rules.txt"),
+            ("Convert prices.csv -> prices.json.", "prices.csv"),
+            ("Copy the reports into archive/, so reports/q1.txt ends up as archive/q1.txt.", "reports/q1.txt"),
+        ] {
+            assert!(spec(goal).only_reads(file), "{goal}: {:?}", spec(goal));
+        }
     }
 
     #[test]
@@ -938,6 +977,10 @@ mod tests {
             ("Don't fix the config file: run.sh is what breaks on app.conf.", "app.conf"),
             ("Fix the config so that the tool works; notes.txt says how.", "notes.txt"),
             ("Fix the JSON so load.py works; leave prices.json alone.", "prices.json"),
+            ("Fix the config parser in load.py so that it can read app.conf.", "app.conf"),
+            ("Change the CSV separator to tabs: convert data.csv into data.tsv.", "data.csv"),
+            ("Fix the config so deploy.sh stops failing; its error is logged in errors.json.", "errors.json"),
+            ("Do not edit or fix the config file; make deploy.sh accept app.conf as it is.", "app.conf"),
         ] {
             let s = spec(goal);
             assert!(!s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
@@ -1079,7 +1122,7 @@ mod tests {
             "Invoke bin/rotate.sh so that the logs are rotated.",
             "Please use the script ./seed-db to load the demo data.",
             "A parcel came for flat 4 - book it in with ./intake.sh please.",
-            "Log the visitor through ./visitors, they arrived at noon.",
+            "Log the visitor via ./visitors, they arrived at noon.",
         ] {
             let s = spec(goal);
             assert!(s.mutates, "{goal}: {s:?}");
@@ -1092,6 +1135,8 @@ mod tests {
             "Using prices.csv, what is the dearest item?",
             "How much disk space does ./cache use?",
             "Compare notes.py with backup/notes.py and tell me which is newer.",
+            "Search through ./logs and tell me how many lines say ERROR.",
+            "Compare out.txt with ./expected.txt and say whether they differ.",
         ] {
             assert!(!spec(goal).mutates, "{goal}");
         }

@@ -320,8 +320,8 @@ async fn a_date_is_typed_in_the_asked_format_and_a_suggestion_kept_is_enter() {
     let world = World::new().await;
     let questions = ["Observer:", "Night of the sighting (YYYY-MM-DD):", "Telescope [dobsonian]:"];
     program(&world, "enrol.sh", &asking(&questions));
-    // The date takes no call: the task gives one date, and the question shows its format.
-    world.replies(&[&answer("Wen Li"), &answer("keep whatever"), &look_yes()]);
+    // The date question is offered the task's date in its format (and nothing else of the task).
+    world.replies(&[&answer("Wen Li"), &answer("2024-08-02"), &answer("keep whatever"), &look_yes()]);
     let agent = world.agent();
     let task = "Log it with ./enrol.sh: Wen Li saw the comet on Friday the 2nd of August 2024; keep whatever \
                 telescope it suggests.";
@@ -332,7 +332,8 @@ async fn a_date_is_typed_in_the_asked_format_and_a_suggestion_kept_is_enter() {
     assert_eq!(world.read("answers.log"), "Wen Li|2024-08-02|\n");
     let prompts = world.prompts();
     assert!(prompts[0].trim_end().ends_with("Observer:\n</screen>"), "{}", prompts[0]);
-    assert!(prompts[1].trim_end().ends_with("Telescope [dobsonian]:\n</screen>"), "{}", prompts[1]);
+    assert!(prompts[1].trim_end().ends_with("Night of the sighting (YYYY-MM-DD):\n</screen>"), "{}", prompts[1]);
+    assert!(prompts[2].trim_end().ends_with("Telescope [dobsonian]:\n</screen>"), "{}", prompts[2]);
     assert!(!world.history("agent:shell").await.contains("keep whatever"), "the words were typed");
 }
 

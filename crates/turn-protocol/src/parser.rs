@@ -160,10 +160,15 @@ impl ScreenParser {
         match after_anchor.filter(is_held) {
             Some(index) => (index + 1, Some(index)),
             // The captures do not line up (redraw, big scroll): look for it.
-            // The earliest candidate: every line before the one taken for the
-            // held line counts as seen, and a later line may merely extend it
-            // (`TURN: waiting` held, then `TURN: waiting [22 …]` printed).
-            None => match lines.iter().position(|line| line.starts_with(held.text.as_str())) {
+            // Unchanged first, the earliest: a later line may merely extend it
+            // (`TURN: waiting` held, then `TURN: waiting [22 …]` printed), and
+            // every line before the one taken for it counts as seen. Else the
+            // last line it is the start of (it grew).
+            None => match lines
+                .iter()
+                .position(|line| *line == held.text)
+                .or_else(|| lines.iter().rposition(|line| line.starts_with(held.text.as_str())))
+            {
                 Some(index) => (index + 1, Some(index)),
                 None => (alignment.overlap, None),
             },

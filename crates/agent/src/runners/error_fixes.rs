@@ -49,11 +49,15 @@ static ACCEPTED_LIST: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A quoted value: `'x'`, `"x"`, `` `x` ``.
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r#"['"`]([\w.-]{2,60})['"`]"#));
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r#"['"`]([\w./-]{2,60})['"`]"#));
 
-/// `line 3`, `:3:`, `line 3,`.
+/// `line 3`, `theme.conf:3` (a file's name before the colon: `[12:02:33]` is a time).
 static LINE_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| crate::patterns::constant(r"(?i)(?:\bline\s+(\d{1,6})\b|:(\d{1,6}):)"));
+    LazyLock::new(|| crate::patterns::constant(r"(?i)(?:\bline\s+(\d{1,6})\b|[\w-]\.[A-Za-z][\w]{0,7}:(\d{1,6})\b)"));
+
+/// A line about a file that cannot be written: no input is missing there.
+static NOT_WRITABLE: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)for\s+writing|permission\s+denied|read-only|not\s+writable"));
 
 /// A line that says a file is missing.
 static MISSING: LazyLock<Regex> = LazyLock::new(|| {
@@ -71,7 +75,7 @@ fn plain(word: &str) -> bool {
 fn paths_in(line: &str) -> Vec<String> {
     line.split(|c: char| c.is_whitespace() || "'\"`()[]{}<>,;:=".contains(c))
         .map(|word| word.trim_end_matches([':', '.', '!', '?']).trim_start_matches("./"))
-        .filter(|word| plain(word) && (word.contains('/') || word.contains('.')) && !word.starts_with('/'))
+        .filter(|word| plain(word) && (word.contains('/') || word.contains('.')) && !word.starts_with(['/', '-']))
         .filter(|word| !word.contains("..") && word.chars().any(char::is_alphabetic))
         .map(str::to_owned)
         .collect()
@@ -119,10 +123,15 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The one accepted value nearest to `wrong`, when it is near enough to be a slip (at most 2 edits, or a third of
-/// the word) and no other is as near.
+/// The one accepted value nearest to `wrong`, when it is near enough to be a slip (one edit in a word of four
+/// characters, else at most 2 edits or a third of the word) and no other is as near. A word of three characters
+/// or fewer is too short to tell a slip from another value (`xl` is no slip for `l`).
 fn nearest<'a>(wrong: &str, accepted: &'a [String]) -> Option<&'a String> {
-    let limit = (wrong.chars().count() / 3).max(2);
+    let length = wrong.chars().count();
+    if length <= 3 {
+        return None;
+    }
+    let limit = if length == 4 { 1 } else { (length / 3).max(2) };
     let mut scored: Vec<(usize, &String)> = accepted
         .iter()
         .map(|value| (distance(&wrong.to_lowercase(), &value.to_lowercase()), value))
@@ -135,22 +144,31 @@ fn nearest<'a>(wrong: &str, accepted: &'a [String]) -> Option<&'a String> {
     }
 }
 
-/// The 1-based lines of `text` holding `word` as a whole token (not inside a longer name).
-fn lines_holding(text: &str, word: &str) -> Vec<usize> {
+/// The 1-based lines of `text` holding `word` as a whole token (not inside a longer name), each with how many
+/// times.
+fn lines_holding(text: &str, word: &str) -> Vec<(usize, usize)> {
     let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_.-".contains(c));
     text.lines()
         .enumerate()
-        .filter(|(_, line)| {
-            line.match_indices(word)
-                .any(|(at, _)| !part(line[..at].chars().next_back()) && !part(line[at + word.len()..].chars().next()))
+        .map(|(index, line)| {
+            let times = line
+                .match_indices(word)
+                .filter(|(at, _)| {
+                    !part(line[..*at].chars().next_back()) && !part(line[at + word.len()..].chars().next())
+                })
+                .count();
+            (index + 1, times)
         })
-        .map(|(index, _)| index + 1)
+        .filter(|(_, times)| *times > 0)
         .collect()
 }
 
-/// `sed`'s regular expression for a plain word: its dots escaped.
-fn sed_literal(word: &str) -> String {
-    word.replace('.', r"\.")
+/// The `sed` command replacing the token `wrong` (whole, as [`lines_holding`] finds it: `-` and `.` are part of a
+/// name, unlike for `\b`) by `right` on line `line` of `file`. `#` delimits: [`plain`] words never hold it.
+fn sed_replacement(line: usize, wrong: &str, right: &str, file: &str) -> String {
+    let edge = "[^[:alnum:]_.-]";
+    let expression = format!("{line}s#\\(^\\|{edge}\\){}\\({edge}\\|$\\)#\\1{right}\\2#", wrong.replace('.', r"\."));
+    format!("sed -i {} {}", shell_quote(&expression), shell_quote(&format!("./{}", file.trim_start_matches("./"))))
 }
 
 /// The replacement of a value the error says is not accepted by the accepted one nearest to it.
@@ -175,7 +193,7 @@ fn nearest_accepted(lines: &[&str], cwd: &Path, program_file: &str) -> Vec<Strin
                 continue;
             }
             let Some(right) = nearest(wrong, &accepted) else { continue };
-            let holding: Vec<(&String, Vec<usize>)> = unique(&files)
+            let holding: Vec<(&String, Vec<(usize, usize)>)> = unique(&files)
                 .into_iter()
                 .filter_map(|file| {
                     let path = cwd.join(file);
@@ -186,13 +204,13 @@ fn nearest_accepted(lines: &[&str], cwd: &Path, program_file: &str) -> Vec<Strin
                 })
                 .collect();
             let [(file, at)] = holding.as_slice() else { continue };
+            // One line, holding it once (the line the error gives, where it holds it elsewhere too).
             let line_number = match (at.as_slice(), given_line) {
-                ([only], _) => *only,
-                (_, Some(given)) if at.contains(&given) => given,
+                ([(only, 1)], _) => *only,
+                (_, Some(given)) if at.contains(&(given, 1)) => given,
                 _ => continue,
             };
-            let expression = format!("{line_number}s/\\b{}\\b/{right}/", sed_literal(wrong));
-            fixes.push(format!("sed -i {} {}", shell_quote(&expression), shell_quote(file)));
+            fixes.push(sed_replacement(line_number, wrong, right, file));
         }
     }
     fixes
@@ -212,7 +230,7 @@ fn unique(names: &[String]) -> Vec<&String> {
 /// Decompressing (or copying the template of) a file an error says is missing.
 fn copy_of_missing(lines: &[&str], cwd: &Path) -> Vec<String> {
     let mut fixes = Vec::new();
-    for line in lines.iter().filter(|line| MISSING.is_match(line)) {
+    for line in lines.iter().filter(|line| MISSING.is_match(line) && !NOT_WRITABLE.is_match(line)) {
         for missing in paths_in(line) {
             let path = cwd.join(&missing);
             if path.exists() || path.parent().is_some_and(|parent| parent.is_file()) {
@@ -221,11 +239,11 @@ fn copy_of_missing(lines: &[&str], cwd: &Path) -> Vec<String> {
             let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
             let make_parent = match Path::new(&missing).parent().map(|p| p.to_string_lossy().into_owned()) {
                 Some(parent) if !parent.is_empty() && !cwd.join(&parent).is_dir() => {
-                    format!("mkdir -p {} && ", shell_quote(&parent))
+                    format!("mkdir -p {} && ", shell_quote(&format!("./{parent}")))
                 }
                 _ => String::new(),
             };
-            let target = shell_quote(&missing);
+            let target = shell_quote(&format!("./{missing}"));
             // A template beside it: `app.ini.example` for `app.ini`.
             let templates: Vec<String> = ["example", "sample", "dist", "template", "default"]
                 .iter()
@@ -233,7 +251,7 @@ fn copy_of_missing(lines: &[&str], cwd: &Path) -> Vec<String> {
                 .filter(|candidate| cwd.join(candidate).is_file())
                 .collect();
             if let [template] = templates.as_slice() {
-                fixes.push(format!("{make_parent}cp {} {target}", shell_quote(template)));
+                fixes.push(format!("{make_parent}cp {} {target}", shell_quote(&format!("./{template}"))));
                 continue;
             }
             let compressed = files_named(cwd, &[format!("{name}.gz"), format!("{name}.bz2"), format!("{name}.xz")]);
@@ -243,14 +261,15 @@ fn copy_of_missing(lines: &[&str], cwd: &Path) -> Vec<String> {
                     Some("bz2") => "bzip2",
                     _ => "xz",
                 };
-                fixes.push(format!("{make_parent}{tool} -dc {} > {target}", shell_quote(source)));
+                fixes.push(format!("{make_parent}{tool} -dc {} > {target}", shell_quote(&format!("./{source}"))));
             }
         }
     }
     fixes
 }
 
-/// The files under `cwd` (relative paths) whose name is one of `names`: hidden directories skipped, a bounded walk.
+/// The files under `cwd` (relative paths) whose name is one of `names`: hidden directories skipped, a bounded walk
+/// (none when the bound was reached: what was not seen may hold another).
 fn files_named(cwd: &Path, names: &[String]) -> Vec<String> {
     let mut found = Vec::new();
     let mut queue = vec![(cwd.to_path_buf(), 0)];
@@ -260,7 +279,7 @@ fn files_named(cwd: &Path, names: &[String]) -> Vec<String> {
         for entry in entries.flatten() {
             seen += 1;
             if seen > SEARCH_NAMES {
-                return found;
+                return Vec::new();
             }
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
@@ -296,37 +315,60 @@ mod tests {
         dir
     }
 
+    /// Runs `fix` in `dir` with a real shell; its exit code.
+    fn run(fix: &str, dir: &Path) -> i32 {
+        let status = std::process::Command::new("bash").arg("-c").arg(fix).current_dir(dir).status().unwrap();
+        status.code().unwrap_or(-1)
+    }
+
+    fn read(dir: &Path, name: &str) -> String {
+        std::fs::read_to_string(dir.join(name)).unwrap()
+    }
+
     #[test]
     fn a_value_not_accepted_is_replaced_by_the_nearest_accepted_one_on_its_line() {
         let dir = dir_with(&[("plugins.txt", b"# load order\nfast-fog\nsky_box\nrain\n"), ("load.py", b"")]);
         let error = "load.py: plugins.txt line 3: no plugin named 'sky_box' (have: fast-fog, rain, skybox-hd, sky-box)";
-        assert_eq!(
-            from_error(error, dir.path(), "./load.py", &[]).as_deref(),
-            Some("sed -i '3s/\\bsky_box\\b/sky-box/' 'plugins.txt'")
-        );
+        let fix = from_error(error, dir.path(), "./load.py", &[]).unwrap();
+        assert_eq!(run(&fix, dir.path()), 0, "{fix}");
+        assert_eq!(read(dir.path(), "plugins.txt"), "# load order\nfast-fog\nsky-box\nrain\n");
         // The same fix is not proposed twice.
-        let made = [from_error(error, dir.path(), "./load.py", &[]).unwrap()];
-        assert_eq!(from_error(error, dir.path(), "./load.py", &made), None);
+        assert_eq!(from_error(error, dir.path(), "./load.py", &[fix]), None);
     }
 
     #[test]
-    fn did_you_mean_names_the_value() {
-        let dir = dir_with(&[("theme.conf", b"accent = gren\nbase = gren-dark\n")]);
-        let error = "paint: theme.conf:1: unknown colour 'gren', did you mean 'green'?";
-        assert_eq!(
-            from_error(error, dir.path(), "paint", &[]).as_deref(),
-            Some("sed -i '1s/\\bgren\\b/green/' 'theme.conf'")
-        );
+    fn only_the_whole_token_is_replaced_whatever_its_characters() {
+        for (text, error, after) in [
+            (
+                "gren-shade = gren\n",
+                "paint: theme.conf:1: unknown colour 'gren', did you mean 'green'?",
+                "gren-shade = green\n",
+            ),
+            ("ver = 1.2.x 1.2y\n", "theme.conf: version '1.2y' unknown (known: 1.2, 1.3)", "ver = 1.2.x 1.2\n"),
+            ("flag = --fsat\n", "theme.conf: option '--fsat' unknown, did you mean '--fast'?", "flag = --fast\n"),
+            (
+                "type = text/plian\n",
+                "theme.conf: 'text/plian' (supported: text/plain, text/html)",
+                "type = text/plain\n",
+            ),
+        ] {
+            let dir = dir_with(&[("theme.conf", text.as_bytes())]);
+            let fix = from_error(error, dir.path(), "paint", &[]).unwrap_or_else(|| panic!("{error}"));
+            assert_eq!(run(&fix, dir.path()), 0, "{fix}");
+            assert_eq!(read(dir.path(), "theme.conf"), after, "{fix}");
+        }
     }
 
     #[test]
     fn nothing_when_the_error_leaves_a_choice_or_names_no_file_holding_the_value() {
-        let dir = dir_with(&[("a.cfg", b"mode = fats\n"), ("b.cfg", b"mode = fats\n")]);
+        let dir = dir_with(&[("a.cfg", b"mode = fats\nsize = xl\n"), ("b.cfg", b"mode = fats\n")]);
         for error in [
             // Two accepted values as near: which one is not for the shell.
             "a.cfg: mode 'fats' is not valid; expected one of: fate, fat",
             // The value far from every accepted one.
             "a.cfg: mode 'fats' is not valid; valid values are slow, careful or thorough",
+            // A short value one letter from another is no slip to mend unasked.
+            "a.cfg: size 'xl' is not valid; expected one of: s, m, l",
             // Two files hold it and the error names neither.
             "mode 'fats' is not valid (have: fast, slow)",
             // No list of accepted values at all.
@@ -334,29 +376,52 @@ mod tests {
         ] {
             assert_eq!(from_error(error, dir.path(), "./run", &[]), None, "{error}");
         }
+        // A value held twice on its line: which one the error means is not known.
+        let dir = dir_with(&[("c.cfg", b"pair = fats fats\n")]);
+        assert_eq!(from_error("c.cfg: 'fats' unknown (have: fast)", dir.path(), "./run", &[]), None);
+    }
+
+    #[test]
+    fn a_time_is_no_line_number() {
+        let dir = dir_with(&[("c.conf", b"a = gren\nb = gren\n")]);
+        let error = "[12:02:33] c.conf: unknown colour 'gren', did you mean 'green'?";
+        assert_eq!(from_error(error, dir.path(), "./paint", &[]), None, "two lines hold it and none is named");
+        let error = "c.conf:2: unknown colour 'gren', did you mean 'green'?";
+        let fix = from_error(error, dir.path(), "./paint", &[]).unwrap();
+        assert_eq!(run(&fix, dir.path()), 0);
+        assert_eq!(read(dir.path(), "c.conf"), "a = gren\nb = green\n");
     }
 
     #[test]
     fn a_missing_file_is_decompressed_from_its_one_compressed_copy_or_copied_from_its_template() {
+        let gzip = |text: &[u8]| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("x"), text).unwrap();
+            assert_eq!(run("gzip x", dir.path()), 0);
+            std::fs::read(dir.path().join("x.gz")).unwrap()
+        };
+        let day2 = gzip(b"id,v\n2,9\n");
+        let day20 = gzip(b"id,v\n20,1\n");
         let dir = dir_with(&[
-            ("inbox/day2.csv.gz", b""),
-            ("inbox/day20.csv.gz", b""),
+            ("inbox/day2.csv.gz", &day2),
+            ("inbox/day20.csv.gz", &day20),
             ("data/day1.csv", b"x\n"),
             ("settings.ini.example", b"[a]\n"),
         ]);
         let fix = |error: &str| from_error(error, dir.path(), "./report.py", &[]);
-        assert_eq!(
-            fix("report.py: missing input file data/day2.csv").as_deref(),
-            Some("gzip -dc 'inbox/day2.csv.gz' > 'data/day2.csv'")
-        );
-        assert_eq!(
-            fix("FileNotFoundError: [Errno 2] No such file or directory: 'out/day2.csv'").as_deref(),
-            Some("mkdir -p 'out' && gzip -dc 'inbox/day2.csv.gz' > 'out/day2.csv'")
-        );
-        assert_eq!(fix("error: cannot open settings.ini").as_deref(), Some("cp 'settings.ini.example' 'settings.ini'"));
-        // No copy of it, or the file is there: nothing.
+        let made = fix("report.py: missing input file data/day2.csv").unwrap();
+        assert_eq!(run(&made, dir.path()), 0, "{made}");
+        assert_eq!(read(dir.path(), "data/day2.csv"), "id,v\n2,9\n");
+        let made = fix("FileNotFoundError: [Errno 2] No such file or directory: 'out/day2.csv'").unwrap();
+        assert_eq!(run(&made, dir.path()), 0, "{made}");
+        assert_eq!(read(dir.path(), "out/day2.csv"), "id,v\n2,9\n");
+        let made = fix("error: cannot open settings.ini").unwrap();
+        assert_eq!(run(&made, dir.path()), 0, "{made}");
+        assert_eq!(read(dir.path(), "settings.ini"), "[a]\n");
+        // No copy of it, the file is there, or it is a file to write: nothing.
         assert_eq!(fix("report.py: missing input file data/day3.csv"), None);
         assert_eq!(fix("report.py: data/day1.csv not found"), None);
+        assert_eq!(fix("report.py: could not open rep/day2.csv for writing"), None);
     }
 
     #[test]

@@ -169,20 +169,13 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
     // call; none named is the person's to decide.
     let listed = options(question);
-    // A date asked in a format (`Date (YYYY-MM-DD):`) is the task's date written so: the only one, with no call.
-    let dated: Vec<String> = super::dates::answers(asker.goal, question)
-        .into_iter()
-        .filter(|date| !answered.iter().any(|(_, given)| given == date))
-        .collect();
-    if let [only] = dated.as_slice()
-        && super::dates::answers(asker.goal, question).len() == 1
-    {
-        return Some(only.clone());
-    }
-    let mut choices = if listed.is_empty() {
-        let mut phrases = candidates(asker.goal, answered, question);
-        phrases.extend(dated);
-        phrases
+    // A date asked in a format (`Date (YYYY-MM-DD):`) is one of the task's dates written so, or none: no other
+    // phrase of the task fits the format (`2025`, `the 14th`).
+    let dated = super::dates::answers(asker.goal, question);
+    let mut choices = if !dated.is_empty() {
+        dated
+    } else if listed.is_empty() {
+        candidates(asker.goal, answered, question)
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
@@ -219,19 +212,20 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
 }
 
 /// Whether an answer keeps a question's default ("keep the default", "the default one", "default", "accept the
-/// suggested one", "keep whatever", "keep it").
+/// suggested one", "keep whatever it suggests"): the default named, or the whole answer a phrase that keeps.
 fn keeps_default(answer: &str) -> bool {
     let lower = answer.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let names_it = |word: &&str| {
-        matches!(*word, "default" | "defaults" | "suggested" | "suggestion" | "proposed" | "offered" | "whatever")
-    };
-    let keeps = matches!(words.first(), Some(&("keep" | "accept" | "keeps" | "accepts")))
-        && words
-            .get(1)
-            .is_none_or(|next| matches!(*next, "it" | "that" | "this" | "the" | "its" | "what") || names_it(next));
-    words.iter().any(names_it) || keeps
+    lower.split(|c: char| !c.is_alphanumeric()).any(|word| word == "default" || word == "defaults")
+        || KEEPS.is_match(lower.trim())
 }
+
+/// An answer that is only a phrase keeping what the program offers: `keep whatever`, `accept the suggested one`,
+/// `keep whatever it suggests`, `keep it`.
+static KEEPS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"^(?:keep|accept|use)(?:\s+(?:it|that|the|its))?(?:\s+(?:whatever|suggested|suggestion|proposed|offered|one|value|as\s+is))*(?:\s+(?:it|the\s+program)\s+(?:suggests|proposes|offers|says|shows))?$",
+    )
+});
 
 /// Whether `question` shows a default to keep with Enter: `Port [8080]:`, `Name (default: web):`.
 fn shows_default(question: &str) -> bool {
@@ -456,7 +450,18 @@ mod tests {
         {
             assert!(keeps_default(answer), "{answer}");
         }
-        for answer in ["Billing API v2", "defaulted-loans", "keep 9000", "Keeper Hall", "whatevs"] {
+        for answer in [
+            "Billing API v2",
+            "defaulted-loans",
+            "keep 9000",
+            "Keeper Hall",
+            "whatevs",
+            "keep it private",
+            "accept the licence",
+            "the proposed budget of 500",
+            "whatever Wen likes: blue",
+            "Keep its name as Kim",
+        ] {
             assert!(!keeps_default(answer), "{answer}");
         }
         for question in ["Port [8080]:", "Name (default: web):", "Region [eu-west]?"] {

@@ -35,6 +35,10 @@ use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::runners::{error_fixes, fix_sources};
 use crate::text::{bound, one_line};
 
+/// The most fixes the shell makes from errors in one loop: each is one the error spells out, and a chain of them
+/// longer than this is no longer a slip being mended.
+const MAX_SHELL_FIXES: usize = 3;
+
 /// A goal that asks for a failing program to be fixed and run again, or run until it works.
 static RERUN: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -333,6 +337,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         shared.config.trace_fixes.then(|| fix_sources::Tracer::new(std::path::Path::new(&cwd), &staging.skipped()));
     let mut calls = 0;
     let mut attempt = 0;
+    let mut shell_fixes_made = 0;
     loop {
         attempt += 1;
         progress(request, calls, caller.tokens_so_far(), format!("running {program}"));
@@ -406,20 +411,12 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         // Where the error itself says what the fix is (a value and the accepted ones; a missing file's compressed
         // copy), the shell makes it with no call, once (`AgentConfig::shell_fixes`).
         let made: Vec<String> = fixes.iter().map(|(fix, _)| fix.clone()).collect();
-        let shell_fix = shared
-            .config
-            .shell_fixes
+        let shell_fix = (shared.config.shell_fixes && shell_fixes_made < MAX_SHELL_FIXES)
             .then(|| error_fixes::from_error(&output, std::path::Path::new(&cwd), &program_file(program), &made))
             .flatten()
             .filter(|fix| gate_script(&pane, &Script::command_line(fix), &cwd).is_ok());
-        if let Some(fix) = &shell_fix {
-            progress(
-                request,
-                calls,
-                caller.tokens_so_far(),
-                format!("shell fix from the error: {}", one_line(fix, 80)),
-            );
-        }
+        shell_fixes_made += usize::from(shell_fix.is_some());
+        let from_the_error = shell_fix.is_some();
         let fix = if let Some(fix) = shell_fix {
             fix
         } else {
@@ -475,7 +472,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             }
         };
         attempt += 1;
-        progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
+        let what = if from_the_error { "fixing (the error says how)" } else { "fixing" };
+        progress(request, calls, caller.tokens_so_far(), format!("{what}: {}", one_line(&fix, 80)));
         let fix_wait = shared.config.fix_wait;
         let mut ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
         if matches!(ran, Ran::Ended { settled: Settled::Unavailable, .. }) {

@@ -320,7 +320,13 @@ fn number_asked_of_a_file(goal: &str) -> bool {
 
 /// Whether the number the user is to be told is to be told alone ("…, then tell me how many, just the number").
 fn told_number_alone(goal: &str) -> bool {
-    told_spans(goal).into_iter().any(|(start, end)| NUMBER_ALONE.is_match(&goal[start..end]))
+    told_spans(goal).into_iter().any(|(start, end)| {
+        NUMBER_ALONE.find_iter(&goal[start..end]).any(|found| {
+            // "not just the number, list them too" asks for more than the number.
+            let before = goal[start..start + found.start()].trim_end().to_lowercase();
+            !(before.ends_with("not") || before.ends_with("n't"))
+        })
+    })
 }
 
 /// "just the number", "only the count", "number only", "nothing but the number".
@@ -559,11 +565,12 @@ mod tests {
             "Collect the owners in pets.csv into owners.txt, one per line, and say how many owners there are.",
             "List the hosts of net.log in hosts.txt, one per line, then tell me how many there are, just the number.",
             "Put the tags of a.md in tags.txt, one per line. Then tell me how many there are. The number only.",
+            "Put the tags of a.md in tags.txt, then tell me how many there are - not just the number, name them too.",
         ] {
             let files = [("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)];
             assert_eq!(check(goal, &files, "3\n", false), None, "{goal}");
             // Told alone, the count is all the script prints.
-            if goal.contains("number") {
+            if goal.contains("number") && !goal.contains("not just") {
                 let problem = check(goal, &files, "ann\nbo\ncy\n3\n", false).unwrap();
                 assert!(problem.contains("not just") || problem.contains("number"), "{goal}: {problem}");
                 assert!(check(goal, &files, "", false).is_some(), "{goal}: nothing told");
