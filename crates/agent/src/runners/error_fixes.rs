@@ -75,7 +75,7 @@ fn plain(word: &str) -> bool {
 fn paths_in(line: &str) -> Vec<String> {
     line.split(|c: char| c.is_whitespace() || "'\"`()[]{}<>,;:=".contains(c))
         .map(|word| word.trim_end_matches([':', '.', '!', '?']).trim_start_matches("./"))
-        .filter(|word| plain(word) && (word.contains('/') || word.contains('.')) && !word.starts_with(['/', '-']))
+        .filter(|word| plain(word) && super::rerun::looks_like_file(word) && !word.starts_with(['/', '-']))
         .filter(|word| !word.contains("..") && word.chars().any(char::is_alphabetic))
         .map(str::to_owned)
         .collect()

@@ -238,7 +238,7 @@ fn program_words(line: &str) -> Vec<Vec<String>> {
 }
 
 /// A word that names a file: a name and an extension, or a path.
-fn looks_like_file(word: &str) -> bool {
+pub(super) fn looks_like_file(word: &str) -> bool {
     word.contains('/')
         || word.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && ext.chars().any(char::is_alphabetic))
 }
