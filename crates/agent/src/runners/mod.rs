@@ -1,8 +1,6 @@
 //! The runners, one per mode, and what they share.
 
 mod consensus;
-mod dates;
-mod error_fixes;
 mod final_look;
 mod fix_sources;
 mod interactive;

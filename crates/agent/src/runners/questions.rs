@@ -169,12 +169,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
     // call; none named is the person's to decide.
     let listed = options(question);
-    // A date asked in a format (`Date (YYYY-MM-DD):`) is one of the task's dates written so, or none: no other
-    // phrase of the task fits the format (`2025`, `the 14th`).
-    let dated = super::dates::answers(asker.goal, question);
-    let mut choices = if !dated.is_empty() {
-        dated
-    } else if listed.is_empty() {
+    let mut choices = if listed.is_empty() {
         candidates(asker.goal, answered, question)
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()

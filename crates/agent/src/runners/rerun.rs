@@ -9,9 +9,7 @@
 //! why and asked again. The fix runs staged too (through the gate, as every model command), and is kept when it
 //! exits 0; then the program runs again. It ends when the program exits 0 without printing an error, or when the
 //! calls (`AgentConfig::max_turns`) run out. A program waiting at a prompt is answered from the task
-//! ([`super::questions`]). Where the error itself spells out the fix (a value with the accepted ones listed, a
-//! missing file whose compressed copy is at hand), the shell makes it without a call ([`super::error_fixes`], with
-//! `AgentConfig::shell_fixes`).
+//! ([`super::questions`]).
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -27,17 +25,13 @@ use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
+use crate::runners::fix_sources;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::{budget_outcome, pane_directory, progress};
-use crate::runners::{error_fixes, fix_sources};
 use crate::text::{bound, one_line};
-
-/// The most fixes the shell makes from errors in one loop: each is one the error spells out, and a chain of them
-/// longer than this is no longer a slip being mended.
-const MAX_SHELL_FIXES: usize = 3;
 
 /// A goal that asks for a failing program to be fixed and run again, or run until it works.
 static RERUN: LazyLock<Regex> = LazyLock::new(|| {
@@ -238,7 +232,7 @@ fn program_words(line: &str) -> Vec<Vec<String>> {
 }
 
 /// A word that names a file: a name and an extension, or a path.
-pub(super) fn looks_like_file(word: &str) -> bool {
+fn looks_like_file(word: &str) -> bool {
     word.contains('/')
         || word.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && ext.chars().any(char::is_alphabetic))
 }
@@ -337,7 +331,6 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         shared.config.trace_fixes.then(|| fix_sources::Tracer::new(std::path::Path::new(&cwd), &staging.skipped()));
     let mut calls = 0;
     let mut attempt = 0;
-    let mut shell_fixes_made = 0;
     loop {
         attempt += 1;
         progress(request, calls, caller.tokens_so_far(), format!("running {program}"));
@@ -408,72 +401,58 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         let text = std::fs::read_to_string(&program_path).ok();
         let mut refused: Option<String> = None;
         let mut last_refused: Option<String> = None;
-        // Where the error itself says what the fix is (a value and the accepted ones; a missing file's compressed
-        // copy), the shell makes it with no call, once (`AgentConfig::shell_fixes`).
-        let made: Vec<String> = fixes.iter().map(|(fix, _)| fix.clone()).collect();
-        let shell_fix = (shared.config.shell_fixes && shell_fixes_made < MAX_SHELL_FIXES)
-            .then(|| error_fixes::from_error(&output, std::path::Path::new(&cwd), &program_file(program), &made))
-            .flatten()
-            .filter(|fix| gate_script(&pane, &Script::command_line(fix), &cwd).is_ok());
-        shell_fixes_made += usize::from(shell_fix.is_some());
-        let from_the_error = shell_fix.is_some();
-        let fix = if let Some(fix) = shell_fix {
-            fix
-        } else {
-            loop {
-                if calls >= shared.config.max_turns.max(1) {
-                    let last = one_line(&tail(&output, 300), 300);
+        let fix = loop {
+            if calls >= shared.config.max_turns.max(1) {
+                let last = one_line(&tail(&output, 300), 300);
+                return Ok(RunOutcome::with_status(
+                    SubtaskStatus::Failed,
+                    format!("`{program}` still fails after {calls} fixes ({how}); its output ends: {last}"),
+                ));
+            }
+            if shared.budget_spent() {
+                return Ok(budget_outcome(true, "another call was refused"));
+            }
+            calls += 1;
+            shared.ledger.update(&subtask.id, |s| s.turns = calls);
+            progress(request, calls, caller.tokens_so_far(), "asking for a fix");
+            let prompt = fix_request(&FixPrompt {
+                task: subtask.description.trim(),
+                program,
+                fixes: &fixes,
+                how: &how,
+                output: &bound(&output, OUTPUT_CHARS),
+                refused: refused.as_deref(),
+            });
+            // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
+            // the refused reply again).
+            let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
+            let reply = match runs.ask(&prompt, temperature).await {
+                Ok(reply) => reply,
+                Err(outcome) => return Ok(outcome),
+            };
+            let command = fix_command(&reply);
+            if let Some(why) = refusal(&command, program, text.as_deref(), &fixes, &output) {
+                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                // The same refused reply again, told why: it will not change; the calls left would be spent on it.
+                if last_refused.as_deref() == Some(command.as_str()) {
                     return Ok(RunOutcome::with_status(
                         SubtaskStatus::Failed,
-                        format!("`{program}` still fails after {calls} fixes ({how}); its output ends: {last}"),
+                        format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
                     ));
                 }
-                if shared.budget_spent() {
-                    return Ok(budget_outcome(true, "another call was refused"));
-                }
-                calls += 1;
-                shared.ledger.update(&subtask.id, |s| s.turns = calls);
-                progress(request, calls, caller.tokens_so_far(), "asking for a fix");
-                let prompt = fix_request(&FixPrompt {
-                    task: subtask.description.trim(),
-                    program,
-                    fixes: &fixes,
-                    how: &how,
-                    output: &bound(&output, OUTPUT_CHARS),
-                    refused: refused.as_deref(),
-                });
-                // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
-                // the refused reply again).
-                let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
-                let reply = match runs.ask(&prompt, temperature).await {
-                    Ok(reply) => reply,
-                    Err(outcome) => return Ok(outcome),
-                };
-                let command = fix_command(&reply);
-                if let Some(why) = refusal(&command, program, text.as_deref(), &fixes, &output) {
-                    shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                    // The same refused reply again, told why: it will not change; the calls left would be spent on it.
-                    if last_refused.as_deref() == Some(command.as_str()) {
-                        return Ok(RunOutcome::with_status(
-                            SubtaskStatus::Failed,
-                            format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
-                        ));
-                    }
-                    last_refused = Some(command);
-                    refused = Some(why);
-                    continue;
-                }
-                if let Err(error) = gate_script(&pane, &Script::command_line(&command), &cwd) {
-                    shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                    refused = Some(error.to_string());
-                    continue;
-                }
-                break command;
+                last_refused = Some(command);
+                refused = Some(why);
+                continue;
             }
+            if let Err(error) = gate_script(&pane, &Script::command_line(&command), &cwd) {
+                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                refused = Some(error.to_string());
+                continue;
+            }
+            break command;
         };
         attempt += 1;
-        let what = if from_the_error { "fixing (the error says how)" } else { "fixing" };
-        progress(request, calls, caller.tokens_so_far(), format!("{what}: {}", one_line(&fix, 80)));
+        progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
         let fix_wait = shared.config.fix_wait;
         let mut ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
         if matches!(ran, Ran::Ended { settled: Settled::Unavailable, .. }) {
