@@ -390,7 +390,7 @@ impl GoalSpec {
         }
     }
 
-    /// "rota.sh rejects rota.conf. Fix the config file (not the script)": a request to fix *the file of a kind*
+    /// "sync.sh rejects mirror.cfg. Fix the config file (not the script)": a request to fix *the file of a kind*
     /// (the config, the CSV, the YAML file) is about the one file of that kind the goal names. With two of that
     /// kind it says nothing: which one is not for a guess.
     fn fix_the_file_of_a_kind(&mut self, goal: &str, masked: &str, protected: &[String]) {
