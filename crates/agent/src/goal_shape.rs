@@ -632,10 +632,11 @@ static NOT_ITEMS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The shapes `goal` clearly states for its result, in a fixed order (see the module's doc for what is left out).
 pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
-    if goal_destinations(goal).len() > 1 {
+    let destinations = goal_destinations(goal);
+    if destinations.len() > 1 {
         return Vec::new();
     }
-    let masked = without_input_descriptions(goal, mask(goal));
+    let masked = without_input_descriptions(goal, mask(goal), &destinations);
     let text = masked.as_str();
     let mut found = Vec::new();
 
@@ -689,13 +690,11 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
 
 /// A parenthesis right after a file's name (`events.jsonl (one JSON object per line)`) describes that file; when
 /// the file is not where the result goes, what it says is the input's shape, not the result's: blanked.
-fn without_input_descriptions(goal: &str, masked: String) -> String {
-    let destinations = goal_destinations(goal);
+fn without_input_descriptions(goal: &str, masked: String, destinations: &[String]) -> String {
     let mut bytes = masked.into_bytes();
     for found in DESCRIBED_FILE.captures_iter(goal) {
         let (Some(file), Some(description)) = (found.get(1), found.get(2)) else { continue };
-        let file = file.as_str().trim_start_matches("./");
-        if destinations.iter().any(|d| d.trim_start_matches("./") == file) {
+        if destinations.iter().any(|d| crate::goal_spec::same_file(d, file.as_str())) {
             continue;
         }
         bytes[description.start()..description.end()].iter_mut().for_each(|b| *b = b'_');

@@ -131,16 +131,20 @@ static WITH_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs, or does something [`WITH_PROGRAM`].
 fn uses_a_program(goal: &str) -> bool {
-    let with_program = WITH_PROGRAM.captures_iter(goal).any(|c| {
-        let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
+    let with_program = WITH_PROGRAM.captures_iter(goal).map(captured_path).any(|path| {
         let name = path.rsplit('/').next().unwrap_or(path);
         (is_program(name) || !name.contains('.')) && !path.ends_with('/')
     });
     with_program
-        || USES_PROGRAM.captures_iter(goal).any(|c| {
-            let path = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';']);
-            (path.starts_with("./") && path.len() > 2) || is_program(path)
-        })
+        || USES_PROGRAM
+            .captures_iter(goal)
+            .map(captured_path)
+            .any(|path| (path.starts_with("./") && path.len() > 2) || is_program(path))
+}
+
+/// The path a pattern's first group caught, without the punctuation that ends a sentence or a clause.
+fn captured_path(capture: regex::Captures<'_>) -> &str {
+    capture.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';'])
 }
 
 /// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
@@ -235,6 +239,11 @@ static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|sort|correct)\b",
     )
 });
+
+/// The extension of `name`, lower-cased (empty without one).
+fn extension(name: &str) -> String {
+    name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase()
+}
 
 /// Whether `name` is a program by its extension (a goal to fix one changes it).
 pub(crate) fn is_program(name: &str) -> bool {
@@ -403,13 +412,8 @@ impl GoalSpec {
                 continue;
             }
             let extensions = kind_extensions(&kind.as_str().to_lowercase());
-            let of_kind: Vec<&String> = named
-                .iter()
-                .filter(|file| {
-                    let extension = file.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase();
-                    extensions.contains(&extension.as_str())
-                })
-                .collect();
+            let of_kind: Vec<&String> =
+                named.iter().filter(|file| extensions.contains(&extension(file).as_str())).collect();
             if let [file] = of_kind.as_slice() {
                 self.change_unless_protected(file, protected);
             }
@@ -434,8 +438,7 @@ impl GoalSpec {
         for capture in FAULT_IN.captures_iter(goal) {
             let Some(file) = capture.get(1) else { continue };
             let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
-            let extension = file.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase();
-            if looks_like_path(file) && !matches!(extension.as_str(), "log" | "out" | "err") {
+            if looks_like_path(file) && !matches!(extension(file).as_str(), "log" | "out" | "err") {
                 self.change_unless_protected(file, protected);
             }
         }
