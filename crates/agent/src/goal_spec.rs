@@ -548,8 +548,7 @@ impl GoalSpec {
             if self.writes.contains(&file) || first_write.is_some_and(|write| at < write) {
                 continue;
             }
-            let window = window_before(masked, at, 6);
-            if used_as_verb(&CHANGE_VERB, window) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
+            if asks_to_change(change_window(masked, at)) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
                 push(&mut self.changes, &file);
                 self.guessed.retain(|f| f != &file);
             }
@@ -581,11 +580,45 @@ static EMPTY_NOUN: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether `verbs` matches `text` as a verb: not after an article, a quantifier or a possessive (`every empty file`,
 /// `the set of`), and `empty` not before a noun (`list empty files`).
 fn used_as_verb(verbs: &Regex, text: &str) -> bool {
-    verbs.find_iter(text).any(|found| {
+    verb_uses(verbs, text).next().is_some()
+}
+
+/// The matches of `verbs` in `text` that are verbs ([`used_as_verb`]), in order.
+fn verb_uses<'t>(verbs: &'t Regex, text: &'t str) -> impl Iterator<Item = regex::Match<'t>> {
+    verbs.find_iter(text).filter(|found| {
         let adjective = found.as_str().eq_ignore_ascii_case("empty") && EMPTY_NOUN.is_match(&text[found.end()..]);
         !adjective && !NOT_A_VERB_AFTER.is_match(&text[..found.start()])
     })
 }
+
+/// Whether the words before a file's name (`window`, [`change_window`]) ask for it to change: the last change verb
+/// in them, unless it is denied (`do not fix the config app.conf, fix run.sh` asks for no change of app.conf).
+fn asks_to_change(window: &str) -> bool {
+    verb_uses(&CHANGE_VERB, window).last().is_some_and(|verb| !DENIED.is_match(&window[..verb.start()]))
+}
+
+/// A denial just before a verb: `do not fix`, `never edit`, `don't really change`.
+static DENIED: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)(?:\b(?:not|never|don't|dont|doesn't|won't|shouldn't|mustn't)|n't)\s+(?:\w+\s+)?$"));
+
+/// The words before the file named at byte `at` of `masked` that may govern it: the six before it, from the clause
+/// it is in. `Fix the script so it reads prices.json`: the clause after `so` reads prices.json, the fix is the
+/// script's. A file right after the conjunction is the clause's subject (`fix the indentation so notes.yaml
+/// parses`), still the fix's.
+fn change_window(masked: &str, at: usize) -> &str {
+    let window = window_before(masked, at, 6);
+    match SUBORDINATE.find_iter(window).last() {
+        Some(conjunction) if !ARTICLE_ONLY.is_match(&window[conjunction.end()..]) => &window[conjunction.end()..],
+        _ => window,
+    }
+}
+
+/// A word that opens a clause of its own: `so (that)`, `because`, `until`, `when`, `which`, ….
+static SUBORDINATE: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\b(?:so(?:\s+that)?|because|since|until|unless|when|whenever|while|which|where)\b"));
+
+/// Nothing but an article or `that` (or nothing at all).
+static ARTICLE_ONLY: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^\s*(?:(?:that|the|a|an|its)\s+)?$"));
 
 fn ends_with_in(before: &str) -> bool {
     let trimmed = before.trim_end().to_ascii_lowercase();
@@ -868,6 +901,30 @@ mod tests {
         assert!(s.mutates, "a goal that names where its result goes changes something");
         let s = spec("Delete tmp.log");
         assert_eq!(s.changes, ["tmp.log"]);
+    }
+
+    #[test]
+    fn a_file_a_fix_only_mentions_is_read() {
+        // A denied change verb asks for no change; the next clause's does.
+        let s = spec("Do not fix the config file backup.conf, fix ./rotate.sh instead.");
+        assert!(s.only_reads("backup.conf") && s.may_change_existing("rotate.sh"), "{s:?}");
+        let s = spec("Never edit ledger.csv; update totals.csv from it.");
+        assert!(s.only_reads("ledger.csv") && s.changes == ["totals.csv"], "{s:?}");
+        // A file read by the clause after the fix's conjunction is not the fix's.
+        for goal in [
+            "Fix the script so it reads rates.json instead of rates.txt.",
+            "Repair the importer because it chokes on feed.xml.",
+            "Fix ./sync.sh, which copies photos.db.",
+        ] {
+            let s = spec(goal);
+            let inputs: Vec<String> = all_named_files(goal).into_iter().filter(|f| !is_program(f)).collect();
+            assert!(inputs.iter().all(|f| s.only_reads(f)), "{goal}: {s:?}");
+        }
+        // A file right after the conjunction is what the fix is for.
+        let s = spec("Fix the indentation so recipes.yaml parses.");
+        assert_eq!(s.changes, ["recipes.yaml"], "{s:?}");
+        let s = spec("Correct the quoting so that the tags.toml loads.");
+        assert_eq!(s.changes, ["tags.toml"], "{s:?}");
     }
 
     #[test]

@@ -63,10 +63,13 @@ async fn a_given_command_is_the_first_attempt_and_its_question_is_answered() {
     let world = World::new().await;
     let script = "read -rp 'Delete the cache? [y/N] ' a; printf '%s\\n' \"$a\" > answer.txt";
     std::fs::write(world.work.path().join("ask.sh"), script).unwrap();
-    // One call: the yes/no answer (constrained by a schema). The command itself costs no call.
+    // The task's words do not settle the question: one call answers it (constrained by a schema). The command
+    // itself costs no call.
     world.replies(&[r#"{"answer":"no"}"#, &look_yes()]);
     let agent = world.agent();
-    let summary = world.run(&agent, &plan("Run ask.sh and answer no to its question.", Some("bash ask.sh"))).await;
+    let summary = world
+        .run(&agent, &plan("Run ask.sh; the cache is still in use by the nightly build.", Some("bash ask.sh")))
+        .await;
     assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
     assert_eq!(world.read("answer.txt"), "n\n");
     let requests: Vec<_> = world.model.requests().into_iter().filter(|r| !support::is_look(r)).collect();
@@ -76,6 +79,20 @@ async fn a_given_command_is_the_first_attempt_and_its_question_is_answered() {
         serde_json::json!(["yes", "no"])
     );
     assert!(support::user_message(&requests[0]).contains("Delete the cache? [y/N]"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_the_task_answers_in_so_many_words_costs_no_call() {
+    let world = World::new().await;
+    let script = "read -rp 'Delete the cache? [y/N] ' a; printf '%s\\n' \"$a\" > answer.txt";
+    std::fs::write(world.work.path().join("ask.sh"), script).unwrap();
+    world.replies(&[&look_yes()]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Run ask.sh and answer no to its question.", Some("bash ask.sh"))).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.read("answer.txt"), "n\n");
+    let requests: Vec<_> = world.model.requests().into_iter().filter(|r| !support::is_look(r)).collect();
+    assert!(requests.is_empty(), "{} calls", requests.len());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -179,6 +179,14 @@ pub(crate) fn interpret(
                     excerpt(&command)
                 ));
             }
+            // `./build.sh` for "run ./build.sh first, then list what it made": one program does one step of a task
+            // that names several (a pipeline or a list of commands may do them all).
+            if crate::steps::names_several_steps(task) && crate::shell_syntax::parse(&command).commands().count() == 1 {
+                return escalate(format!(
+                    "the task names several steps and the classifier's command is one program: {}",
+                    excerpt(&command)
+                ));
+            }
             Ok(Verdict::Decided(Route::Direct(DirectRoute::describe(&command))))
         }
         Kind::Program | Kind::Drive | Kind::Write => {
@@ -306,6 +314,20 @@ mod tests {
             );
         }
         assert_eq!(verdict(r#"{"kind":"plan","text":""}"#), Verdict::Escalate("the classifier chose a plan".into()));
+    }
+
+    #[test]
+    fn one_program_is_no_route_for_a_task_of_several_steps() {
+        let verdict = |task: &str, command: &str| {
+            let reply = serde_json::json!({"kind": "command", "text": command}).to_string();
+            interpret(&reply, &StopReason::EndTurn, task, &RouteContext::new(), GatePolicy::default()).unwrap()
+        };
+        let steps = "Run ./tally.sh first, then write the three biggest totals to top.txt.";
+        assert!(matches!(verdict(steps, "./tally.sh"), Verdict::Escalate(reason) if reason.contains("several steps")));
+        // Commands that may do every step, and one program for a task of one step, stand.
+        assert!(matches!(verdict(steps, "./tally.sh && sort -rn totals | head -3 > top.txt"), Verdict::Decided(_)));
+        assert!(matches!(verdict("list the files, then count them", "ls | wc -l"), Verdict::Decided(_)));
+        assert!(matches!(verdict("Run ./tally.sh", "./tally.sh"), Verdict::Decided(Route::Direct(_))));
     }
 
     #[test]

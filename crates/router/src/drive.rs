@@ -2,7 +2,7 @@
 //! script's work when a small model's classifier answers `drive` (see
 //! [`crate::RouterOptions::drives_need_a_program`]).
 
-use dag_sched::Mode;
+use dag_sched::{Mode, Plan};
 
 use crate::classifier::{self, Verdict};
 use crate::context::RouteContext;
@@ -26,6 +26,26 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
         Verdict::Decided(scripted) => scripted,
         Verdict::Escalate(_) => route,
     }
+}
+
+/// `plan`, but each of a planner's interactive subtasks on the default pane (with no command of its own) becomes a
+/// script subtask when its description is file work naming nothing to drive, as [`scripted_unless_driven`] does
+/// for the classifier's one subtask: a small model's planner made "make reorder.txt listing …" an interactive
+/// step, whose runner listed the directory and stopped there.
+pub(crate) fn planned_scripts_unless_driven(mut plan: Plan, context: &RouteContext) -> Plan {
+    for subtask in &mut plan.subtasks {
+        let description = subtask.description.as_str();
+        if subtask.mode == Mode::Interactive
+            && subtask.pane == context.default_pane()
+            && subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
+            && names_files(description)
+            && !names_something_to_drive(description)
+        {
+            tracing::debug!(subtask = %subtask.id, "the subtask names nothing to drive: a script subtask");
+            subtask.mode = Mode::Script;
+        }
+    }
+    plan
 }
 
 /// The words of `task` without the punctuation around them; a leading dot stays (`./setup.sh`, `.env`).

@@ -11,7 +11,7 @@ use llm::ChatModel;
 use crate::classifier::{self, Verdict};
 use crate::context::RouteContext;
 use crate::cost::{Routed, TierStep};
-use crate::drive::scripted_unless_driven;
+use crate::drive::{planned_scripts_unless_driven, scripted_unless_driven};
 use crate::error::RouterError;
 use crate::model_call::Meter;
 use crate::planner;
@@ -188,7 +188,10 @@ impl Router {
             }
             return Ok(Routed { route, tier: Tier::Classifier, steps });
         }
-        let plan = self.plan_into(task, context, &mut steps).await?;
+        let mut plan = self.plan_into(task, context, &mut steps).await?;
+        if self.options.drives_need_a_program {
+            plan = planned_scripts_unless_driven(plan, context);
+        }
         Ok(Routed { route: Route::Plan(PlanRoute { plan }), tier: Tier::Planner, steps })
     }
 

@@ -144,6 +144,34 @@ async fn a_drive_for_file_work_is_one_script_when_drives_need_a_program() {
 }
 
 #[tokio::test]
+async fn a_planned_drive_for_file_work_is_a_script_when_drives_need_a_program() {
+    let server = FakeServer::start().await.unwrap();
+    let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
+    let router = Router::new(model.unwrap()).drives_need_a_program(true);
+    let plan = json!({"subtasks": [
+        {"id": "tally", "pane": "shell", "mode": "interactive", "description": "run ./tally.sh", "command": "",
+         "depends_on": []},
+        {"id": "top", "pane": "shell", "mode": "interactive",
+         "description": "write the three largest totals of totals.csv to top.txt", "command": "",
+         "depends_on": ["tally"]}]});
+    reply(&server, &classifier_reply("plan", ""));
+    reply(&server, &plan.to_string());
+    let task = "Run ./tally.sh, then write the three largest totals of totals.csv to top.txt.";
+    let routed = router.route(task, &RouteContext::new()).await.unwrap();
+    let Route::Plan(route) = &routed.route else { panic!("{:?}", routed.route) };
+    let modes: Vec<Mode> = route.plan.subtasks.iter().map(|s| s.mode).collect();
+    // The program to run is still driven; the file work is a script.
+    assert_eq!(modes, [Mode::Interactive, Mode::Script]);
+    // Off by default: the planner's modes stand.
+    let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
+    reply(&server, &classifier_reply("plan", ""));
+    reply(&server, &plan.to_string());
+    let routed = router.route(task, &RouteContext::new()).await.unwrap();
+    let Route::Plan(route) = &routed.route else { panic!("{:?}", routed.route) };
+    assert!(route.plan.subtasks.iter().all(|s| s.mode == Mode::Interactive));
+}
+
+#[tokio::test]
 async fn malformed_or_failed_classifier_replies_escalate_to_the_planner() {
     let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
     reply(&server, "I would run wc on it {not json");

@@ -1,6 +1,7 @@
 //! The runners, one per mode, and what they share.
 
 mod consensus;
+mod consent;
 mod final_look;
 mod fix_sources;
 mod interactive;

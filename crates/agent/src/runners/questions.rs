@@ -22,6 +22,7 @@ use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Seen, Wakeups, Watch, command_view, looks_like_prompt, watch_command};
 use crate::prompt::{confirm_request, question_request};
+use crate::runners::consent::consent;
 
 /// The most questions of one program answered; then it counts as stuck at a prompt.
 pub(crate) const MAX_QUESTIONS: usize = 8;
@@ -69,7 +70,7 @@ pub(crate) async fn answer_questions(
                 if answered.len() >= MAX_QUESTIONS {
                     return Prompted::Seen(seen);
                 }
-                match confirm(asker, &screen).await {
+                match confirm(asker, &found.prompt, &screen).await {
                     Some(yes) => (found.prompt.trim().to_owned(), if yes { "y" } else { "n" }.to_owned()),
                     None => return Prompted::Seen(ended_meanwhile(asker).unwrap_or(seen)),
                 }
@@ -142,9 +143,14 @@ pub(crate) async fn waiting_question(pane: &GatedPane) -> Option<String> {
     (column > 0 && after.trim().is_empty() && looks_like_prompt(&before)).then(|| before.trim().to_owned())
 }
 
-/// Whether to answer yes to the `[y/N]` question at the end of `screen`, as the task calls for. `None` when the
-/// call fails or the reply says neither.
-async fn confirm(asker: &Asker<'_>, screen: &str) -> Option<bool> {
+/// Whether to answer yes to the `[y/N]` question (`question`, at the end of `screen`), as the task calls for: from
+/// the task's words when they settle it ([`consent`]), else from the model. `None` when the call fails or the reply
+/// says neither.
+async fn confirm(asker: &Asker<'_>, question: &str, screen: &str) -> Option<bool> {
+    if let Some(yes) = consent(asker.goal, question) {
+        tracing::info!(question, yes, "the task's words answer the yes/no question");
+        return Some(yes);
+    }
     let schema = answer_schema(&["yes", "no"]);
     let shape = CallShape {
         purpose: "confirm",

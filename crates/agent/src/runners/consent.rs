@@ -1,0 +1,398 @@
+//! The answer a task gives to a program's yes/no question in so many words, read without a model.
+//!
+//! A person who writes "say yes when it asks", "tell it to go ahead" or "answer no to its question" has answered
+//! the question already; a small model shown that task and the question still answered "no" to the first two
+//! (Qwen2.5-Coder 0.5B and 1.5B). So the words are read here, and the model is asked only when they do not settle
+//! it.
+//!
+//! The task's consent is a list of *marks*: a yes (`yes`, `go ahead`, `tell it to proceed`) or a no (`answer no`,
+//! `no when …`, `don't let it …`, `… stays as it is`), each with what it is about — the words after it up to the
+//! next mark or the sentence's end, and for a protecting no (`archive/ stays as it is, don't let it empty that`)
+//! the sentence before it too. A mark whose words are all little ones (`say yes when it asks you to confirm`) is
+//! about every question. For one question:
+//! 1. marks about something the question names (a word both share, `temp` in `Yes, get rid of the temp files` and
+//!    `Delete 2 temp files? [Y/n]`): their answer, when they agree;
+//! 2. none: marks about every question, when they agree;
+//! 3. else nothing: the model reads the task.
+//!
+//! Verbs that could be said of anything (`delete`, `remove`, `clean`) are no shared subject: "yes, delete the temp
+//! files" says nothing about `Delete cache/? [y/N]`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The answer `task` gives to the yes/no `question` (the line that asks it), when its words settle it.
+pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
+    let asked = subject_words(&YES_NO_SUFFIX.replace_all(question, " "));
+    let marks = marks(task);
+    let agree = |marks: &mut dyn Iterator<Item = &Mark>| {
+        let answers: Vec<bool> = marks.map(|mark| mark.yes).collect();
+        let first = *answers.first()?;
+        answers.iter().all(|&answer| answer == first).then_some(first)
+    };
+    let about_it: Vec<&Mark> = marks.iter().filter(|mark| shares_a_word(&mark.about, &asked)).collect();
+    if !about_it.is_empty() {
+        return agree(&mut about_it.into_iter());
+    }
+    agree(&mut marks.iter().filter(|mark| mark.about.is_empty()))
+}
+
+/// One yes or no the task says, and the words it is about (none: about every question).
+#[derive(Debug, PartialEq, Eq)]
+struct Mark {
+    /// A yes, else a no.
+    yes: bool,
+    /// The words naming what it answers, lower-cased, little words left out.
+    about: Vec<String>,
+}
+
+/// Which way a mark answers and where its subject lies.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A yes; its subject follows.
+    Yes,
+    /// A no; its subject follows (`answer no to the upgrade`).
+    No,
+    /// A no protecting something; its subject may come first (`archive/ stays as it is`).
+    Keeps,
+}
+
+/// The marks of `task`, in order.
+fn marks(task: &str) -> Vec<Mark> {
+    let task = YES_NO_PAIR.replace_all(task, " ");
+    let mut found: Vec<(usize, usize, Kind)> = Vec::new();
+    for (pattern, kind) in [(&*SAYS_NO, Kind::No), (&*KEEPS, Kind::Keeps), (&*SAYS_YES, Kind::Yes)] {
+        for m in pattern.find_iter(&task) {
+            if !found.iter().any(|&(start, end, _)| m.start() < end && start < m.end()) {
+                found.push((m.start(), m.end(), kind));
+            }
+        }
+    }
+    found.sort_by_key(|&(start, ..)| start);
+    let sentence_start = |at: usize| SENTENCE_END.find_iter(&task[..at]).last().map_or(0, |end| end.end());
+    let sentence_end = |at: usize| SENTENCE_END.find(&task[at..]).map_or(task.len(), |end| at + end.start());
+    let mut marks: Vec<Mark> = Vec::new();
+    for (i, &(start, end, kind)) in found.iter().enumerate() {
+        let next = found.get(i + 1).map_or(task.len(), |&(next, ..)| next);
+        let mut about = task[end..next.min(sentence_end(end))].to_owned();
+        let previous_end = i.checked_sub(1).map_or(0, |p| found[p].1);
+        let same_sentence = i > 0 && sentence_start(start) <= found[i - 1].0;
+        if let Kind::Keeps = kind {
+            about = format!("{} {about}", &task[sentence_start(start).max(previous_end)..start]);
+        }
+        let mut about = subject_words(&about);
+        // `…, don't let it empty that`, `yes, go ahead and do it`: a mark about nothing of its own is about what
+        // the mark before it in the sentence is about.
+        if about.is_empty()
+            && same_sentence
+            && let Some(before) = marks.last()
+        {
+            about.clone_from(&before.about);
+        }
+        marks.push(Mark { yes: matches!(kind, Kind::Yes), about });
+    }
+    marks
+}
+
+/// Whether two lists of subject words share one, or one word starts the other (`log` and `logs`, `temp` and
+/// `temporary`).
+fn shares_a_word(about: &[String], asked: &[String]) -> bool {
+    about.iter().any(|a| asked.iter().any(|b| a.starts_with(b.as_str()) || b.starts_with(a.as_str())))
+}
+
+/// The words of `text` that can name a subject: lower-cased runs of letters and digits of three characters or more,
+/// not little words, nor verbs said of anything.
+fn subject_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .filter(|word| !GENERIC.contains(&word.as_str()))
+        .collect()
+}
+
+/// Words that name no subject of a question: little words, the words of asking and answering, and verbs that could
+/// be said of anything a program asks about.
+const GENERIC: &[&str] = &[
+    // little words
+    "about",
+    "after",
+    "all",
+    "also",
+    "and",
+    "any",
+    "are",
+    "both",
+    "but",
+    "can",
+    "could",
+    "does",
+    "each",
+    "every",
+    "for",
+    "from",
+    "has",
+    "have",
+    "her",
+    "him",
+    "his",
+    "how",
+    "into",
+    "its",
+    "just",
+    "let",
+    "not",
+    "now",
+    "once",
+    "one",
+    "ones",
+    "our",
+    "out",
+    "over",
+    "please",
+    "should",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "too",
+    "up",
+    "was",
+    "way",
+    "well",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "will",
+    "with",
+    "would",
+    "yes",
+    "you",
+    "your",
+    "must",
+    "sure",
+    "okay",
+    "exactly",
+    "really",
+    "still",
+    "again",
+    "anything",
+    "everything",
+    "stuff",
+    "thing",
+    "things",
+    "file",
+    "files",
+    "folder",
+    "directory",
+    "time",
+    // asking and answering
+    "answer",
+    "answers",
+    "ask",
+    "asks",
+    "asked",
+    "asking",
+    "question",
+    "questions",
+    "prompt",
+    "prompts",
+    "confirm",
+    "confirms",
+    "confirmation",
+    "say",
+    "says",
+    "tell",
+    "reply",
+    "respond",
+    "type",
+    "ahead",
+    "proceed",
+    "continue",
+    "want",
+    "need",
+    "don",
+    "dont",
+    "never",
+    "stay",
+    "stays",
+    "remain",
+    "remains",
+    "left",
+    "kept",
+    "leave",
+    "alone",
+    "untouched",
+    "unchanged",
+    "intact",
+    "script",
+    "program",
+    // verbs said of anything
+    "delete",
+    "deletes",
+    "deleting",
+    "remove",
+    "removes",
+    "removing",
+    "clean",
+    "cleans",
+    "cleaning",
+    "clear",
+    "clears",
+    "get",
+    "gets",
+    "rid",
+    "wipe",
+    "purge",
+    "erase",
+    "empty",
+    "overwrite",
+    "replace",
+    "run",
+    "runs",
+    "start",
+    "make",
+    "create",
+    "keep",
+    "change",
+    "touch",
+    "allow",
+    "agree",
+    "accept",
+    "decline",
+    "refuse",
+];
+
+/// A yes: `yes` opening a clause (`Yes, delete them`, `…, yes we want TLS`) or said as an answer (`answer yes`,
+/// `type y`), `go ahead`, `tell it to proceed`, `let it continue`. A `yes` inside a clause may be data (`where the
+/// reply column is yes`).
+static SAYS_YES: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?i)(?:^|[,;:.!?(\u{2013}\u{2014}-]\s*|\b(?:and|but|so|then|just|please)\s+)yes\b|\b(?:answer|answering|say|saying|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:yes|y)\b|\bgo\s+ahead\b|\b(?:tell|let)\s+it\s+(?:to\s+)?(?:proceed|continue)\b"#,
+    )
+});
+
+/// A no said as an answer: `answer no`, `say "no"`, `no when …`, `no to …`, `No, …`, `don't let it …`, `do not
+/// confirm`, `decline`. A `no` before a noun (`it has no header`) is no answer.
+static SAYS_NO: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?i)\b(?:answer|answering|say|saying|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:no|n)\b|\bno\b(?:\s*,|\s+(?:when|to|for|if|on)\b)|\b(?:don['’]?t|do\s+not|never)\s+(?:(?:let|allow|tell)\s+it(?:\s+to)?(?:\s+(?:go\s+ahead|proceed|continue))?|confirm|agree|accept|go\s+ahead|proceed)\b|\b(?:decline|refuse)\b"#,
+    )
+});
+
+/// A no protecting what comes before it: `… stays as it is`, `… must remain untouched`, `leave … alone` is not one
+/// (its subject is inside).
+static KEEPS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:stays?|remains?|be\s+left|be\s+kept)\s+(?:exactly\s+)?(?:as\s+(?:it\s+is|is|they\s+are)|untouched|unchanged|intact|alone)\b",
+    )
+});
+
+/// `yes/no`, `yes or no`: the name of a kind of question, no answer.
+static YES_NO_PAIR: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\byes\s*(?:/|\bor\b)\s*no\b|\by\s*/\s*n\b"));
+
+/// The choices a question ends with: `[y/N]`, `(yes/no)`.
+static YES_NO_SUFFIX: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)[\[(]\s*(?:y|yes)\s*/\s*(?:n|no)\s*[\])]"));
+
+/// The end of a sentence: `.`, `!`, `?` or `;` before a space or the end (not the dot of `./run.sh`).
+static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s|$)"));
+
+#[cfg(test)]
+mod tests {
+    use super::{Mark, consent, marks};
+
+    #[test]
+    fn a_yes_said_for_every_question_answers_it() {
+        for task in [
+            "Run ./rotate.sh and answer yes to its question.",
+            "Start ./sync.sh and say yes when it asks you to confirm.",
+            "Archive the old invoices with ./archive.sh and tell it to go ahead.",
+            "Run ./migrate.py; yes, go ahead and move them.",
+            "Use ./compact.sh, and let it proceed when it asks.",
+            "Run ./compact.sh; when it asks, type y.",
+            "Run ./compact.sh - yes, we want that.",
+        ] {
+            assert_eq!(consent(task, "Compact 3 databases now? [y/N]"), Some(true), "{task}");
+        }
+    }
+
+    #[test]
+    fn a_no_said_for_every_question_answers_it() {
+        for task in [
+            "Run ./upgrade.sh but answer no to its question.",
+            "Run ./install.sh and say \"no\" when it asks.",
+            "Run ./deploy.sh, but don't let it go ahead with the restart.",
+            "Run ./reset.sh and decline.",
+            "Run ./reset.sh and press n when it asks.",
+        ] {
+            assert_eq!(consent(task, "Restart the service? [y/N]"), Some(false), "{task}");
+        }
+    }
+
+    #[test]
+    fn each_question_takes_the_answer_about_what_it_names() {
+        let task = "Run ./tidy.sh. Yes, throw away the cached thumbnails, and yes, compress the old reports too. \
+                    But drafts/ stays exactly as it is, don't let it empty that.";
+        assert_eq!(consent(task, "Delete 12 cached thumbnails? [Y/n]"), Some(true));
+        assert_eq!(consent(task, "Compress reports into reports.tar.gz? [y/N]"), Some(true));
+        assert_eq!(consent(task, "Empty drafts/ (4 files)? [y/N]"), Some(false));
+        let task = "Run ./prune.sh. Answer yes when it asks about builds/ and no when it asks about vendor/.";
+        assert_eq!(consent(task, "Remove everything in builds/? [y/N]"), Some(true));
+        assert_eq!(consent(task, "Remove everything in vendor/? [y/N]"), Some(false));
+    }
+
+    #[test]
+    fn a_protected_file_the_question_names_is_a_no() {
+        let task = "Run ./upgrade.sh and say yes; settings.ini must stay as it is.";
+        assert_eq!(consent(task, "Overwrite settings.ini with the new defaults? [y/N]"), Some(false));
+        assert_eq!(consent(task, "Upgrade 3 packages? [y/N]"), Some(true));
+    }
+
+    #[test]
+    fn a_mark_about_nothing_of_its_own_is_about_the_one_before_it() {
+        let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            marks("Yes, throw away the old logs. But drafts/ stays as it is, don't let it empty that."),
+            vec![
+                Mark { yes: true, about: words(&["throw", "away", "old", "logs"]) },
+                Mark { yes: false, about: words(&["drafts"]) },
+                Mark { yes: false, about: words(&["drafts"]) },
+            ]
+        );
+        // Another sentence's subject is not borrowed.
+        assert_eq!(marks("Rotate the logs. Decline."), vec![Mark { yes: false, about: Vec::new() }]);
+    }
+
+    #[test]
+    fn words_that_do_not_settle_it_leave_it_to_the_model() {
+        // Nothing said about answering.
+        assert_eq!(consent("Run ./purge.sh to clean out the old snapshots.", "Purge 3 snapshots? [y/N]"), None);
+        // A `no` before a noun is no answer.
+        assert_eq!(consent("Import the list; it has no header line.", "Skip the first line? [y/N]"), None);
+        // A `yes` inside a clause may be data.
+        assert_eq!(
+            consent("Run ./tally.sh and count the rows whose reply is yes.", "Overwrite tally.csv? [y/N]"),
+            None
+        );
+        // `yes/no` names a kind of question.
+        assert_eq!(consent("Run ./setup.sh; it asks a yes/no question.", "Continue? [y/N]"), None);
+        // A yes about one thing says nothing about another, whatever the verb.
+        let task = "Run ./tidy.sh; yes, delete the temp files.";
+        assert_eq!(consent(task, "Delete cache/? [y/N]"), None);
+        assert_eq!(consent(task, "Delete 4 temp files? [y/N]"), Some(true));
+        // A yes and a no for every question disagree.
+        assert_eq!(consent("Say yes to the first and no to the second.", "Proceed? [y/N]"), None);
+    }
+}
