@@ -147,14 +147,21 @@ fn captured_path(capture: regex::Captures<'_>) -> &str {
     capture.get(1).map_or("", |m| m.as_str()).trim_end_matches(['.', ',', ':', ';'])
 }
 
-/// A goal to fix a program ("Fix the bug", "fix the script", "repair it").
-static FIXING: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b"));
+/// A goal to fix a program ("Fix the bug", "fix the script", "repair it", "can you get it working?").
+static FIXING: LazyLock<Regex> =
+    LazyLock::new(|| compile(&format!(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b|{GET_IT_WORKING}")));
 
-/// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`), not
-/// the adjective (`check that the totals are correct`).
+/// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`, `get
+/// it working again`), not the adjective (`check that the totals are correct`).
 static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
+    compile(&format!(
+        r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b|{GET_IT_WORKING}"
+    ))
 });
+
+/// A fix asked for by what it should come to: `get it working`, `get them to work`, `make it work again`.
+const GET_IT_WORKING: &str =
+    r"\b(?:get|gets|getting)\s+(?:it|them|this|that)\s+(?:working|to\s+work)\b|\bmake\s+(?:it|them|this|that)\s+work\b";
 
 /// A path shown as an illustration of what the goal does (`so notes/a.txt ends up as archive/a.txt`, `e.g.
 /// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
@@ -930,6 +937,8 @@ mod tests {
     #[test]
     fn a_fix_of_the_file_an_earlier_sentence_names_changes_it() {
         for (goal, file) in [
+            ("ledger.py stopped adding up. Can you get it working again?", "ledger.py"),
+            ("My loader quotes.py fails on Mondays. Please make it work.", "quotes.py"),
             ("notes.yaml no longer parses. Fix it so that it does.", "notes.yaml"),
             (
                 "The file deploy/hosts.toml has a syntax error. Please repair the file so that it loads.",
