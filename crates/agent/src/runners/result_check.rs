@@ -31,6 +31,14 @@ static TOLD_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 /// The end of a sentence, for [`TOLD_NUMBER`]'s rest.
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s|$)|\n"));
 
+/// A file the goal says something makes: `(it makes readings.csv)`, `which writes out.txt`, `generates the file
+/// index.html`.
+static MADE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?i)\b(?:makes?|made|creates?|created|writes?|wrote|produces?|produced|generates?|generated|builds?|built|outputs?|exports?)\s+(?:(?:a|an|the|new|file|its|their)\s+)*[`'"]?([\w./~-]+)"#,
+    )
+});
+
 /// A condition in the goal ("if data/input.txt does not exist, write MISSING"): then the result may be a word.
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:if|unless|otherwise)\b"));
 
@@ -367,9 +375,12 @@ pub(crate) fn missing_input(goal: &str, cwd: &str, printed: &str) -> Option<Stri
         return None;
     }
     let destinations = goal_destinations(goal);
+    // "Run ./decode.py (it makes readings.csv)": a file the goal says something makes is not there before it is made.
+    let made: Vec<&str> = MADE.captures_iter(goal).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
     let missing_here = |file: &String| {
         let name = file.trim_start_matches("./");
         !destinations.contains(file)
+            && !made.iter().any(|m| crate::goal_spec::same_file(m.trim_end_matches(['.', ',', ';', ':', ')']), file))
             && !resolve(file, Path::new(cwd)).exists()
             && printed.lines().any(|line| {
                 names(line, name) && (line.contains("No such file") || line.contains("FileNotFoundError"))
@@ -653,6 +664,8 @@ mod tests {
         assert_eq!(missing_input(goal, cwd, "KeyError: 'settings'\n"), None, "another error");
         let other = "cat: mysettings.ini: No such file or directory\n";
         assert_eq!(missing_input(goal, cwd, other), None, "another file");
+        let made = "Run ./fetch.sh (it makes settings.ini), then print its first line.";
+        assert_eq!(missing_input(made, cwd, cat), None, "something the goal runs makes it");
         std::fs::create_dir_all(dir.path().join("conf/old")).unwrap();
         std::fs::write(dir.path().join("conf/old/settings.ini"), "a=1\n").unwrap();
         assert_eq!(missing_input(goal, cwd, cat), None, "it is below: the repair may find it");
