@@ -151,17 +151,15 @@ fn captured_path(capture: regex::Captures<'_>) -> &str {
 static FIXING: LazyLock<Regex> =
     LazyLock::new(|| compile(&format!(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b|{GET_IT_WORKING}")));
 
-/// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`, `get
-/// it working again`), not the adjective (`check that the totals are correct`).
+/// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`), not
+/// the adjective (`check that the totals are correct`).
 static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    compile(&format!(
-        r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b|{GET_IT_WORKING}"
-    ))
+    compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
 });
 
-/// A fix asked for by what it should come to: `get it working`, `get them to work`, `make it work again`.
-const GET_IT_WORKING: &str =
-    r"\b(?:get|gets|getting)\s+(?:it|them|this|that)\s+(?:working|to\s+work)\b|\bmake\s+(?:it|them|this|that)\s+work\b";
+/// A fix asked for by what it should come to, as a request (`Can you get it working?`, `please make it work`), not
+/// a statement (`my colleague will get it working`, `we could never get it working`).
+const GET_IT_WORKING: &str = r"(?:^\s*|[,:]\s*|\b(?:then|and|please|to|you)\s+)(?:get\s+(?:it|them|this|that)\s+(?:working|to\s+work)|make\s+(?:it|them|this|that)\s+work)\b";
 
 /// A path shown as an illustration of what the goal does (`so notes/a.txt ends up as archive/a.txt`, `e.g.
 /// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
@@ -555,7 +553,10 @@ impl GoalSpec {
             if self.writes.contains(&file) || first_write.is_some_and(|write| at < write) {
                 continue;
             }
-            if asks_to_change(change_window(masked, at)) || changed_in(&masked[..at]) && ends_with_in(&masked[..at]) {
+            if asks_to_change(change_window(masked, at))
+                || writes_in_its_clause(masked, at)
+                || changed_in(&masked[..at]) && ends_with_in(&masked[..at])
+            {
                 push(&mut self.changes, &file);
                 self.guessed.retain(|f| f != &file);
             }
@@ -604,9 +605,13 @@ fn asks_to_change(window: &str) -> bool {
     verb_uses(&CHANGE_VERB, window).last().is_some_and(|verb| !DENIED.is_match(&window[..verb.start()]))
 }
 
-/// A denial just before a verb: `do not fix`, `never edit`, `don't really change`.
-static DENIED: LazyLock<Regex> =
-    LazyLock::new(|| compile(r"(?i)(?:\b(?:not|never|don't|dont|doesn't|won't|shouldn't|mustn't)|n't)\s+(?:\w+\s+)?$"));
+/// A denial just before a verb: `do not fix`, `never edit`, `don't really change` (not `don't just delete it,
+/// repair it`, which asks for more than the verb).
+static DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:\b(?:not|never|don't|dont|doesn't|won't|shouldn't|mustn't)|n't)\s+(?:(?:ever|really|actually|even)\s+)?$",
+    )
+});
 
 /// The words before the file named at byte `at` of `masked` that may govern it: the six before it, from the clause
 /// it is in. `Fix the script so it reads prices.json`: the clause after `so` reads prices.json, the fix is the
@@ -619,6 +624,23 @@ fn change_window(masked: &str, at: usize) -> &str {
         _ => window,
     }
 }
+
+/// Whether the clause a fix's conjunction opens before the file at byte `at` says the fixed program writes it:
+/// `Fix the script so it writes totals.csv`, `… because it truncates out.txt`: a rerun of the fix rewrites it.
+fn writes_in_its_clause(masked: &str, at: usize) -> bool {
+    let window = window_before(masked, at, 6);
+    SUBORDINATE
+        .find_iter(window)
+        .last()
+        .is_some_and(|conjunction| FIXING.is_match(&masked[..at]) && WRITES.is_match(&window[conjunction.end()..]))
+}
+
+/// A verb saying a program writes a file.
+static WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:writes?|rewrites?|builds?|rebuilds?|generates?|regenerates?|creates?|makes?|produces?|outputs?|updates?|fills?|saves?|truncates?|overwrites?|appends?|exports?)\b",
+    )
+});
 
 /// A word that opens a clause of its own: `so (that)`, `because`, `until`, `when`, `which`, ….
 static SUBORDINATE: LazyLock<Regex> =
@@ -927,6 +949,15 @@ mod tests {
             let inputs: Vec<String> = all_named_files(goal).into_iter().filter(|f| !is_program(f)).collect();
             assert!(inputs.iter().all(|f| s.only_reads(f)), "{goal}: {s:?}");
         }
+        // What the fixed program writes may change: its rerun rewrites it.
+        let s = spec("Fix the script so it writes summary.csv correctly.");
+        assert!(s.may_change_existing("summary.csv") && !s.only_reads("summary.csv"), "{s:?}");
+        // "Don't just …" asks for more than the verb.
+        let s = spec("Don't just delete broken.yaml, repair it.");
+        assert!(s.may_change_existing("broken.yaml"), "{s:?}");
+        // A statement about getting it working is no request to fix.
+        let s = spec("Summarise errors.log in summary.txt. My colleague will get it working tomorrow.");
+        assert!(s.only_reads("errors.log"), "{s:?}");
         // A file right after the conjunction is what the fix is for.
         let s = spec("Fix the indentation so recipes.yaml parses.");
         assert_eq!(s.changes, ["recipes.yaml"], "{s:?}");

@@ -32,18 +32,23 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
 /// script subtask when its description is file work naming nothing to drive, as [`scripted_unless_driven`] does
 /// for the classifier's one subtask: a small model's planner made "make reorder.txt listing …" an interactive
 /// step, whose runner listed the directory and stopped there.
+///
+/// None changes when another subtask on that pane stays interactive: a step after "run ./setup.sh" may be an
+/// answer typed into the program it started ("give it data/ as the folder"), and a script would be typed there.
 pub(crate) fn planned_scripts_unless_driven(mut plan: Plan, context: &RouteContext) -> Plan {
-    for subtask in &mut plan.subtasks {
-        let description = subtask.description.as_str();
-        if subtask.mode == Mode::Interactive
-            && subtask.pane == context.default_pane()
-            && subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
-            && names_files(description)
-            && !names_something_to_drive(description)
-        {
-            tracing::debug!(subtask = %subtask.id, "the subtask names nothing to drive: a script subtask");
-            subtask.mode = Mode::Script;
-        }
+    let pane = context.default_pane();
+    let file_work = |subtask: &dag_sched::Subtask| {
+        subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
+            && names_files(&subtask.description)
+            && !names_something_to_drive(&subtask.description)
+    };
+    let driven_there = |subtask: &dag_sched::Subtask| subtask.mode == Mode::Interactive && subtask.pane == pane;
+    if plan.subtasks.iter().any(|subtask| driven_there(subtask) && !file_work(subtask)) {
+        return plan;
+    }
+    for subtask in plan.subtasks.iter_mut().filter(|subtask| driven_there(subtask)) {
+        tracing::debug!(subtask = %subtask.id, "the subtask names nothing to drive: a script subtask");
+        subtask.mode = Mode::Script;
     }
     plan
 }

@@ -7,11 +7,38 @@ const ORDER: &[&str] = &["then", "afterwards", "after that", "finally", "lastly"
 /// Whether `task` names steps of its own: more than one line, or a word that orders steps ("then", "after that",
 /// "finally", …). Commas and "and" do not: "sort it and keep the first ten" is one script's work.
 pub(crate) fn names_several_steps(task: &str) -> bool {
-    let lower = task.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let lower = unquoted(&task.to_lowercase());
+    let all: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    // A word named as one ("the lines with the word then") orders nothing.
+    let named = |w: &str| matches!(w, "word" | "words" | "term" | "string");
+    let words: Vec<&str> =
+        all.iter().enumerate().filter(|&(i, _)| i == 0 || !named(all[i - 1])).map(|(_, w)| *w).collect();
     let spaced = format!(" {} ", words.join(" "));
     task.trim().lines().filter(|line| !line.trim().is_empty()).count() > 1
         || ORDER.iter().any(|order| spaced.contains(&format!(" {order} ")))
+}
+
+/// `text` without its quoted stretches (`"and then"`, `'finally'`, `` `then` ``), each closed within 40 characters
+/// on its line: a quoted word orders nothing. An apostrophe inside a word (`don't`) opens none.
+fn unquoted(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars[at];
+        let opens =
+            c == '"' || c == '`' || (c == '\'' && !at.checked_sub(1).is_some_and(|p| chars[p].is_alphanumeric()));
+        let close =
+            opens.then(|| chars[at + 1..].iter().take(40).take_while(|&&n| n != '\n').position(|&n| n == c)).flatten();
+        match close {
+            Some(length) => at += length + 2,
+            None => {
+                out.push(c);
+                at += 1;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -26,6 +53,8 @@ mod tests {
             "Sort names.txt; finally print the top line",
             "sort a.txt\ncount b.txt",
             "Build it and afterwards run the tests",
+            "Unpack the '90s archive, then count its files",
+            "Don't stop: fix it, then rerun it",
         ] {
             assert!(names_several_steps(task), "{task}");
         }
@@ -35,6 +64,9 @@ mod tests {
             "print the first line of notes.md",
             "fetch the logs, find the errors and email a report",
             "Which is the thenar muscle?",
+            "How many lines of story.txt contain the word then?",
+            "Count the lines of notes.txt that say \"and then\".",
+            "Count the lines of notes.txt that say 'then'.",
             "  one line with blank lines around\n\n",
         ] {
             assert!(!names_several_steps(task), "{task}");

@@ -24,8 +24,13 @@ use regex::Regex;
 
 /// The answer `task` gives to the yes/no `question` (the line that asks it), when its words settle it.
 pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
-    let asked = subject_words(&YES_NO_SUFFIX.replace_all(question, " "));
-    let marks = marks(task);
+    let question = YES_NO_SUFFIX.replace_all(question, " ");
+    // `Keep your local settings.ini?`: a yes keeps, a no changes; the task's words are about changing.
+    if INVERTED.is_match(&question) {
+        return None;
+    }
+    let asked = subject_words(&question);
+    let marks = marks(task)?;
     let agree = |marks: &mut dyn Iterator<Item = &Mark>| {
         let answers: Vec<bool> = marks.map(|mark| mark.yes).collect();
         let first = *answers.first()?;
@@ -35,6 +40,9 @@ pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
     if !about_it.is_empty() {
         return agree(&mut about_it.into_iter());
     }
+    // A mark about every question stands only when nothing the task says answers otherwise ("if it asks about the
+    // backups, answer yes; answer no to everything else").
+    agree(&mut marks.iter())?;
     agree(&mut marks.iter().filter(|mark| mark.about.is_empty()))
 }
 
@@ -58,8 +66,10 @@ enum Kind {
     Keeps,
 }
 
-/// The marks of `task`, in order.
-fn marks(task: &str) -> Vec<Mark> {
+/// The marks of `task`, in order; `None` when a yes is hedged, so the words settle nothing: denied or made
+/// conditional before it in its clause (`don't say yes`, `if it asks about x, answer yes`, `wait until I say
+/// yes`), or limited after it (`yes, remove the logs but not the backups`, `say yes only if …`).
+fn marks(task: &str) -> Option<Vec<Mark>> {
     let task = YES_NO_PAIR.replace_all(task, " ");
     let mut found: Vec<(usize, usize, Kind)> = Vec::new();
     for (pattern, kind) in [(&*SAYS_NO, Kind::No), (&*KEEPS, Kind::Keeps), (&*SAYS_YES, Kind::Yes)] {
@@ -78,6 +88,18 @@ fn marks(task: &str) -> Vec<Mark> {
         let mut about = task[end..next.min(sentence_end(end))].to_owned();
         let previous_end = i.checked_sub(1).map_or(0, |p| found[p].1);
         let same_sentence = i > 0 && sentence_start(start) <= found[i - 1].0;
+        if let Kind::Yes = kind
+            && (HEDGE.is_match(&IF_IT_ASKS.replace(&task[sentence_start(start).max(previous_end)..start], ""))
+                || LIMITS.is_match(&about))
+        {
+            return None;
+        }
+        // "Answer no to everything else": about every question.
+        if let Kind::No = kind
+            && EVERYTHING_ELSE.is_match(&about)
+        {
+            about.clear();
+        }
         if let Kind::Keeps = kind {
             about = format!("{} {about}", &task[sentence_start(start).max(previous_end)..start]);
         }
@@ -92,13 +114,15 @@ fn marks(task: &str) -> Vec<Mark> {
         }
         marks.push(Mark { yes: matches!(kind, Kind::Yes), about });
     }
-    marks
+    Some(marks)
 }
 
-/// Whether two lists of subject words share one, or one word starts the other (`log` and `logs`, `temp` and
-/// `temporary`).
+/// Whether two lists of subject words share one, as it is or inflected (`log` and `logs`, `archive` and
+/// `archived`; not `data` and `database`).
 fn shares_a_word(about: &[String], asked: &[String]) -> bool {
-    about.iter().any(|a| asked.iter().any(|b| a.starts_with(b.as_str()) || b.starts_with(a.as_str())))
+    let inflected =
+        |a: &str, b: &str| b.strip_prefix(a).is_some_and(|ending| ["", "s", "es", "d", "ed", "ing"].contains(&ending));
+    about.iter().any(|a| asked.iter().any(|b| inflected(a, b) || inflected(b, a)))
 }
 
 /// The words of `text` that can name a subject: lower-cased runs of letters and digits of three characters or more,
@@ -273,12 +297,44 @@ const GENERIC: &[&str] = &[
     "refuse",
 ];
 
-/// A yes: `yes` opening a clause (`Yes, delete them`, `…, yes we want TLS`) or said as an answer (`answer yes`,
-/// `type y`), `go ahead`, `tell it to proceed`, `let it continue`. A `yes` inside a clause may be data (`where the
-/// reply column is yes`).
+/// A yes: `yes` opening a clause (`Yes, delete them`, `…, yes we want TLS`) or said as an answer where a request
+/// says it (`and answer yes`, `type y`), `go ahead`, `tell it to proceed`, `let it continue`. A `yes` inside a
+/// clause may be data (`where the reply column is yes`, `the guests who reply yes`, `--yes`).
 static SAYS_YES: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?i)(?:^|[,;:.!?(\u{2013}\u{2014}-]\s*|\b(?:and|but|so|then|just|please)\s+)yes\b|\b(?:answer|answering|say|saying|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:yes|y)\b|\bgo\s+ahead\b|\b(?:tell|let)\s+it\s+(?:to\s+)?(?:proceed|continue)\b"#,
+        r#"(?i)(?:^|[,;:.!?(\u{2013}\u{2014}]\s*|\b(?:and|but|so|then|just|please)\s+)(?:yes\b|(?:answer|say|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:yes|y)\b)|\bgo\s+ahead\b|\b(?:tell|let)\s+it\s+(?:to\s+)?(?:proceed|continue)\b"#,
+    )
+});
+
+/// Words before a yes in its clause that deny it or make it conditional.
+static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:not|never|no|without|unless|until|only|if|before|instead|need|wait)\b|n['’]t\b",
+    )
+});
+
+/// Words after a yes that limit it to less than the question may ask: `but not`, `except`, `only if`, `keep …`.
+static LIMITS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:but|except|excluding|apart|other\s+than|not|only|if|unless|else|otherwise|leave|keep|alone|instead|until|before)\b|n['’]t\b",
+    )
+});
+
+/// A no about all else: `to everything else`, `otherwise`, `to the rest`.
+static EVERYTHING_ELSE: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:else|otherwise|the\s+rest|all\s+others)\b"));
+
+/// A question whose yes keeps or stops something: `Keep your local config?`, `Skip the upload?`, `Abort?`.
+static INVERTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:keep|keeping|skip|abort|cancel|preserve|leave|retain|stop|undo|revert|don['’]?t|do\s+not|not)\b",
+    )
+});
+
+/// `if it asks,`, `if it asks you to confirm,`: the condition of every question, no hedge.
+static IF_IT_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:if|when)\s+it\s+(?:asks|prompts)(?:\s+(?:you\s+)?(?:for\s+confirmation|to\s+confirm))?\s*[,:]?\s*$",
     )
 });
 
@@ -286,7 +342,7 @@ static SAYS_YES: LazyLock<Regex> = LazyLock::new(|| {
 /// confirm`, `decline`. A `no` before a noun (`it has no header`) is no answer.
 static SAYS_NO: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?i)\b(?:answer|answering|say|saying|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:no|n)\b|\bno\b(?:\s*,|\s+(?:when|to|for|if|on)\b)|\b(?:don['’]?t|do\s+not|never)\s+(?:(?:let|allow|tell)\s+it(?:\s+to)?(?:\s+(?:go\s+ahead|proceed|continue))?|confirm|agree|accept|go\s+ahead|proceed)\b|\b(?:decline|refuse)\b"#,
+        r#"(?i)(?:^|[,;:.!?(]\s*|\b(?:and|but|so|then|just|please)\s+)(?:answer|say|reply|respond|type|enter|press|tell\s+it)\s+(?:with\s+)?["'`]?(?:no|n)\b|\bno\b(?:\s*,|\s+(?:when|to|for|if|on)\b)|\b(?:don['’]?t|do\s+not|never)\s+(?:(?:let|allow|tell)\s+it(?:\s+to)?(?:\s+(?:go\s+ahead|proceed|continue))?|confirm|agree|accept|go\s+ahead|proceed)\b|\b(?:decline|refuse)\b"#,
     )
 });
 
@@ -322,7 +378,8 @@ mod tests {
             "Run ./migrate.py; yes, go ahead and move them.",
             "Use ./compact.sh, and let it proceed when it asks.",
             "Run ./compact.sh; when it asks, type y.",
-            "Run ./compact.sh - yes, we want that.",
+            "Run ./compact.sh \u{2014} yes, we want that.",
+            "Run ./compact.sh and if it asks, say yes.",
         ] {
             assert_eq!(consent(task, "Compact 3 databases now? [y/N]"), Some(true), "{task}");
         }
@@ -357,7 +414,33 @@ mod tests {
     fn a_protected_file_the_question_names_is_a_no() {
         let task = "Run ./upgrade.sh and say yes; settings.ini must stay as it is.";
         assert_eq!(consent(task, "Overwrite settings.ini with the new defaults? [y/N]"), Some(false));
-        assert_eq!(consent(task, "Upgrade 3 packages? [y/N]"), Some(true));
+        // A yes for every question and a no about something else: the model reads which this one is.
+        assert_eq!(consent(task, "Upgrade 3 packages? [y/N]"), None);
+    }
+
+    #[test]
+    fn a_yes_denied_made_conditional_or_limited_settles_nothing() {
+        let question = "Wipe all 1,204 records in data.db? [y/N]";
+        for task in [
+            "Run ./wipe.sh but don't say yes to anything.",
+            "Run ./wipe.sh; never answer yes to the wipe question.",
+            "Run ./wipe.sh, but wait until I say yes.",
+            "Run ./wipe.sh; it must not go ahead.",
+            "Run ./wipe.sh and don't just go ahead.",
+            "Run ./wipe.sh. If it asks about the logs, answer yes. Answer no to everything else.",
+            "Run ./wipe.sh; yes, clear the logs but not the records.",
+            "Run ./wipe.sh and say yes only if it reports no errors.",
+            "Run ./wipe.sh, count the guests who reply yes.",
+            "Run ./wipe.sh without --yes.",
+            "Run ./wipe.sh; ask me first, don't just type y.",
+        ] {
+            assert_eq!(consent(task, question), None, "{task}");
+        }
+        // A question whose yes keeps something: the task's words are about changing it.
+        assert_eq!(consent("Run ./sync.sh; data.db stays as it is.", "Keep your local data.db? [Y/n]"), None);
+        assert_eq!(consent("Run ./sync.sh and tell it to go ahead.", "Abort the sync? [y/N]"), None);
+        // A word shared only as the start of another is not the same subject.
+        assert_eq!(consent("Run ./x.sh; yes, remove the data exports.", "Also drop the database? [y/N]"), None);
     }
 
     #[test]
@@ -365,14 +448,14 @@ mod tests {
         let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         assert_eq!(
             marks("Yes, throw away the old logs. But drafts/ stays as it is, don't let it empty that."),
-            vec![
+            Some(vec![
                 Mark { yes: true, about: words(&["throw", "away", "old", "logs"]) },
                 Mark { yes: false, about: words(&["drafts"]) },
                 Mark { yes: false, about: words(&["drafts"]) },
-            ]
+            ])
         );
         // Another sentence's subject is not borrowed.
-        assert_eq!(marks("Rotate the logs. Decline."), vec![Mark { yes: false, about: Vec::new() }]);
+        assert_eq!(marks("Rotate the logs. Decline."), Some(vec![Mark { yes: false, about: Vec::new() }]));
     }
 
     #[test]
