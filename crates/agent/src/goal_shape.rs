@@ -356,7 +356,7 @@ static SORT_BY: LazyLock<Regex> = LazyLock::new(|| {
 static SUPERLATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)\b(?:(?P<value>largest|biggest|highest|greatest|smallest|lowest)|(?P<time>oldest|newest|latest|earliest)
-        |(?P<length>longest|shortest)|(?P<count>most|least|fewest))\s+(?:[\w-]+\s+)?first\b
+        |(?P<length>longest|shortest)|(?P<count>most|least|fewest))\s+(?:(?P<noun>[\w-]+)\s+)?first\b
         | \bfrom\s+(?:the\s+)?(?:(?P<value2>largest|biggest|highest|greatest|smallest|lowest)|(?P<time2>oldest|newest)
         |(?P<length2>longest|shortest)|(?P<count2>most|least|fewest))\s+to\b
         | \bfrom\s+(?:the\s+)?(?:(?P<value3>largest|biggest|highest|greatest|smallest|lowest)|(?P<time3>oldest|newest)
@@ -971,18 +971,20 @@ fn sorted_shape(goal: &str, text: &str) -> Option<Shape> {
         && let Some(c) = SUPERLATIVE_FIRST.captures(text)
     {
         let measure = |names: [&str; 3]| names.iter().any(|n| c.name(n).is_some());
-        by = Some(SortKey::Named(
-            if measure(["value", "value2", "value3"]) {
-                "value"
-            } else if measure(["time", "time2", "time3"]) {
-                "time"
-            } else if measure(["length", "length2", "length3"]) {
-                "length"
-            } else {
-                "count"
-            }
-            .to_owned(),
-        ));
+        // "longest wavelength first": the measure is the wavelength, not a length in the result; "largest file
+        // first", "most common word first": the measure of an item.
+        let noun = c.name("noun").map(|n| n.as_str().to_ascii_lowercase());
+        let of_the_item = if measure(["value", "value2", "value3"]) {
+            "value"
+        } else if measure(["time", "time2", "time3"]) {
+            "time"
+        } else if measure(["length", "length2", "length3"]) {
+            "length"
+        } else {
+            "count"
+        };
+        let key = noun.filter(|n| !ITEM_NOUNS.contains(&n.as_str())).unwrap_or_else(|| of_the_item.to_owned());
+        by = Some(SortKey::Named(key));
     }
     let direction = match (DESCENDING.is_match(text), ASCENDING.is_match(text)) {
         (true, false) => Direction::Descending,
@@ -997,6 +999,13 @@ fn sorted_shape(goal: &str, text: &str) -> Option<Shape> {
     };
     Some(Shape::Sorted(Sort { order, direction, by }))
 }
+
+/// Nouns after a superlative that name the items, not the measure (`largest file first`, `oldest entry first`).
+const ITEM_NOUNS: &[&str] = &[
+    "one", "ones", "file", "files", "line", "lines", "entry", "entries", "item", "items", "row", "rows", "record",
+    "records", "word", "words", "name", "names", "value", "values", "number", "numbers", "common", "frequent",
+    "recent", "used", "popular", "first", "of",
+];
 
 /// A superlative or a ranking: an order whose direction, unstated, may be either.
 static SUPERLATIVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -2420,6 +2429,20 @@ mod tests {
         assert_eq!(
             read("Write the words and their counts to c.txt, most frequent first."),
             sort(Order::Any, Direction::Descending, Some(SortKey::Named("count".to_owned())))
+        );
+        // A measure named after the superlative is what the order goes by, not a length, size or count in the
+        // result; an item named there leaves the measure to the superlative.
+        assert_eq!(
+            read("Print each product and its stock, one per line, highest price first."),
+            sort(Order::Any, Direction::Descending, Some(SortKey::Named("price".to_owned())))
+        );
+        assert_eq!(
+            read("Write the tracks to t.txt, one per line, longest duration first."),
+            sort(Order::Any, Direction::Descending, Some(SortKey::Named("duration".to_owned())))
+        );
+        assert_eq!(
+            read("Write the lines of a.txt to b.txt, longest line first."),
+            sort(Order::Any, Direction::Descending, Some(SortKey::Named("length".to_owned())))
         );
         // A noun between the two ends of the range: the measure it names, the direction the ends give.
         let value = Some(SortKey::Named("value".to_owned()));
