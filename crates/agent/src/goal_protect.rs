@@ -75,7 +75,7 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 /// reports", "fix the problems reported by check.py", "update the README to describe build.sh").
 const NOT_THE_OBJECT: &[&str] = &[
     "what", "whatever", "which", "that", "who", "by", "from", "to", "with", "for", "about", "reported", "reports",
-    "says", "said", "and", "or", "but", "if", "when",
+    "says", "said", "and", "or", "but", "if", "when", "so", "because", "until", "unless", "since", "while", "where",
 ];
 
 /// "Don't forget to edit config.py": a reminder, no refusal.
@@ -212,6 +212,8 @@ mod tests {
             "Fix app.ini but don’t touch main.py.",
         ] {
             assert_eq!(protected(goal), ["main.py"], "{goal}");
+            // A name after "so" is the subject of a clause of its own, not what the fix changes.
+            assert_eq!(protected("Fix routes.json so ship.sh runs; don't edit ship.sh."), ["ship.sh"]);
         }
         assert_eq!(protected("Restore sync.py from sync.py.bak; do not edit sync.py.bak."), ["sync.py.bak"]);
         assert_eq!(protected("Do not change notes.txt; write the sorted lines to sorted.txt."), ["notes.txt"]);

@@ -553,7 +553,7 @@ impl GoalSpec {
             if self.writes.contains(&file) || first_write.is_some_and(|write| at < write) {
                 continue;
             }
-            if asks_to_change(change_window(masked, at))
+            if asks_to_change(change_window(masked, at, is_program(&file)))
                 || writes_in_its_clause(masked, at)
                 || changed_in(&masked[..at]) && ends_with_in(&masked[..at])
             {
@@ -617,10 +617,15 @@ static DENIED: LazyLock<Regex> = LazyLock::new(|| {
 /// it is in. `Fix the script so it reads prices.json`: the clause after `so` reads prices.json, the fix is the
 /// script's. A file right after the conjunction is the clause's subject (`fix the indentation so notes.yaml
 /// parses`), still the fix's.
-fn change_window(masked: &str, at: usize) -> &str {
+///
+/// A program right after the conjunction is run, not repaired (`fix routes.json so ./ship.sh runs`): whether it may
+/// change is for the goal's fix of programs to say (which heeds "don't edit ship.sh").
+fn change_window(masked: &str, at: usize, program: bool) -> &str {
     let window = window_before(masked, at, 6);
     match SUBORDINATE.find_iter(window).last() {
-        Some(conjunction) if !ARTICLE_ONLY.is_match(&window[conjunction.end()..]) => &window[conjunction.end()..],
+        Some(conjunction) if program || !ARTICLE_ONLY.is_match(&window[conjunction.end()..]) => {
+            &window[conjunction.end()..]
+        }
         _ => window,
     }
 }
@@ -958,6 +963,11 @@ mod tests {
         // A statement about getting it working is no request to fix.
         let s = spec("Summarise errors.log in summary.txt. My colleague will get it working tomorrow.");
         assert!(s.only_reads("errors.log"), "{s:?}");
+        // A program right after it is run; told not to edit it, the fix leaves it.
+        let s = spec("Fix routes.json so ./ship.sh runs; don't edit ship.sh.");
+        assert!(s.changes == ["routes.json"] && s.only_reads("ship.sh"), "{s:?}");
+        let s = spec("Fix the bug so tally.py prints the total.");
+        assert_eq!(s.changes, ["tally.py"], "the goal's fix of programs: {s:?}");
         // A file right after the conjunction is what the fix is for.
         let s = spec("Fix the indentation so recipes.yaml parses.");
         assert_eq!(s.changes, ["recipes.yaml"], "{s:?}");

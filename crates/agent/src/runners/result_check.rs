@@ -203,11 +203,9 @@ pub(crate) fn check_result(
     // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
     // script printed): a wrong shape is wrong on any attempt.
     let shapes = if required.len() <= 1 { goal_shape::shapes(goal) } else { Vec::new() };
-    let headers: Vec<String> = crate::GoalSpec::parse(goal)
-        .reads
-        .iter()
-        .filter_map(|file| goal_shape::input_header(&resolve(file, Path::new(cwd))))
-        .collect();
+    let spec = crate::GoalSpec::parse(goal);
+    let headers: Vec<String> =
+        spec.reads.iter().filter_map(|file| goal_shape::input_header(&resolve(file, Path::new(cwd)))).collect();
     let context = goal_shape::ShapeContext { cwd: Path::new(cwd), input_headers: &headers };
     let shaped = |text: &str, checks: &mut Vec<String>, file: Option<&String>| -> Option<Problem> {
         let problems = goal_shape::problems(&shapes, text, &context);
@@ -292,7 +290,10 @@ pub(crate) fn check_result(
         }
     }
     let printed = printed.trim();
+    // A goal that repairs files in place ("fix services.json so deploy.sh runs") has them for its result: what the
+    // script printed is a program's output, which the goal's shapes (of the repaired file) do not describe.
     if required.is_empty()
+        && spec.changes.is_empty()
         && !printed.is_empty()
         && !shapes.is_empty()
         && let Some(problem) = shaped(printed, &mut checks, None)
@@ -493,6 +494,18 @@ mod tests {
             std::fs::write(dir.path().join(name), text).unwrap();
         }
         result_problem(goal, dir.path().to_str().unwrap(), printed, last, &Before::default()).map(|p| p.to_string())
+    }
+
+    #[test]
+    fn what_a_repair_in_place_prints_is_no_result_to_shape() {
+        // The repaired file is the result; the program run after the fix prints its own text.
+        let goal = "ship.sh fails because routes.json has a trailing comma. Fix routes.json so ship.sh runs; don't \
+                    edit ship.sh. Run it at the end.";
+        let fixed = [("routes.json", "{\"a\": 1}\n")];
+        assert_eq!(check(goal, &fixed, "shipped 3 routes\n", false), None);
+        // A question's printed answer keeps its shape.
+        let goal = "Which hosts in hosts.txt are down? Print them as a JSON array.";
+        assert!(check(goal, &[("hosts.txt", "a\n")], "a b\n", false).is_some());
     }
 
     #[test]
