@@ -78,9 +78,13 @@ const NOT_THE_OBJECT: &[&str] = &[
     "says", "said", "and", "or", "but", "if", "when", "so", "because", "until", "unless", "since", "while", "where",
 ];
 
-/// "Don't forget to edit config.py": a reminder, no refusal.
-static REMINDER: LazyLock<Regex> =
-    LazyLock::new(|| compile(r"(?i)\b(?:don['’]t|dont|do\s+not|never)\s+(?:forget|hesitate|fail|neglect)\s+to\b"));
+/// "Don't forget to edit config.py": a reminder, no refusal; "don't just delete x.yaml, repair it" asks for more
+/// than the change, not for none.
+static REMINDER: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:don['’]t|dont|do\s+not|never)\s+(?:(?:forget|hesitate|fail|neglect)\s+to|just|only|simply|merely)\b",
+    )
+});
 
 /// "… is not read-only", "… are no longer read-only".
 static NOT_READ_ONLY: LazyLock<Regex> =
@@ -255,6 +259,7 @@ mod tests {
                 .is_empty()
         );
         assert!(protected("Don't forget to edit config.py.").is_empty());
+        assert!(protected("Don't just delete broken.yaml, repair it.").is_empty(), "more than the change");
         assert!(protected("Run ./app.sh; it fails because state.json is read-only. Fix that.").is_empty());
         assert!(protected("Make state.json writable: state.json is not read-only any more.").is_empty());
     }

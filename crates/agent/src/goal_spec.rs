@@ -159,7 +159,7 @@ static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A fix asked for by what it should come to, as a request (`Can you get it working?`, `please make it work`), not
 /// a statement (`my colleague will get it working`, `we could never get it working`).
-const GET_IT_WORKING: &str = r"(?:^\s*|[,:]\s*|\b(?:then|and|please|to|you)\s+)(?:get\s+(?:it|them|this|that)\s+(?:working|to\s+work)|make\s+(?:it|them|this|that)\s+work)\b";
+const GET_IT_WORKING: &str = r"(?:^\s*|[,:]\s*|\b(?:then|and|please|to|you|me|us|help|let['’]?s)\s+)(?:get\s+(?:it|them|this|that)\s+(?:working|to\s+work)|make\s+(?:it|them|this|that)\s+work)\b";
 
 /// A path shown as an illustration of what the goal does (`so notes/a.txt ends up as archive/a.txt`, `e.g.
 /// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
@@ -289,6 +289,9 @@ impl GoalSpec {
         spec.fix_the_file_of_a_kind(goal, &masked, &protected);
         spec.fix_where_the_fault_is(goal, &masked, &protected);
         spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
+        // "Fix gen.py so it builds report.html from notes.md. Don't edit notes.md.": a file the goal says not to
+        // change is not one a nearby verb changes (`protected_files` leaves out those the goal asks to change).
+        spec.changes.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "tally.py crashes. Fix the bug": a program the goal is to fix is changed, wherever it is named.
         if FIXING.is_match(&masked) {
             for file in all_named_files(goal).into_iter().filter(|f| is_program(f)) {
@@ -566,8 +569,14 @@ impl GoalSpec {
 
 /// Whether `before` (the text ahead of "in X") asks for a change in X: `replace foo with bar in`, `fix the typo in`.
 fn changed_in(before: &str) -> bool {
-    let window = window_before(before, before.len(), 8);
+    let window = after_a_later_verb(window_before(before, before.len(), 8));
     used_as_verb(&CHANGE_VERB, window) && ends_with_in(before)
+}
+
+/// `window` from its last `and`/`then` and a verb that only reads or reports, if any: "fix it and print the
+/// totals of" speaks of printing.
+fn after_a_later_verb(window: &str) -> &str {
+    AND_THEN_A_VERB.find_iter(window).last().map_or(window, |later| &window[later.start()..])
 }
 
 /// Words before a verb of `CHANGE_VERB` or `MUTATING` that make it a noun or an adjective: `every empty file`,
@@ -621,7 +630,8 @@ static DENIED: LazyLock<Regex> = LazyLock::new(|| {
 /// A program right after the conjunction is run, not repaired (`fix routes.json so ./ship.sh runs`): whether it may
 /// change is for the goal's fix of programs to say (which heeds "don't edit ship.sh").
 fn change_window(masked: &str, at: usize, program: bool) -> &str {
-    let window = window_before(masked, at, 6);
+    // "Fix it and print the totals of sales.csv": the file is the later verb's.
+    let window = after_a_later_verb(window_before(masked, at, 6));
     match SUBORDINATE.find_iter(window).last() {
         Some(conjunction) if program || !ARTICLE_ONLY.is_match(&window[conjunction.end()..]) => {
             &window[conjunction.end()..]
@@ -634,16 +644,28 @@ fn change_window(masked: &str, at: usize, program: bool) -> &str {
 /// `Fix the script so it writes totals.csv`, `… because it truncates out.txt`: a rerun of the fix rewrites it.
 fn writes_in_its_clause(masked: &str, at: usize) -> bool {
     let window = window_before(masked, at, 6);
-    SUBORDINATE
-        .find_iter(window)
-        .last()
-        .is_some_and(|conjunction| FIXING.is_match(&masked[..at]) && WRITES.is_match(&window[conjunction.end()..]))
+    SUBORDINATE.find_iter(window).last().is_some_and(|conjunction| {
+        let clause = &window[conjunction.end()..];
+        // Its direct object only: `so it updates totals.csv using prices.csv` writes no prices.csv.
+        FIXING.is_match(&masked[..at])
+            && WRITES.find_iter(clause).last().is_some_and(|verb| DIRECT_OBJECT.is_match(&clause[verb.end()..]))
+    })
 }
+
+/// What may stand between a verb and its object's name: an article, `new`, `file`.
+static DIRECT_OBJECT: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^\s*(?:(?:the|a|an|its|their|new|file)\s+)*$"));
 
 /// A verb saying a program writes a file.
 static WRITES: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"(?i)\b(?:writes?|rewrites?|builds?|rebuilds?|generates?|regenerates?|creates?|makes?|produces?|outputs?|updates?|fills?|saves?|truncates?|overwrites?|appends?|exports?)\b",
+    )
+});
+
+/// `and`/`then` and a verb that only reads or reports: a clause of its own for what follows.
+static AND_THEN_A_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:and|then)\s+(?:print|show|tell|count|list|report|display|output|sum|total|find|compute|calculate|check|read|use|run|compare|write|save|copy|send|grep|search|look)\b",
     )
 });
 
@@ -960,6 +982,17 @@ mod tests {
         // "Don't just …" asks for more than the verb.
         let s = spec("Don't just delete broken.yaml, repair it.");
         assert!(s.may_change_existing("broken.yaml"), "{s:?}");
+        // "Help me get it working" asks; a statement about getting it working does not.
+        let s = spec("sync.sh fails on start. Help me get it working.");
+        assert!(s.may_change_existing("sync.sh") && !s.only_reads("sync.sh"), "{s:?}");
+        // Only the written file's name: what it is written from, or told to stay, is read.
+        let s = spec("Fix merge.py so it updates totals.csv using prices.csv; prices.csv is read-only.");
+        assert!(s.only_reads("prices.csv") && !s.only_reads("totals.csv"), "{s:?}");
+        let s = spec("Fix gen.py so it builds report.html from notes.md. Don't edit notes.md.");
+        assert!(s.only_reads("notes.md"), "{s:?}");
+        // A file after a later verb is that verb's.
+        let s = spec("tally.py crashes. Fix it and print the totals of sales.csv.");
+        assert!(s.only_reads("sales.csv") && s.changes == ["tally.py"], "{s:?}");
         // A statement about getting it working is no request to fix.
         let s = spec("Summarise errors.log in summary.txt. My colleague will get it working tomorrow.");
         assert!(s.only_reads("errors.log"), "{s:?}");

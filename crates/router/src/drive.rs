@@ -33,25 +33,38 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
 /// for the classifier's one subtask: a small model's planner made "make reorder.txt listing …" an interactive
 /// step, whose runner listed the directory and stopped there.
 ///
-/// None changes when another subtask on that pane stays interactive: a step after "run ./setup.sh" may be an
-/// answer typed into the program it started ("give it data/ as the folder"), and a script would be typed there.
+/// A step addressed to a program already running there stays: "give it data/ as the folder", "choose backups/",
+/// "quit".after "open notes.txt in vim" would be typed into that program.
 pub(crate) fn planned_scripts_unless_driven(mut plan: Plan, context: &RouteContext) -> Plan {
     let pane = context.default_pane();
-    let file_work = |subtask: &dag_sched::Subtask| {
-        subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
-            && names_files(&subtask.description)
-            && !names_something_to_drive(&subtask.description)
-    };
-    let driven_there = |subtask: &dag_sched::Subtask| subtask.mode == Mode::Interactive && subtask.pane == pane;
-    if plan.subtasks.iter().any(|subtask| driven_there(subtask) && !file_work(subtask)) {
-        return plan;
-    }
-    for subtask in plan.subtasks.iter_mut().filter(|subtask| driven_there(subtask)) {
-        tracing::debug!(subtask = %subtask.id, "the subtask names nothing to drive: a script subtask");
-        subtask.mode = Mode::Script;
+    for subtask in &mut plan.subtasks {
+        let description = subtask.description.as_str();
+        if subtask.mode == Mode::Interactive
+            && subtask.pane == pane
+            && subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
+            && names_files(description)
+            && !names_something_to_drive(description)
+            && !addressed_to_a_program(description)
+        {
+            tracing::debug!(subtask = %subtask.id, "the subtask names nothing to drive: a script subtask");
+            subtask.mode = Mode::Script;
+        }
     }
     plan
 }
+
+/// Whether `description` speaks to a program that is running: "give it …", "tell it …", "enter …", "choose …",
+/// "quit".
+fn addressed_to_a_program(description: &str) -> bool {
+    let lower = description.to_lowercase();
+    let words: Vec<&str> = words(&lower).collect();
+    words.windows(2).any(|pair| matches!(pair, ["give" | "tell" | "show", "it" | "them"]))
+        || words.iter().any(|word| ADDRESSING.contains(word))
+}
+
+/// Words of answering a running program.
+const ADDRESSING: &[&str] =
+    &["enter", "select", "choose", "pick", "quit", "exit", "wants", "asks", "confirm", "accept", "decline"];
 
 /// The words of `task` without the punctuation around them; a leading dot stays (`./setup.sh`, `.env`).
 fn words(task: &str) -> impl Iterator<Item = &str> {

@@ -8,11 +8,16 @@ const ORDER: &[&str] = &["then", "afterwards", "after that", "finally", "lastly"
 /// "finally", …). Commas and "and" do not: "sort it and keep the first ten" is one script's work.
 pub(crate) fn names_several_steps(task: &str) -> bool {
     let lower = unquoted(&task.to_lowercase());
-    let all: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    // A word named as one ("the lines with the word then") orders nothing.
-    let named = |w: &str| matches!(w, "word" | "words" | "term" | "string");
-    let words: Vec<&str> =
-        all.iter().enumerate().filter(|&(i, _)| i == 0 || !named(all[i - 1])).map(|(_, w)| *w).collect();
+    // A word named as one ("the lines with the word then") orders nothing; "into words, then" does.
+    let tokens: Vec<&str> = lower.split_whitespace().collect();
+    let named = |token: &str| matches!(token, "word" | "words" | "term" | "string");
+    let words: Vec<&str> = tokens
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || !named(tokens[i - 1]))
+        .flat_map(|(_, token)| token.split(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
     let spaced = format!(" {} ", words.join(" "));
     task.trim().lines().filter(|line| !line.trim().is_empty()).count() > 1
         || ORDER.iter().any(|order| spaced.contains(&format!(" {order} ")))
@@ -55,6 +60,7 @@ mod tests {
             "Build it and afterwards run the tests",
             "Unpack the '90s archive, then count its files",
             "Don't stop: fix it, then rerun it",
+            "Split notes.txt into words, then count them",
         ] {
             assert!(names_several_steps(task), "{task}");
         }

@@ -149,7 +149,7 @@ async fn a_planned_drive_for_file_work_is_a_script_when_drives_need_a_program() 
     let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
     let router = Router::new(model.unwrap()).drives_need_a_program(true);
     let plan = json!({"subtasks": [
-        {"id": "tally", "pane": "shell", "mode": "script", "description": "run ./tally.sh", "command": "",
+        {"id": "tally", "pane": "shell", "mode": "interactive", "description": "run ./tally.sh", "command": "",
          "depends_on": []},
         {"id": "top", "pane": "shell", "mode": "interactive",
          "description": "write the three largest totals of totals.csv to top.txt", "command": "",
@@ -160,8 +160,9 @@ async fn a_planned_drive_for_file_work_is_a_script_when_drives_need_a_program() 
     let routed = router.route(task, &RouteContext::new()).await.unwrap();
     let Route::Plan(route) = &routed.route else { panic!("{:?}", routed.route) };
     let modes: Vec<Mode> = route.plan.subtasks.iter().map(|s| s.mode).collect();
-    assert_eq!(modes, [Mode::Script, Mode::Script]);
-    // After a program driven on the same pane, a step may be typed into it: nothing changes.
+    // The program to run is still driven; the file work after it is a script.
+    assert_eq!(modes, [Mode::Interactive, Mode::Script]);
+    // A step addressed to the program running there is typed into it: it stays.
     let driven = json!({"subtasks": [
         {"id": "setup", "pane": "shell", "mode": "interactive", "description": "run ./setup.sh", "command": "",
          "depends_on": []},

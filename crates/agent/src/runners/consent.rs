@@ -23,27 +23,38 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 /// The answer `task` gives to the yes/no `question` (the line that asks it), when its words settle it.
+///
+/// Lopsided on purpose, since a wrong yes may delete what the person meant to keep: a no may come from any word it
+/// shares with the question; a yes about something must name everything the question does (its subject words, and
+/// a verb of removing when the question asks to remove), and no yes stands in a task that denies, protects or
+/// defers anything ("leave x alone", "not the backups", "I'll decide whether …").
 pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
     let question = YES_NO_SUFFIX.replace_all(question, " ");
     // `Keep your local settings.ini?`: a yes keeps, a no changes; the task's words are about changing.
     if INVERTED.is_match(&question) {
         return None;
     }
+    // `(3 files)`, `(*.tmp)`: what the question shows of its subject, not the subject.
+    let question = PARENTHESISED.replace_all(&question, " ");
     let asked = subject_words(&question);
+    let removes = DESTRUCTIVE.is_match(&question);
     let marks = marks(task)?;
-    let agree = |marks: &mut dyn Iterator<Item = &Mark>| {
-        let answers: Vec<bool> = marks.map(|mark| mark.yes).collect();
-        let first = *answers.first()?;
-        answers.iter().all(|&answer| answer == first).then_some(first)
-    };
-    let about_it: Vec<&Mark> = marks.iter().filter(|mark| shares_a_word(&mark.about, &asked)).collect();
-    if !about_it.is_empty() {
-        return agree(&mut about_it.into_iter());
+    let yes_may_stand = !GUARDED.is_match(task);
+    let noes = marks.iter().any(|mark| !mark.yes && shares_a_word(&mark.about, &asked));
+    let yeses = marks
+        .iter()
+        .any(|mark| mark.yes && !mark.about.is_empty() && covers(&mark.about, &asked) && (mark.removes || !removes));
+    match (noes, yeses && yes_may_stand) {
+        (true, false) => return Some(false),
+        (false, true) => return Some(true),
+        (true, true) => return None,
+        (false, false) => {}
     }
-    // A mark about every question stands only when nothing the task says answers otherwise ("if it asks about the
-    // backups, answer yes; answer no to everything else").
-    agree(&mut marks.iter())?;
-    agree(&mut marks.iter().filter(|mark| mark.about.is_empty()))
+    // A mark about every question ("say yes when it asks", "answer no to its question") stands only when every
+    // mark of the task says the same.
+    let first = marks.first()?.yes;
+    let blanket = marks.iter().any(|mark| mark.about.is_empty());
+    (blanket && marks.iter().all(|mark| mark.yes == first) && (!first || yes_may_stand)).then_some(first)
 }
 
 /// One yes or no the task says, and the words it is about (none: about every question).
@@ -53,6 +64,9 @@ struct Mark {
     yes: bool,
     /// The words naming what it answers, lower-cased, little words left out.
     about: Vec<String>,
+    /// Whether its words say to remove something, or that it answers a question about something ("yes, delete
+    /// the temp files", "yes when it asks about tmp/"): a yes to a question that removes must.
+    removes: bool,
 }
 
 /// Which way a mark answers and where its subject lies.
@@ -79,6 +93,8 @@ fn marks(task: &str) -> Option<Vec<Mark>> {
             }
         }
     }
+    // "Go ahead and run ./reset.sh" only means to run it.
+    found.retain(|&(_, end, kind)| !(matches!(kind, Kind::Yes) && AND_RUN.is_match(&task[end..])));
     found.sort_by_key(|&(start, ..)| start);
     let sentence_start = |at: usize| SENTENCE_END.find_iter(&task[..at]).last().map_or(0, |end| end.end());
     let sentence_end = |at: usize| SENTENCE_END.find(&task[at..]).map_or(task.len(), |end| at + end.start());
@@ -103,6 +119,7 @@ fn marks(task: &str) -> Option<Vec<Mark>> {
         if let Kind::Keeps = kind {
             about = format!("{} {about}", &task[sentence_start(start).max(previous_end)..start]);
         }
+        let removes = DESTRUCTIVE.is_match(&about) || ASKS_ABOUT.is_match(&about);
         let mut about = subject_words(&about);
         // `…, don't let it empty that`, `yes, go ahead and do it`: a mark about nothing of its own is about what
         // the mark before it in the sentence is about.
@@ -112,9 +129,14 @@ fn marks(task: &str) -> Option<Vec<Mark>> {
         {
             about.clone_from(&before.about);
         }
-        marks.push(Mark { yes: matches!(kind, Kind::Yes), about });
+        marks.push(Mark { yes: matches!(kind, Kind::Yes), about, removes });
     }
     Some(marks)
+}
+
+/// Whether every word of `asked` is one of `about` (as it is or inflected); none asked is not covered.
+fn covers(about: &[String], asked: &[String]) -> bool {
+    !asked.is_empty() && asked.iter().all(|word| shares_a_word(about, std::slice::from_ref(word)))
 }
 
 /// Whether two lists of subject words share one, as it is or inflected (`log` and `logs`, `archive` and
@@ -295,6 +317,13 @@ const GENERIC: &[&str] = &[
     "accept",
     "decline",
     "refuse",
+    "enable",
+    "disable",
+    "use",
+    "turn",
+    "set",
+    "install",
+    "apply",
 ];
 
 /// A yes: `yes` opening a clause (`Yes, delete them`, `…, yes we want TLS`) or said as an answer where a request
@@ -319,6 +348,33 @@ static LIMITS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:but|except|excluding|apart|other\s+than|not|only|if|unless|else|otherwise|leave|keep|alone|instead|until|before)\b|n['’]t\b",
     )
 });
+
+/// A verb of removing or replacing something a question may ask to do.
+static DESTRUCTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:delet|remov|rid\b|drop|wip|eras|purg|clear|clean|empt|overwrit|replac|reset|truncat|discard|trash|prun|throw|destroy|kill|uninstall|unlink|rm\b)",
+    )
+});
+
+/// A yes said of a question about something: `yes when it asks about tmp/`.
+static ASKS_ABOUT: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:when|if)\s+it\s+asks\s+(?:about|for|to)\b"));
+
+/// Words anywhere in a task that keep a yes from standing: a denial, a protection, a deferral to the person
+/// ("I'll decide whether to go ahead", "ask me", "hold off").
+static GUARDED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:not|never|no\s+need|without|unless|except|alone|untouched|intact|unchanged|read-only|stays?|remains?|whether|hold\s+off|ask\s+me|check\s+with\s+me|tell\s+you|let\s+me\s+know|decide|wait)\b|n['’]t\b",
+    )
+});
+
+/// After `go ahead`: `and run …` (running, not consenting).
+static AND_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)^\s+and\s+(?:run|start|execute|launch|use|try|open|call|invoke|do)\b")
+});
+
+/// A parenthesised part of a question: `(3 files)`, `(*.tmp)`.
+static PARENTHESISED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\([^()]*\)"));
 
 /// A no about all else: `to everything else`, `otherwise`, `to the rest`.
 static EVERYTHING_ELSE: LazyLock<Regex> =
@@ -400,11 +456,16 @@ mod tests {
 
     #[test]
     fn each_question_takes_the_answer_about_what_it_names() {
-        let task = "Run ./tidy.sh. Yes, throw away the cached thumbnails, and yes, compress the old reports too. \
-                    But drafts/ stays exactly as it is, don't let it empty that.";
+        let task = "Run ./tidy.sh. Yes, throw away the cached thumbnails, and yes, compress the old reports too.";
         assert_eq!(consent(task, "Delete 12 cached thumbnails? [Y/n]"), Some(true));
-        assert_eq!(consent(task, "Compress reports into reports.tar.gz? [y/N]"), Some(true));
-        assert_eq!(consent(task, "Empty drafts/ (4 files)? [y/N]"), Some(false));
+        assert_eq!(consent(task, "Compress the old reports? [y/N]"), Some(true));
+        // A yes must name all the question does: its subject words, and removing when it asks to remove.
+        assert_eq!(consent(task, "Delete the old reports? [y/N]"), None);
+        assert_eq!(consent(task, "Delete cached thumbnails and previews? [y/N]"), None);
+        // A task that protects anything lets no yes stand; a no it says stands on one shared word.
+        let task = format!("{task} But drafts/ stays exactly as it is, don't let it empty that.");
+        assert_eq!(consent(&task, "Delete 12 cached thumbnails? [Y/n]"), None);
+        assert_eq!(consent(&task, "Empty drafts/ (4 files)? [y/N]"), Some(false));
         let task = "Run ./prune.sh. Answer yes when it asks about builds/ and no when it asks about vendor/.";
         assert_eq!(consent(task, "Remove everything in builds/? [y/N]"), Some(true));
         assert_eq!(consent(task, "Remove everything in vendor/? [y/N]"), Some(false));
@@ -436,6 +497,24 @@ mod tests {
         ] {
             assert_eq!(consent(task, question), None, "{task}");
         }
+        // Deferred to the person, or "go ahead" meaning only "run it".
+        for task in [
+            "Run ./wipe.sh and tell me what it wants to delete; I'll decide whether to go ahead.",
+            "Run ./wipe.sh. Hold off answering; I'll tell you when to go ahead.",
+            "Go ahead and run ./wipe.sh, then tell me what it asks.",
+            "Run ./wipe.sh and say yes when it asks. Leave data.db alone.",
+        ] {
+            assert_eq!(consent(task, question), None, "{task}");
+        }
+        // A yes about part of what the question asks, or about something else sharing a word.
+        let part = [
+            ("Run ./pack.sh and say yes when it asks to compress the logs.", "Delete the original logs? [y/N]"),
+            ("Run ./tidy.sh; yes, remove the old logs.", "Remove 3 old backups? [y/N]"),
+            ("Run ./db.sh, yes, drop the staging tables.", "Drop production tables? [y/N]"),
+        ];
+        for (task, question) in part {
+            assert_eq!(consent(task, question), None, "{task} / {question}");
+        }
         // A question whose yes keeps something: the task's words are about changing it.
         assert_eq!(consent("Run ./sync.sh; data.db stays as it is.", "Keep your local data.db? [Y/n]"), None);
         assert_eq!(consent("Run ./sync.sh and tell it to go ahead.", "Abort the sync? [y/N]"), None);
@@ -449,13 +528,16 @@ mod tests {
         assert_eq!(
             marks("Yes, throw away the old logs. But drafts/ stays as it is, don't let it empty that."),
             Some(vec![
-                Mark { yes: true, about: words(&["throw", "away", "old", "logs"]) },
-                Mark { yes: false, about: words(&["drafts"]) },
-                Mark { yes: false, about: words(&["drafts"]) },
+                Mark { yes: true, about: words(&["throw", "away", "old", "logs"]), removes: true },
+                Mark { yes: false, about: words(&["drafts"]), removes: false },
+                Mark { yes: false, about: words(&["drafts"]), removes: true },
             ])
         );
         // Another sentence's subject is not borrowed.
-        assert_eq!(marks("Rotate the logs. Decline."), Some(vec![Mark { yes: false, about: Vec::new() }]));
+        assert_eq!(
+            marks("Rotate the logs. Decline."),
+            Some(vec![Mark { yes: false, about: Vec::new(), removes: false }])
+        );
     }
 
     #[test]

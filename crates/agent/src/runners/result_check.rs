@@ -31,6 +31,10 @@ static TOLD_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 /// The end of a sentence, for [`TOLD_NUMBER`]'s rest.
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.!?;](?:\s|$)|\n"));
 
+/// A goal asking for something printed: `print`, `tell me`, `show me`, `display`.
+static ASKS_TO_PRINT: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:print|prints|tell\s+me|show\s+me|display|echo)\b"));
+
 /// A file the goal says something makes: `(it makes readings.csv)`, `which writes out.txt`, `generates the file
 /// index.html`.
 static MADE: LazyLock<Regex> = LazyLock::new(|| {
@@ -291,9 +295,10 @@ pub(crate) fn check_result(
     }
     let printed = printed.trim();
     // A goal that repairs files in place ("fix services.json so deploy.sh runs") has them for its result: what the
-    // script printed is a program's output, which the goal's shapes (of the repaired file) do not describe.
+    // script printed is a program's output, which the goal's shapes (of the repaired file) do not describe; unless
+    // the goal asks for something printed too ("fix tally.py and print the total").
     if required.is_empty()
-        && spec.changes.is_empty()
+        && (spec.changes.is_empty() || goal.contains('?') || matches(&ASKS_TO_PRINT, goal))
         && !printed.is_empty()
         && !shapes.is_empty()
         && let Some(problem) = shaped(printed, &mut checks, None)
@@ -503,6 +508,9 @@ mod tests {
                     edit ship.sh. Run it at the end.";
         let fixed = [("routes.json", "{\"a\": 1}\n")];
         assert_eq!(check(goal, &fixed, "shipped 3 routes\n", false), None);
+        // Asked to print, the printed answer keeps the goal's shape though a file is repaired.
+        let goal = "tally.py crashes. Fix it and print the totals of sales.csv as a JSON object.";
+        assert!(check(goal, &[("sales.csv", "a,1\n")], "total 3\n", false).is_some());
         // A question's printed answer keeps its shape.
         let goal = "Which hosts in hosts.txt are down? Print them as a JSON array.";
         assert!(check(goal, &[("hosts.txt", "a\n")], "a b\n", false).is_some());
