@@ -34,7 +34,7 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
 /// step, whose runner listed the directory and stopped there.
 ///
 /// A step addressed to a program already running there stays: "give it data/ as the folder", "choose backups/",
-/// "quit".after "open notes.txt in vim" would be typed into that program.
+/// "add a line to notes.txt and quit" after "open notes.txt in vim" would be typed into that program.
 pub(crate) fn planned_scripts_unless_driven(mut plan: Plan, context: &RouteContext) -> Plan {
     let pane = context.default_pane();
     for subtask in &mut plan.subtasks {
