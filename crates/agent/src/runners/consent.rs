@@ -9,11 +9,15 @@
 //! `no when …`, `don't let it …`, `… stays as it is`), each with what it is about — the words after it up to the
 //! next mark or the sentence's end, and for a protecting no (`archive/ stays as it is, don't let it empty that`)
 //! the sentence before it too. A mark whose words are all little ones (`say yes when it asks you to confirm`) is
-//! about every question. For one question:
-//! 1. marks about something the question names (a word both share, `temp` in `Yes, get rid of the temp files` and
-//!    `Delete 2 temp files? [Y/n]`): their answer, when they agree;
-//! 2. none: marks about every question, when they agree;
-//! 3. else nothing: the model reads the task.
+//! about every question. For one question, lopsided, since a wrong yes may delete what the person meant to keep:
+//! 1. a no about something the question names (one word both share, `archive` in `archive/ stays as it is` and
+//!    `Empty archive/? [y/N]`) is the answer, unless a yes as below says otherwise (then the model decides);
+//! 2. a yes about something is the answer only when it names every subject word of the question (`Yes, delete the
+//!    temp files` and `Delete 2 temp files? [Y/n]`), says to remove when the question asks to, and the task denies,
+//!    protects or defers nothing ("not", "leave … alone", "I'll decide whether …");
+//! 3. else marks about every question, when every mark of the task agrees (a yes again only in a task that denies
+//!    nothing);
+//! 4. else nothing: the model reads the task.
 //!
 //! Verbs that could be said of anything (`delete`, `remove`, `clean`) are no shared subject: "yes, delete the temp
 //! files" says nothing about `Delete cache/? [y/N]`.
