@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+find render-cache -type f -name '*.tmp' -delete

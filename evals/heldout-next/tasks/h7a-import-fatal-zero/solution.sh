@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+grep -c '^\[[^]]*\] \[FATAL' nightly-import.log

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'Priya Natarajan\nGEO210\nn\n' | ./enroll.sh

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'n\n' | ./sync_music.sh

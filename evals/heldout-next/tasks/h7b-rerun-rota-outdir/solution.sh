@@ -1,0 +1,3 @@
+#!/bin/bash
+mkdir -p out/rota
+python3 build_rota.py
