@@ -151,6 +151,22 @@ fn captured_path(capture: regex::Captures<'_>) -> &str {
 static FIXING: LazyLock<Regex> =
     LazyLock::new(|| compile(&format!(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b|{GET_IT_WORKING}")));
 
+/// A verb that transforms a file, with "it" (or "them", "the file") as its object: `convert it`, `re-encode it`,
+/// `strip it of …`. Not `sort it` or `count them` (a result is often printed), nor a fix (see [`FIX_REQUEST`]).
+static CHANGES_IT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:convert|re-?encode|re-?format|reformat|rewrite|strip|trim|normali[sz]e|saniti[sz]e|standardi[sz]e|dedupe|de-?duplicate|clean\s+up|tidy\s+up|edit|modify|update|change|amend|adjust)\s+(?:it|them|the\s+file|this\s+file|that\s+file)\b",
+    )
+});
+
+/// A file copied or moved over another, which is then changed: `copy new.conf over app.conf`, `move the draft on top
+/// of final.txt`.
+static COPY_OVER: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:copy|copies|cp|move|moves|mv)\s+(?:the\s+(?:file\s+)?)?[`'\x22]?[\w.+~/-]+[`'\x22]?\s+(?:over|on\s+top\s+of)\s+(?:the\s+(?:old\s+|existing\s+|current\s+)?(?:file\s+|one\s+)?)?[`'\x22]?([\w.+~/-]+)",
+    )
+});
+
 /// A request to fix something, as a verb of its own (`Fix it so that it parses`, `…, then repair the file`), not
 /// the adjective (`check that the totals are correct`).
 static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
@@ -204,10 +220,11 @@ static FAULT_IN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A request to fix the file of a kind: `fix the config file`, `repair the YAML`, `correct the settings file`.
+/// A request to fix the file of a kind: `fix the config file`, `repair the YAML`, `correct the settings file`, `sort
+/// out the config`.
 static FIX_THE_KIND: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:fix|repair|correct|patch|amend)\s+(?:the|this|that|my|our|its|their)\s+(config(?:uration)?|settings|conf|ini|ya?ml|toml|json|csv|tsv|xml)(?:\s+files?\b|\s*(?:[.,;:!?()]|$)|\s+(?:so|and|then|until|because|please|first|instead|itself)\b)",
+        r"(?i)\b(?:fix|repair|correct|patch|amend|sort\s+out|straighten\s+out)\s+(?:the|this|that|my|our|its|their)\s+(config(?:uration)?|settings|conf|ini|ya?ml|toml|json|csv|tsv|xml)(?:\s+files?\b|\s*(?:[.,;:!?()]|$)|\s+(?:so|and|then|until|because|please|first|instead|itself)\b)",
     )
 });
 
@@ -229,6 +246,19 @@ fn kind_extensions(kind: &str) -> &'static [&'static str] {
         _ => &["conf", "cfg", "ini", "yaml", "yml", "toml", "env", "properties", "config", "cnf", "rc"],
     }
 }
+
+/// Data formats a configuration may be kept in, when its name says it is one ([`CONFIG_NAME`]).
+const DATA_FORMATS: &[&str] = &["json", "xml", "yaml", "yml", "toml"];
+
+/// A file name that says it holds a result or a record, not settings: `errors.json`, `status.xml`, `out.json`.
+static RESULT_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)(?:^|[/._-])(?:errors?|logs?|out|output|results?|reports?|status|summary|stats)(?:[._-]|$)")
+});
+
+/// A file name that says it holds a configuration: `kiln-settings.json`, `config.json`, `app.prefs.xml`.
+static CONFIG_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)(?:^|[/._-])(?:conf|config|configuration|settings|setup|options|prefs|preferences)(?:[._-]|$)")
+});
 
 /// Unpacking an archive, which makes the files it holds: `extract site.tar.gz`, `unpack the archive`, `unzip x.zip`.
 /// "Extract" alone makes nothing (`extract the emails and count them`); of an archive it does.
@@ -288,6 +318,13 @@ impl GoalSpec {
         spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences, &protected);
         spec.fix_the_file_of_a_kind(goal, &masked, &protected);
         spec.fix_where_the_fault_is(goal, &masked, &protected);
+        for capture in COPY_OVER.captures_iter(goal) {
+            let Some(file) = capture.get(1) else { continue };
+            let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
+            if looks_like_path(file) {
+                spec.change_unless_protected(file, &protected);
+            }
+        }
         spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "Fix gen.py so it builds report.html from notes.md. Don't edit notes.md.": a file the goal says not to
         // change is not one a nearby verb changes (`protected_files` leaves out those the goal asks to change).
@@ -377,7 +414,8 @@ impl GoalSpec {
 
     /// "notes.yaml no longer parses. Fix it so that it does.": a request to fix whose sentence names no file is
     /// about the files the nearest earlier sentence names (those it does not ask to be written). Without this the
-    /// file was one the goal only reads, and a right fix of it was refused.
+    /// file was one the goal only reads, and a right fix of it was refused. So is a change verb whose object is
+    /// "it" ("The roster came from the old export. Convert it to UTF-8 and strip the blank lines.").
     fn fix_what_an_earlier_sentence_names(
         &mut self,
         goal: &str,
@@ -389,7 +427,10 @@ impl GoalSpec {
             let names_its_own = all_named_files(&goal[start..end])
                 .iter()
                 .any(|f| !self.writes.iter().chain(&self.guessed).any(|w| same_file(w, f)));
-            if !FIX_REQUEST.is_match(&masked[start..end]) || names_its_own {
+            // "Convert it into notes.html" writes elsewhere: its source stays read.
+            let transforms = CHANGES_IT.is_match(&masked[start..end]) && all_named_files(&goal[start..end]).is_empty();
+            let asks = FIX_REQUEST.is_match(&masked[start..end]) || transforms;
+            if !asks || names_its_own {
                 continue;
             }
             let earlier = sentences[..index]
@@ -419,9 +460,31 @@ impl GoalSpec {
             if NEGATION.is_match(&masked[clause_start..whole.start()]) {
                 continue;
             }
-            let extensions = kind_extensions(&kind.as_str().to_lowercase());
-            let of_kind: Vec<&String> =
+            let kind = kind.as_str().to_lowercase();
+            let extensions = kind_extensions(&kind);
+            let mut of_kind: Vec<&String> =
                 named.iter().filter(|file| extensions.contains(&extension(file).as_str())).collect();
+            // "Fix the config" about kiln-settings.json: a configuration kept in a data format is named as one.
+            let config = matches!(kind.as_str(), "config" | "configuration" | "settings" | "conf");
+            if of_kind.is_empty() && config {
+                of_kind = named
+                    .iter()
+                    .filter(|file| DATA_FORMATS.contains(&extension(file).as_str()) && CONFIG_NAME.is_match(file))
+                    .collect();
+            }
+            // "I tweaked lamp.xml by hand and now glow.sh crashes. Fix the config": the one data file an earlier
+            // sentence names, unless its name says it holds a result (errors.json, status.xml).
+            if of_kind.is_empty() && config {
+                let sentence_start = masked[..whole.start()].rfind(['.', '!', '?', ';']).unwrap_or(0);
+                of_kind = named
+                    .iter()
+                    .filter(|file| {
+                        DATA_FORMATS.contains(&extension(file).as_str())
+                            && !RESULT_NAME.is_match(file)
+                            && find_word(&goal[..sentence_start], file).is_some()
+                    })
+                    .collect();
+            }
             if let [file] = of_kind.as_slice() {
                 self.change_unless_protected(file, protected);
             }
@@ -859,6 +922,10 @@ mod tests {
             &*FIXING,
             &*FIX_REQUEST,
             &*UNPACKS,
+            &*CONFIG_NAME,
+            &*RESULT_NAME,
+            &*CHANGES_IT,
+            &*COPY_OVER,
             &*IN_FILE_THEN_CHANGE,
             &*USES_PROGRAM,
         ] {
@@ -1042,6 +1109,36 @@ mod tests {
     }
 
     #[test]
+    fn a_change_of_it_is_a_change_of_the_file_an_earlier_sentence_names() {
+        let s =
+            spec("roster.txt came off the old export. Re-encode it as UTF-8 and strip the blank lines from its rows.");
+        assert_eq!(s.changes, ["roster.txt"], "{s:?}");
+        let s = spec("hymns.csv has stray quotes. Clean up the file and keep its order.");
+        assert_eq!(s.changes, ["hymns.csv"], "{s:?}");
+        // A transformation into another file leaves its source read; so does a sort or a count of it.
+        for goal in [
+            "report.md is the draft. Convert it into report.html.",
+            "report.md is the draft. Sort it and print the first line.",
+            "report.md is the draft. Count them.",
+        ] {
+            let s = spec(goal);
+            assert!(s.only_reads("report.md"), "{goal}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn a_file_copied_over_another_changes_that_one() {
+        let s = spec("Copy staging.conf over live.conf, then print live.conf.");
+        assert!(s.changes.iter().any(|c| c == "live.conf"), "{s:?}");
+        assert!(s.may_change_existing("live.conf") && s.only_reads("staging.conf"), "{s:?}");
+        let s = spec("Move the file draft.txt on top of final.txt.");
+        assert!(s.may_change_existing("final.txt"), "{s:?}");
+        // Leave it, and it stays.
+        let s = spec("Copy staging.conf over live.conf? No: leave live.conf alone and print both.");
+        assert!(!s.changes.iter().any(|c| c == "live.conf"), "{s:?}");
+    }
+
+    #[test]
     fn save_it_as_a_name_is_where_the_result_goes() {
         for (goal, file) in [
             ("Run ./wizard.sh, answer json to the format question and save it as settings.json.", "settings.json"),
@@ -1109,6 +1206,16 @@ mod tests {
             ("sync.sh refuses mirror.cfg at start-up. Fix the config file (not the script) so it runs.", "mirror.cfg"),
             ("Please repair the YAML: deploy.sh cannot read stages.yml.", "stages.yml"),
             ("report.py chokes on sales.csv and writes nothing to out.txt; correct the CSV.", "sales.csv"),
+            ("The printer daemon chokes on spool.ini. Can you sort out the config so it prints?", "spool.ini"),
+            (
+                "The loom stalls since I touched loom-settings.json. Fix the config so it runs and writes pattern.txt.",
+                "loom-settings.json",
+            ),
+            ("Straighten out the settings: app.prefs.xml has a tag left open.", "app.prefs.xml"),
+            (
+                "I tweaked lamp.xml by hand and now glow.sh crashes. Please fix the config (not the script) so it lights up again and writes status.txt.",
+                "lamp.xml",
+            ),
         ] {
             let s = spec(goal);
             assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
@@ -1123,6 +1230,7 @@ mod tests {
             ("Fix the config parser in load.py so that it can read app.conf.", "app.conf"),
             ("Change the CSV separator to tabs: convert data.csv into data.tsv.", "data.csv"),
             ("Fix the config so deploy.sh stops failing; its error is logged in errors.json.", "errors.json"),
+            ("deploy.sh wrote errors.json. Fix the config so deploy.sh stops failing.", "errors.json"),
             ("Do not edit or fix the config file; make deploy.sh accept app.conf as it is.", "app.conf"),
         ] {
             let s = spec(goal);

@@ -23,6 +23,9 @@ const PHRASE: usize = 5;
 /// examples and prompts use is one no task uses.
 const GENERIC_NAMES: &[(&str, &str)] = &[];
 
+/// Files that keep an empty fixture directory in git.
+const PLACEHOLDERS: &[&str] = &[".keep", ".gitkeep"];
+
 /// Tokens that look like file names and are not: abbreviations.
 const NOT_NAMES: &[&str] = &["e.g", "i.e"];
 
@@ -43,11 +46,14 @@ fn workspace() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
+/// The suite's tasks, and the next held-out batch's while it waits outside the suite (`evals/heldout-next`).
 fn tasks() -> Vec<Task> {
     let dir = workspace().join("evals/tasks");
+    let next = workspace().join("evals/heldout-next/tasks");
     let mut tasks = Vec::new();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .chain(std::fs::read_dir(&next).into_iter().flatten())
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| path.join("task.toml").is_file())
         .collect();
@@ -76,7 +82,12 @@ fn fixture_names(dir: &Path, names: &mut BTreeSet<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries {
         let entry = entry.expect("a fixture entry");
-        names.insert(entry.file_name().to_string_lossy().to_lowercase());
+        let name = entry.file_name().to_string_lossy().to_lowercase();
+        // A placeholder that keeps an empty directory in git is no name the task uses.
+        if PLACEHOLDERS.contains(&name.as_str()) {
+            continue;
+        }
+        names.insert(name);
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             fixture_names(&entry.path(), names);
         }
