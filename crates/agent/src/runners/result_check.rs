@@ -134,6 +134,11 @@ pub(crate) enum Problem {
         /// What it printed, trimmed.
         printed: String,
     },
+    /// The goal asks to be told a number ("…, then tell me how many"), and what was printed holds none.
+    PrintedNoNumber {
+        /// What it printed, trimmed.
+        printed: String,
+    },
 }
 
 impl fmt::Display for Problem {
@@ -153,6 +158,9 @@ impl fmt::Display for Problem {
             Problem::PrintedNothing => f.write_str("it printed nothing: print the answer"),
             Problem::PrintedNotANumber { printed } => {
                 write!(f, "it printed `{}`, not just the number", excerpt(printed))
+            }
+            Problem::PrintedNoNumber { printed } => {
+                write!(f, "it printed `{}`, and no number: print the number the goal asks to be told", excerpt(printed))
             }
         }
     }
@@ -277,6 +285,16 @@ pub(crate) fn check_result(
                 Problem::PrintedNotANumber { printed: printed.to_owned() }
             });
         }
+    } else if !told_spans(goal).is_empty() && !last {
+        // A number to be told in words of the user's choosing ("then tell me how many people that is"): what was
+        // printed must hold one at least; a script that only wrote the file told nothing.
+        let printed = printed.trim();
+        if printed.is_empty() {
+            return fail(Problem::PrintedNothing);
+        }
+        if !printed.chars().any(|c| c.is_ascii_digit()) {
+            return fail(Problem::PrintedNoNumber { printed: printed.to_owned() });
+        }
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if required.is_empty() && goal.contains('?') {
@@ -286,7 +304,7 @@ pub(crate) fn check_result(
                 return fail(Problem::PrintedNothing);
             }
         } else if wants_number && !is_number(printed) {
-            if !last && goal.to_ascii_lowercase().contains("number only") {
+            if !last && (goal.to_ascii_lowercase().contains("number only") || number_alone(goal)) {
                 return fail(Problem::PrintedNotANumber { printed: printed.to_owned() });
             }
         } else if wants_number {
@@ -335,11 +353,17 @@ fn number_asked_of_a_file(goal: &str) -> bool {
 /// Whether the number the user is to be told is to be told alone ("…, then tell me how many, just the number").
 fn told_number_alone(goal: &str) -> bool {
     told_spans(goal).into_iter().any(|(start, end)| {
-        NUMBER_ALONE.find_iter(&goal[start..end]).any(|found| {
-            // "not just the number, list them too" asks for more than the number.
-            let before = goal[start..start + found.start()].trim_end().to_lowercase();
-            !(before.ends_with("not") || before.ends_with("n't"))
-        })
+        // "not just the number, list them too" asks for more than the number.
+        number_alone(&goal[start..end])
+    })
+}
+
+/// Whether `goal` asks for the number alone anywhere ("Reply with just the number of bytes"), not "not just the
+/// number".
+fn number_alone(goal: &str) -> bool {
+    NUMBER_ALONE.find_iter(goal).any(|found| {
+        let before = goal[..found.start()].trim_end().to_lowercase();
+        !(before.ends_with("not") || before.ends_with("n't"))
     })
 }
 
@@ -740,6 +764,19 @@ mod tests {
         assert_eq!(check(question, &[], "15\n", false), None);
         assert_eq!(check(question, &[], "", true), None, "the last attempt stands");
         assert_eq!(check("Which shell does profile.rc start?", &[], "it starts zsh", false), None);
+        // A number to be told after a file written: the script that only writes the file told nothing.
+        let told =
+            "Write the distinct callsigns of radio.log to calls.txt, one per line, then tell me how many there are.";
+        let calls = [("calls.txt", "g4abc\nm0xyz\n")];
+        assert_eq!(check(told, &calls, "", false).unwrap(), "it printed nothing: print the answer");
+        assert!(check(told, &calls, "done", false).unwrap().contains("and no number"));
+        assert_eq!(check(told, &calls, "There are 2 callsigns.", false), None);
+        assert_eq!(check(told, &calls, "", true), None, "the last attempt stands");
+        // "just the number" asks for it alone, as "the number only" does.
+        let sizes = "How many bytes do the .wav files under takes/ use in all? Reply with just the number of bytes.";
+        let listing = "8.0K\ttakes/a.wav\n4.0K\ttakes/b.wav\n";
+        assert_eq!(check(sizes, &[], listing, false).unwrap(), "it printed `8.0K\ttakes/a.wav…`, not just the number");
+        assert_eq!(check(sizes, &[], "12288\n", false), None);
         assert_eq!(
             check("In songs/, give every .aif file the extension .aiff.", &[], "", false),
             None,
