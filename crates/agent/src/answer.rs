@@ -64,16 +64,9 @@ fn result_text(result: &SubtaskResult, stats: Option<&SubtaskStats>) -> String {
 impl Agent {
     /// The final answer of a run of `task`: the one subtask's result, or one summary call over several results.
     /// A failed summary call falls back to the results listed one per line.
-    /// A first step the shell took ([`router::FIRST_STEP_ID`]) and that succeeded answers nothing: the rest's result
-    /// is the answer.
     pub async fn final_answer(&self, task: &str, summary: &RunSummary) -> FinalAnswer {
         let ledger = self.ledger();
-        let answering: Vec<&SubtaskResult> = summary
-            .results
-            .iter()
-            .filter(|r| !(r.id == router::FIRST_STEP_ID && r.status == SubtaskStatus::Succeeded))
-            .collect();
-        if let [only] = answering.as_slice() {
+        if let [only] = summary.results.as_slice() {
             let source = if only.status == SubtaskStatus::Succeeded {
                 AnswerSource::Subtask(only.id.clone())
             } else {

@@ -13,7 +13,6 @@ use crate::context::RouteContext;
 use crate::cost::{Routed, TierStep};
 use crate::drive::{planned_scripts_unless_driven, scripted_unless_driven};
 use crate::error::RouterError;
-use crate::first_step::shell_first_step;
 use crate::model_call::Meter;
 use crate::planner;
 use crate::route::{Decline, PlanRoute, Route, Tier};
@@ -49,13 +48,6 @@ pub struct RouterOptions {
     /// whose step-by-step driving then looks once and declares it done (Qwen2.5-Coder-1.5B listed the directory
     /// and called files renamed that it never touched).
     pub drives_need_a_program: bool,
-    /// When the classifier answers one script subtask for a task that opens with a step the shell can take itself
-    /// (unpacking an archive the directory holds, running a program it holds with no arguments) and goes on with
-    /// more work ("…, then …"), that step becomes a subtask of its own with its command given, and the rest a script
-    /// subtask after it (default off). For a small model, which, writing both steps as one script, guesses what the
-    /// first will make (Qwen2.5-Coder-1.5B read `bundle/` from an archive holding `export/`). Its id is
-    /// [`crate::FIRST_STEP_ID`].
-    pub shell_first_steps: bool,
 }
 
 impl Default for RouterOptions {
@@ -69,7 +61,6 @@ impl Default for RouterOptions {
             plan_cache_entries: 32,
             unplanned_single_steps: false,
             drives_need_a_program: false,
-            shell_first_steps: false,
         }
     }
 }
@@ -142,12 +133,6 @@ impl Router {
         self
     }
 
-    /// Sets [`RouterOptions::shell_first_steps`].
-    pub fn shell_first_steps(mut self, on: bool) -> Self {
-        self.options.shell_first_steps = on;
-        self
-    }
-
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -191,7 +176,6 @@ impl Router {
         if let Verdict::Decided(route) = verdict {
             let route =
                 if self.options.drives_need_a_program { scripted_unless_driven(route, task, context) } else { route };
-            let route = if self.options.shell_first_steps { shell_first_step(route, task, context) } else { route };
             return Ok(Routed { route, tier: Tier::Classifier, steps });
         }
         if answered && self.options.unplanned_single_steps && !crate::steps::names_several_steps(task) {
