@@ -285,7 +285,7 @@ pub(crate) fn check_result(
                 Problem::PrintedNotANumber { printed: printed.to_owned() }
             });
         }
-    } else if !told_spans(goal).is_empty() && !last {
+    } else if tells_a_number(goal) && !last {
         // A number to be told in words of the user's choosing ("then tell me how many people that is"): what was
         // printed must hold one at least; a script that only wrote the file told nothing.
         let printed = printed.trim();
@@ -348,6 +348,11 @@ pub(crate) fn asks_number(goal: &str) -> bool {
 fn number_asked_of_a_file(goal: &str) -> bool {
     let told = told_spans(goal);
     ASKS_NUMBER.find_iter(goal).any(|m| !told.iter().any(|&(start, end)| start <= m.start() && m.end() <= end))
+}
+
+/// Whether `goal` asks for a number the user is to be told ("…, then tell me how many"), apart from any file.
+pub(crate) fn tells_a_number(goal: &str) -> bool {
+    !told_spans(goal).is_empty()
 }
 
 /// Whether the number the user is to be told is to be told alone ("…, then tell me how many, just the number").

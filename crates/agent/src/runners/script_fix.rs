@@ -16,7 +16,7 @@ use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
 use crate::goal_spec::GoalSpec;
-use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number};
+use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number, tells_a_number};
 use crate::runners::script::{Language, Script};
 
 /// `wc` with options and one file operand that ends its command (`wc -l notes.txt > n`, `$(wc -w a.txt)`): it
@@ -113,7 +113,9 @@ pub(crate) fn repair(
             // A name without an extension may be the directory the goal asks for ("a directory named build").
             let a_file = std::path::Path::new(file).extension().is_some();
             let made = spec.writes.iter().chain(&spec.guessed).any(|f| f == file);
-            if required.len() != 1 || !made || !a_file || !number(result) {
+            // "Write the names to users.txt, then tell me how many": a number printed is the one told, not the
+            // file's content.
+            if required.len() != 1 || !made || !a_file || !number(result) || tells_a_number(goal) {
                 return None;
             }
             format!(
@@ -379,6 +381,9 @@ mod tests {
         assert_eq!(fix(directory, &Problem::NotWritten { file: "build".into() }, "made\n"), None, "a directory");
         let number = "Count the lines of a.txt and write the number to n.txt.";
         assert_eq!(fix(number, &Problem::NotWritten { file: "n.txt".into() }, "counting\n"), None, "not a number");
+        let told =
+            "Write the distinct callsigns of radio.log to calls.txt, one per line, then tell me how many there are.";
+        assert_eq!(fix(told, &Problem::NotWritten { file: "calls.txt".into() }, "4\n"), None, "the number told");
     }
 
     #[test]
