@@ -217,4 +217,14 @@ async fn an_llm_subtask_writes_its_text_to_the_file_its_goal_names() {
         summary.result("o").unwrap().reason.as_deref().unwrap_or_default().contains("outside the working directory")
     );
     assert!(!world.work.path().join("../outside.txt").exists());
+
+    // A file changed in place is not replaced by the text: the subtask fails and the file stays as it was.
+    std::fs::write(world.work.path().join("kiln.ini"), "; fired by hand\n[kiln]\npeak = 1200\n").unwrap();
+    world.replies(&["In kiln.ini, set peak to 1240."]);
+    let plan = r#"{"version":1,"subtasks":[{"id":"e","pane":"shell","mode":"llm","description":"In kiln.ini, set peak to 1240 and keep the comment."}]}"#;
+    let summary = world.run(&agent, plan).await;
+    let result = summary.result("e").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap_or_default().contains("not written to kiln.ini"), "{result:?}");
+    assert_eq!(world.read("kiln.ini"), "; fired by hand\n[kiln]\npeak = 1200\n");
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use dag_sched::{DagError, Mode, RunOutcome, RunRequest, Runner, SubtaskStatus};
 
 use crate::agent::{Agent, Shared};
-use crate::claims::{goal_destinations, resolve};
+use crate::claims::resolve;
 use crate::model::CallShape;
 use crate::prompt::{Prompt, answer_request, llm_request};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
@@ -35,7 +35,9 @@ impl Runner for LlmRunner {
         if outcome.status == SubtaskStatus::Succeeded {
             let path = request.context.subtask_dir.join(LLM_OUTPUT_FILE);
             std::fs::write(&path, &outcome.output).map_err(|source| DagError::RunDirectory { path, source })?;
-            write_destinations(&self.agent.shared, &request, &mut outcome).await?;
+            if let Some(refused) = write_destinations(&self.agent.shared, &request, &mut outcome).await? {
+                return Ok(RunOutcome::with_status(SubtaskStatus::Failed, refused));
+            }
         }
         outcome.summary = None;
         Ok(outcome)
@@ -45,13 +47,32 @@ impl Runner for LlmRunner {
 /// Writes the text to the files the goal names ("write … to notes/summary.md"), in the directory of the subtask's
 /// pane, parents made: what the user asked for is a file, not only a reply. Only a relative path that stays inside
 /// that directory is written; a goal naming another place leaves the text in the run directory (its reason says so).
-async fn write_destinations(shared: &Shared, request: &RunRequest, outcome: &mut RunOutcome) -> Result<(), DagError> {
-    let destinations = goal_destinations(&request.subtask.description);
+///
+/// A text reply is a whole file: it never replaces a file that exists unless the goal asks for that file to be
+/// written whole (`GoalSpec::writes`). A goal that changes a file in place ("In instrument.ini, set the integration
+/// time to 250 ms"), or only guesses where a result goes, gets nothing written and the subtask fails with why:
+/// Qwen2.5-Coder-1.5B's text for such a goal, its own words, replaced every line of the file. `Some(reason)` then.
+async fn write_destinations(
+    shared: &Shared,
+    request: &RunRequest,
+    outcome: &mut RunOutcome,
+) -> Result<Option<String>, DagError> {
+    let spec = crate::GoalSpec::parse(&request.subtask.description);
+    let destinations = spec.destinations();
     if destinations.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let pane = shared.gated_pane(&request.subtask.pane).await?;
-    let Some(cwd) = pane_directory(pane.pane()).await else { return Ok(()) };
+    let Some(cwd) = pane_directory(pane.pane()).await else { return Ok(None) };
+    let whole = |file: &String| spec.writes.iter().any(|w| crate::goal_spec::same_file(w, file));
+    if let Some(file) =
+        destinations.iter().find(|file| resolve(file, std::path::Path::new(&cwd)).exists() && !whole(file))
+    {
+        return Ok(Some(format!(
+            "not written to {file}: it exists and the goal changes it, which a text reply cannot do without \
+             replacing it (nothing was written)"
+        )));
+    }
     for file in destinations {
         let inside = !file.starts_with(['/', '~']) && !file.split('/').any(|part| part == "..");
         if !inside {
@@ -66,7 +87,7 @@ async fn write_destinations(shared: &Shared, request: &RunRequest, outcome: &mut
             .map_err(|source| DagError::RunDirectory { path: path.clone(), source })?;
         outcome.files.push(path);
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Runs `answer` subtasks: one model call answers the question in the subtask's description; no pane.
