@@ -56,11 +56,12 @@ static MUST_NOT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
-/// "not the script itself", "(not the program)", "don't touch the script itself", "don't modify the training script": the program the
+/// "not the script itself", "(not the program)", "don't touch the script itself", "don't modify the training
+/// script": the program the
 /// goal runs is not to be changed (not "without changing the program's output", "the tool configuration").
 static NOT_THE_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)(?:\bnot\s+(?:the|this|that)\s+(?:script|program|tool)\s+itself|\(\s*not\s+the\s+(?:script|program|tool)\s*(?:itself\s*)?\)|\b{NOT}\s+(?:\w+\s+){{0,2}}?{CHANGING}\w*\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:script|program|tool)(?:\s+itself)?)(?:\s*(?:[.,;:!?)]|--|$)|\s+(?:and|but|or|until|while|when|so|though|then)\b)"
+        r"(?i)\(\s*not\s+the\s+(?:script|program|tool)\s*(?:itself\s*)?\)|(?:\bnot\s+(?:the|this|that)\s+(?:script|program|tool)\s+itself|\b{NOT}\s+(?:\w+\s+){{0,2}}?{CHANGING}\w*\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:script|program|tool)(?:\s+itself)?)(?:\s*(?:[.,;:!?)]|--|$)|\s+(?:and|but|or|until|while|when|so|though|then)\b)"
     ))
 });
 
@@ -236,6 +237,7 @@ mod tests {
             protected("The kiln.sh run fails on fire.conf. Fix the config (not the program) so it runs."),
             ["kiln.sh"]
         );
+        assert_eq!(protected("kiln.sh fails. Fix the bug in fire.conf (not the script) first."), ["kiln.sh"]);
         assert_eq!(
             protected("Run ./report.sh until it works; the bug is in lib/util.sh -- don't touch the script itself."),
             ["./report.sh"],

@@ -151,12 +151,18 @@ fn captured_path(capture: regex::Captures<'_>) -> &str {
 static FIXING: LazyLock<Regex> =
     LazyLock::new(|| compile(&format!(r"(?i)\b(?:fix|fixes|repair|debug|correct|patch)\b|{GET_IT_WORKING}")));
 
-/// A verb that transforms a file, with "it" (or "them", "the file") as its object: `convert it`, `re-encode it`,
-/// `strip it of …`. Not `sort it` or `count them` (a result is often printed), nor a fix (see [`FIX_REQUEST`]).
+/// A request (imperative: at a clause's start, or after "then", "and", "please") to transform a file, with "it" or
+/// "the file" as its object: `Convert it`, `…, then re-encode it`. Not `sort it` or `count them` (a result is often
+/// printed), not "don't change it", "you never need to update it", nor a fix (see [`FIX_REQUEST`]).
 static CHANGES_IT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:convert|re-?encode|re-?format|reformat|rewrite|strip|trim|normali[sz]e|saniti[sz]e|standardi[sz]e|dedupe|de-?duplicate|clean\s+up|tidy\s+up|edit|modify|update|change|amend|adjust)\s+(?:it|them|the\s+file|this\s+file|that\s+file)\b",
+        r"(?i)(?:^\s*|[,:;]\s*|\b(?:then|and|please|also)\s+)(?:convert|re-?encode|re-?format|reformat|rewrite|strip|trim|normali[sz]e|saniti[sz]e|standardi[sz]e|dedupe|de-?duplicate|clean\s+up|tidy\s+up|edit|modify|update|change|amend|adjust)\s+(?:it|the\s+file|this\s+file|that\s+file)\b",
     )
+});
+
+/// A verb that shows or tells a result: a sentence with one is about what is shown, not a file changed.
+static SHOWS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)\b(?:print|prints|show|display|tell|count|list|report|say|output|echo|give\s+me|how\s+many)\b")
 });
 
 /// A file copied or moved over another, which is then changed: `copy new.conf over app.conf`, `move the draft on top
@@ -250,9 +256,15 @@ fn kind_extensions(kind: &str) -> &'static [&'static str] {
 /// Data formats a configuration may be kept in, when its name says it is one ([`CONFIG_NAME`]).
 const DATA_FORMATS: &[&str] = &["json", "xml", "yaml", "yml", "toml"];
 
+/// A sentence saying the user changed a file by hand: "I tweaked lamp.xml", "since I edited x.json".
+static EDITED: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\b(?:edited|tweaked|changed|touched|modified|updated|messed\s+with|hand-edited)\b"));
+
 /// A file name that says it holds a result or a record, not settings: `errors.json`, `status.xml`, `out.json`.
 static RESULT_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    compile(r"(?i)(?:^|[/._-])(?:errors?|logs?|out|output|results?|reports?|status|summary|stats)(?:[._-]|$)")
+    compile(
+        r"(?i)(?:^|[/._-])(?:errors?|logs?|out|output|results?|reports?|status|summary|stats|expected|golden|baseline|snapshots?|schema|fixtures?|samples?|answers?|reference)(?:[._-]|$)",
+    )
 });
 
 /// A file name that says it holds a configuration: `kiln-settings.json`, `config.json`, `app.prefs.xml`.
@@ -319,7 +331,13 @@ impl GoalSpec {
         spec.fix_the_file_of_a_kind(goal, &masked, &protected);
         spec.fix_where_the_fault_is(goal, &masked, &protected);
         for capture in COPY_OVER.captures_iter(goal) {
-            let Some(file) = capture.get(1) else { continue };
+            let (Some(whole), Some(file)) = (capture.get(0), capture.get(1)) else { continue };
+            // "Do not copy a over b", "Should I copy a over b?": no change asked.
+            let clause_start = goal[..whole.start()].rfind(['.', ',', ';', ':', '!', '?']).map_or(0, |at| at + 1);
+            let sentence_end = goal[whole.end()..].find(['.', '!', '?', ';']).map_or(goal.len(), |at| whole.end() + at);
+            if NEGATION.is_match(&goal[clause_start..whole.start()]) || goal[sentence_end..].starts_with('?') {
+                continue;
+            }
             let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
             if looks_like_path(file) {
                 spec.change_unless_protected(file, &protected);
@@ -427,8 +445,13 @@ impl GoalSpec {
             let names_its_own = all_named_files(&goal[start..end])
                 .iter()
                 .any(|f| !self.writes.iter().chain(&self.guessed).any(|w| same_file(w, f)));
-            // "Convert it into notes.html" writes elsewhere: its source stays read.
-            let transforms = CHANGES_IT.is_match(&masked[start..end]) && all_named_files(&goal[start..end]).is_empty();
+            // "Convert it into notes.html" writes elsewhere: its source stays read; so does a sentence that asks
+            // something or has a result shown ("Trim it to the last 100 lines and show me").
+            let sentence = &masked[start..end];
+            let transforms = CHANGES_IT.is_match(sentence)
+                && all_named_files(&goal[start..end]).is_empty()
+                && !sentence.trim_end().ends_with('?')
+                && !SHOWS.is_match(sentence);
             let asks = FIX_REQUEST.is_match(&masked[start..end]) || transforms;
             if !asks || names_its_own {
                 continue;
@@ -461,6 +484,11 @@ impl GoalSpec {
                 continue;
             }
             let kind = kind.as_str().to_lowercase();
+            // "Sort out the CSV" may be a sort; only a configuration is sorted out by fixing it.
+            let informal = whole.as_str().to_lowercase().starts_with(['s']);
+            if informal && matches!(kind.as_str(), "csv" | "tsv") {
+                continue;
+            }
             let extensions = kind_extensions(&kind);
             let mut of_kind: Vec<&String> =
                 named.iter().filter(|file| extensions.contains(&extension(file).as_str())).collect();
@@ -469,19 +497,29 @@ impl GoalSpec {
             if of_kind.is_empty() && config {
                 of_kind = named
                     .iter()
-                    .filter(|file| DATA_FORMATS.contains(&extension(file).as_str()) && CONFIG_NAME.is_match(file))
+                    .filter(|file| {
+                        DATA_FORMATS.contains(&extension(file).as_str())
+                            && CONFIG_NAME.is_match(file)
+                            && !RESULT_NAME.is_match(file)
+                    })
                     .collect();
             }
             // "I tweaked lamp.xml by hand and now glow.sh crashes. Fix the config": the one data file an earlier
-            // sentence names, unless its name says it holds a result (errors.json, status.xml).
+            // sentence says the user edited, unless its name says it holds a result or a reference (errors.json,
+            // expected.json).
             if of_kind.is_empty() && config {
                 let sentence_start = masked[..whole.start()].rfind(['.', '!', '?', ';']).unwrap_or(0);
+                let edited: Vec<&str> = sentences(&goal[..sentence_start])
+                    .into_iter()
+                    .map(|(from, to)| &goal[from..to])
+                    .filter(|sentence| EDITED.is_match(sentence))
+                    .collect();
                 of_kind = named
                     .iter()
                     .filter(|file| {
                         DATA_FORMATS.contains(&extension(file).as_str())
                             && !RESULT_NAME.is_match(file)
-                            && find_word(&goal[..sentence_start], file).is_some()
+                            && edited.iter().any(|sentence| find_word(sentence, file).is_some())
                     })
                     .collect();
             }
@@ -923,6 +961,8 @@ mod tests {
             &*FIX_REQUEST,
             &*UNPACKS,
             &*CONFIG_NAME,
+            &*EDITED,
+            &*SHOWS,
             &*RESULT_NAME,
             &*CHANGES_IT,
             &*COPY_OVER,
@@ -1115,14 +1155,36 @@ mod tests {
         assert_eq!(s.changes, ["roster.txt"], "{s:?}");
         let s = spec("hymns.csv has stray quotes. Clean up the file and keep its order.");
         assert_eq!(s.changes, ["hymns.csv"], "{s:?}");
-        // A transformation into another file leaves its source read; so does a sort or a count of it.
+        // A transformation into another file leaves its source read; so does a sort or a count of it, a denial, a
+        // question, a result shown, values ("convert them"), a statement.
         for goal in [
+            "report.md is the source of truth. Don't change it; just print the total.",
+            "report.md is the source of truth. Do not modify it. Print the total.",
+            "Read report.md. You never need to update it.",
+            "report.md is the draft. Don't convert it; print it.",
+            "report.md sets port 80. What should I change it to so it runs without root?",
+            "report.md holds Fahrenheit readings. Convert them to Celsius and print the average.",
+            "report.md is huge. Trim it to the last 100 lines and show me.",
             "report.md is the draft. Convert it into report.html.",
             "report.md is the draft. Sort it and print the first line.",
             "report.md is the draft. Count them.",
         ] {
             let s = spec(goal);
             assert!(s.only_reads("report.md"), "{goal}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn the_config_in_a_data_format_is_one_the_user_edited_not_a_reference() {
+        for goal in [
+            "expected.json holds the right answers. Fix the config so test.sh passes.",
+            "schema.json defines the format. Fix the config so load.py validates.",
+            "I exported the catalogue to catalogue.json by hand. Fix the config so import.sh accepts it.",
+            "The errors are listed in config-errors.json. Fix the config so deploy.sh runs.",
+            "Sort out the CSV and print the first five rows of sales.csv.",
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.is_empty() || s.changes.iter().all(|c| is_program(c)), "{goal}: {s:?}");
         }
     }
 
@@ -1136,6 +1198,13 @@ mod tests {
         // Leave it, and it stays.
         let s = spec("Copy staging.conf over live.conf? No: leave live.conf alone and print both.");
         assert!(!s.changes.iter().any(|c| c == "live.conf"), "{s:?}");
+        for goal in [
+            "Do not copy staging.conf over live.conf; just show the differences.",
+            "Should I copy staging.conf over live.conf? Show me the diff first.",
+        ] {
+            let s = spec(goal);
+            assert!(!s.changes.iter().any(|c| c == "live.conf"), "{goal}: {s:?}");
+        }
     }
 
     #[test]

@@ -285,7 +285,7 @@ pub(crate) fn check_result(
                 Problem::PrintedNotANumber { printed: printed.to_owned() }
             });
         }
-    } else if tells_a_number(goal) && !last {
+    } else if must_tell_a_number(goal) && !last {
         // A number to be told in words of the user's choosing ("then tell me how many people that is"): what was
         // printed must hold one at least; a script that only wrote the file told nothing.
         let printed = printed.trim();
@@ -355,6 +355,23 @@ pub(crate) fn tells_a_number(goal: &str) -> bool {
     !told_spans(goal).is_empty()
 }
 
+/// Whether a number the user is to be told must be printed: asked for, not on a condition ("if there are any, tell
+/// me how many") and not declined ("no need to tell me how many").
+fn must_tell_a_number(goal: &str) -> bool {
+    if matches(&CONDITIONAL, goal) {
+        return false;
+    }
+    TOLD_NUMBER.find_iter(goal).any(|found| {
+        let clause_start = goal[..found.start()].rfind(['.', '!', '?', ';', ',']).map_or(0, |at| at + 1);
+        !DECLINED.is_match(&goal[clause_start..found.start()])
+    })
+}
+
+/// Words declining what follows in their clause: "no need to", "don't", "never".
+static DECLINED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\b(?:no\s+need|not|never|don['’]?t|do\s+not|needn['’]?t|without)\b")
+});
+
 /// Whether the number the user is to be told is to be told alone ("…, then tell me how many, just the number").
 fn told_number_alone(goal: &str) -> bool {
     told_spans(goal).into_iter().any(|(start, end)| {
@@ -368,7 +385,9 @@ fn told_number_alone(goal: &str) -> bool {
 fn number_alone(goal: &str) -> bool {
     NUMBER_ALONE.find_iter(goal).any(|found| {
         let before = goal[..found.start()].trim_end().to_lowercase();
-        !(before.ends_with("not") || before.ends_with("n't"))
+        !["not", "n't", "more than", "rather than", "instead of", "not only", "besides", "beyond"]
+            .iter()
+            .any(|more| before.ends_with(more))
     })
 }
 
@@ -777,6 +796,12 @@ mod tests {
         assert!(check(told, &calls, "done", false).unwrap().contains("and no number"));
         assert_eq!(check(told, &calls, "There are 2 callsigns.", false), None);
         assert_eq!(check(told, &calls, "", true), None, "the last attempt stands");
+        let conditional = "Write the failed logins of auth.log to calls.txt; if there are any, tell me how many.";
+        assert_eq!(check(conditional, &calls, "No failed logins.", false), None);
+        assert!(!must_tell_a_number("Write the names to calls.txt. No need to tell me how many."));
+        assert!(must_tell_a_number("Write the names to calls.txt. Then tell me how many."));
+        assert!(!number_alone("How many rows? I need more than just the number: list the regions too."));
+        assert!(number_alone("How many rows? Reply with just the number."));
         // "just the number" asks for it alone, as "the number only" does.
         let sizes = "How many bytes do the .wav files under takes/ use in all? Reply with just the number of bytes.";
         let listing = "8.0K\ttakes/a.wav\n4.0K\ttakes/b.wav\n";

@@ -69,8 +69,8 @@ async fn write_destinations(
         destinations.iter().find(|file| resolve(file, std::path::Path::new(&cwd)).exists() && !whole(file))
     {
         return Ok(Some(format!(
-            "not written to {file}: it exists and the goal changes it, which a text reply cannot do without \
-             replacing it (nothing was written)"
+            "not written to {file}: it exists and the goal does not ask for it to be written whole, which is all a \
+             text reply can do (nothing was written)"
         )));
     }
     for file in destinations {
