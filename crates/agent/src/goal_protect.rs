@@ -57,8 +57,8 @@ static MUST_NOT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "not the script itself", "(not the program)", "don't touch the script itself", "don't modify the training
-/// script": the program the
-/// goal runs is not to be changed (not "without changing the program's output", "the tool configuration").
+/// script": the program the goal runs is not to be changed (not "without changing the program's output", "the tool
+/// configuration").
 static NOT_THE_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
         r"(?i)\(\s*not\s+the\s+(?:script|program|tool)\s*(?:itself\s*)?\)|(?:\bnot\s+(?:the|this|that)\s+(?:script|program|tool)\s+itself|\b{NOT}\s+(?:\w+\s+){{0,2}}?{CHANGING}\w*\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:script|program|tool)(?:\s+itself)?)(?:\s*(?:[.,;:!?)]|--|$)|\s+(?:and|but|or|until|while|when|so|though|then)\b)"

@@ -330,19 +330,7 @@ impl GoalSpec {
         spec.fix_what_an_earlier_sentence_names(goal, &masked, &sentences, &protected);
         spec.fix_the_file_of_a_kind(goal, &masked, &protected);
         spec.fix_where_the_fault_is(goal, &masked, &protected);
-        for capture in COPY_OVER.captures_iter(goal) {
-            let (Some(whole), Some(file)) = (capture.get(0), capture.get(1)) else { continue };
-            // "Do not copy a over b", "Should I copy a over b?": no change asked.
-            let clause_start = goal[..whole.start()].rfind(['.', ',', ';', ':', '!', '?']).map_or(0, |at| at + 1);
-            let sentence_end = goal[whole.end()..].find(['.', '!', '?', ';']).map_or(goal.len(), |at| whole.end() + at);
-            if NEGATION.is_match(&goal[clause_start..whole.start()]) || goal[sentence_end..].starts_with('?') {
-                continue;
-            }
-            let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
-            if looks_like_path(file) {
-                spec.change_unless_protected(file, &protected);
-            }
-        }
+        spec.change_what_is_copied_over(goal, &protected);
         spec.guessed.retain(|f| !protected.iter().any(|p| same_file(p, f)));
         // "Fix gen.py so it builds report.html from notes.md. Don't edit notes.md.": a file the goal says not to
         // change is not one a nearby verb changes (`protected_files` leaves out those the goal asks to change).
@@ -452,7 +440,7 @@ impl GoalSpec {
                 && all_named_files(&goal[start..end]).is_empty()
                 && !sentence.trim_end().ends_with('?')
                 && !SHOWS.is_match(sentence);
-            let asks = FIX_REQUEST.is_match(&masked[start..end]) || transforms;
+            let asks = FIX_REQUEST.is_match(sentence) || transforms;
             if !asks || names_its_own {
                 continue;
             }
@@ -485,7 +473,8 @@ impl GoalSpec {
             }
             let kind = kind.as_str().to_lowercase();
             // "Sort out the CSV" may be a sort; only a configuration is sorted out by fixing it.
-            let informal = whole.as_str().to_lowercase().starts_with(['s']);
+            let verb = whole.as_str().to_lowercase();
+            let informal = verb.starts_with("sort") || verb.starts_with("straighten");
             if informal && matches!(kind.as_str(), "csv" | "tsv") {
                 continue;
             }
@@ -494,15 +483,10 @@ impl GoalSpec {
                 named.iter().filter(|file| extensions.contains(&extension(file).as_str())).collect();
             // "Fix the config" about kiln-settings.json: a configuration kept in a data format is named as one.
             let config = matches!(kind.as_str(), "config" | "configuration" | "settings" | "conf");
+            let settings_data =
+                |file: &&String| DATA_FORMATS.contains(&extension(file).as_str()) && !RESULT_NAME.is_match(file);
             if of_kind.is_empty() && config {
-                of_kind = named
-                    .iter()
-                    .filter(|file| {
-                        DATA_FORMATS.contains(&extension(file).as_str())
-                            && CONFIG_NAME.is_match(file)
-                            && !RESULT_NAME.is_match(file)
-                    })
-                    .collect();
+                of_kind = named.iter().filter(settings_data).filter(|file| CONFIG_NAME.is_match(file)).collect();
             }
             // "I tweaked lamp.xml by hand and now glow.sh crashes. Fix the config": the one data file an earlier
             // sentence says the user edited, unless its name says it holds a result or a reference (errors.json,
@@ -516,11 +500,8 @@ impl GoalSpec {
                     .collect();
                 of_kind = named
                     .iter()
-                    .filter(|file| {
-                        DATA_FORMATS.contains(&extension(file).as_str())
-                            && !RESULT_NAME.is_match(file)
-                            && edited.iter().any(|sentence| find_word(sentence, file).is_some())
-                    })
+                    .filter(settings_data)
+                    .filter(|file| edited.iter().any(|sentence| find_word(sentence, file).is_some()))
                     .collect();
             }
             if let [file] = of_kind.as_slice() {
@@ -548,6 +529,23 @@ impl GoalSpec {
             let Some(file) = capture.get(1) else { continue };
             let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
             if looks_like_path(file) && !matches!(extension(file).as_str(), "log" | "out" | "err") {
+                self.change_unless_protected(file, protected);
+            }
+        }
+    }
+
+    /// "Copy staging.conf over live.conf": the file copied over is changed, unless the clause denies it ("do not copy
+    /// …") or the sentence asks it ("Should I copy … over …?").
+    fn change_what_is_copied_over(&mut self, goal: &str, protected: &[String]) {
+        for capture in COPY_OVER.captures_iter(goal) {
+            let (Some(whole), Some(file)) = (capture.get(0), capture.get(1)) else { continue };
+            let clause_start = goal[..whole.start()].rfind(['.', ',', ';', ':', '!', '?']).map_or(0, |at| at + 1);
+            let sentence_end = goal[whole.end()..].find(['.', '!', '?', ';']).map_or(goal.len(), |at| whole.end() + at);
+            if NEGATION.is_match(&goal[clause_start..whole.start()]) || goal[sentence_end..].starts_with('?') {
+                continue;
+            }
+            let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
+            if looks_like_path(file) {
                 self.change_unless_protected(file, protected);
             }
         }

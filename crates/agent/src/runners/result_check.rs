@@ -361,7 +361,9 @@ fn must_tell_a_number(goal: &str) -> bool {
     if matches(&CONDITIONAL, goal) {
         return false;
     }
-    TOLD_NUMBER.find_iter(goal).any(|found| {
+    // The spans of a told number (`told_spans`) open with the words that ask for it, or with the next sentence.
+    let told = told_spans(goal);
+    TOLD_NUMBER.find_iter(goal).filter(|found| told.iter().any(|&(start, _)| start == found.start())).any(|found| {
         let clause_start = goal[..found.start()].rfind(['.', '!', '?', ';', ',']).map_or(0, |at| at + 1);
         !DECLINED.is_match(&goal[clause_start..found.start()])
     })
