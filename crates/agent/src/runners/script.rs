@@ -204,6 +204,11 @@ struct Failure {
     script: String,
     how: String,
     output: String,
+    /// Whether the next prompt starts afresh, without this script ([`FailedScript::afresh`]): the model's last reply
+    /// was it again (not run again), or it was the shell's repair, not the model's.
+    afresh: bool,
+    /// Whether the model's last reply was this script again.
+    again: bool,
 }
 
 async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome, DagError> {
@@ -246,6 +251,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
         let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
+        let mut ran_shell_repair = false;
         while attempt < attempts + shell_repairs || again.is_some() {
             if again.is_none() {
                 attempt += 1;
@@ -253,6 +259,12 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
             let shell_repair = fixed.is_some();
+            // A failed shell's repair is not shown as the model's own script (a small model copies what it is shown
+            // as its reply): the next prompt starts afresh, with how it failed.
+            if ran_shell_repair && let Some(failed) = failure.as_mut() {
+                failed.afresh = true;
+            }
+            ran_shell_repair = shell_repair;
             let last = attempt == attempts + shell_repairs && !shell_repair;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
@@ -277,6 +289,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             script: one_line(&reply, 300),
                             how: "the reply had no script in a fenced code block, so nothing ran".into(),
                             output: String::new(),
+                            afresh: false,
+                            again: false,
                         });
                         continue;
                     }
@@ -284,18 +298,22 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 },
             };
             let script = tidied(shared, &subtask.description, script);
-            // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
-            if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
-                let how = match failed.how.strip_prefix(SAME_AGAIN) {
-                    Some(_) => failed.how.clone(),
-                    None => format!("{SAME_AGAIN}{}", failed.how),
-                };
-                failure = Some(Failure { script: script.text, how, output: failed.output.clone() });
+            // The same failed script again (a small model's repair often is) is not run again: the next prompt
+            // starts afresh, without it.
+            if let Some(failed) = failure.as_mut().filter(|f| same_script(&f.script, &script.text)) {
+                failed.again = true;
+                failed.afresh = true;
                 continue;
             }
             if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
+                failure = Some(Failure {
+                    script: script.text,
+                    how: refused.to_string(),
+                    output: "nothing ran".into(),
+                    afresh: false,
+                    again: false,
+                });
                 continue;
             }
             let staged = staging.begin(attempt);
@@ -347,7 +365,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         Seen::Finished(output) => bound(&output.output, ERROR_TAIL_CHARS * 2),
                         _ => String::new(),
                     };
-                    failure = Some(Failure { script: script.text, how, output });
+                    failure = Some(Failure { script: script.text, how, output, afresh: false, again: false });
                     continue;
                 }
                 Settled::Applied(applied) => (seen, applied),
@@ -378,6 +396,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("it exited 0, but {problem}"),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                        afresh: false,
+                        again: false,
                     });
                     continue;
                 }
@@ -424,6 +444,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                                     one_line(&look.reason, 200)
                                 ),
                                 output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                                afresh: false,
+                                again: false,
                             });
                             continue;
                         }
@@ -461,6 +483,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("exit code {}", output.exit_code),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                        afresh: false,
+                        again: false,
                     });
                 }
                 Seen::NeedsInput(found) => {
@@ -476,6 +500,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             one_line(&found.prompt, 80)
                         ),
                         output: so_far,
+                        afresh: false,
+                        again: false,
                     });
                 }
                 Seen::Cancelled => {
@@ -505,7 +531,10 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         }
     }
     let last = failure
-        .map(|f| format!("{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300)))
+        .map(|f| {
+            let again = if f.again { SAME_AGAIN } else { "" };
+            format!("{again}{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300))
+        })
         .unwrap_or_default();
     let left = deadline.saturating_duration_since(Instant::now());
     if shared.config.script_fallback
@@ -719,7 +748,12 @@ impl Writer<'_> {
         };
         let prompt = script_request(&ScriptPrompt {
             workplace,
-            failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
+            failed: failure.map(|f| FailedScript {
+                script: &f.script,
+                failure: &f.how,
+                output: &f.output,
+                afresh: f.afresh,
+            }),
             examples: examples && self.shared.config.worked_examples,
         });
         let shape = CallShape {
@@ -739,9 +773,8 @@ impl Writer<'_> {
     }
 }
 
-/// How a repair that returned the failed script unchanged is told (followed by how that script failed).
-const SAME_AGAIN: &str =
-    "this is the script that already failed, so it did not run again; write a different one. It failed: ";
+/// How a subtask whose last reply was the failed script again ends (followed by how that script failed).
+const SAME_AGAIN: &str = "the last reply was the script that had failed, so it did not run again; that script failed: ";
 
 /// Whether two scripts are the same apart from the shebang, blank lines and indentation.
 fn same_script(a: &str, b: &str) -> bool {
