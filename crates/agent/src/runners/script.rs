@@ -200,6 +200,7 @@ impl Runner for ScriptRunner {
 }
 
 /// One failed attempt: what the next prompt tells the model.
+#[derive(Default)]
 struct Failure {
     script: String,
     how: String,
@@ -289,8 +290,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             script: one_line(&reply, 300),
                             how: "the reply had no script in a fenced code block, so nothing ran".into(),
                             output: String::new(),
-                            afresh: false,
-                            again: false,
+                            ..Failure::default()
                         });
                         continue;
                     }
@@ -311,8 +311,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     script: script.text,
                     how: refused.to_string(),
                     output: "nothing ran".into(),
-                    afresh: false,
-                    again: false,
+                    ..Failure::default()
                 });
                 continue;
             }
@@ -365,7 +364,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         Seen::Finished(output) => bound(&output.output, ERROR_TAIL_CHARS * 2),
                         _ => String::new(),
                     };
-                    failure = Some(Failure { script: script.text, how, output, afresh: false, again: false });
+                    failure = Some(Failure { script: script.text, how, output, ..Failure::default() });
                     continue;
                 }
                 Settled::Applied(applied) => (seen, applied),
@@ -396,8 +395,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("it exited 0, but {problem}"),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                        afresh: false,
-                        again: false,
+                        ..Failure::default()
                     });
                     continue;
                 }
@@ -444,8 +442,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                                     one_line(&look.reason, 200)
                                 ),
                                 output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                                afresh: false,
-                                again: false,
+                                ..Failure::default()
                             });
                             continue;
                         }
@@ -483,8 +480,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("exit code {}", output.exit_code),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                        afresh: false,
-                        again: false,
+                        ..Failure::default()
                     });
                 }
                 Seen::NeedsInput(found) => {
@@ -500,8 +496,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             one_line(&found.prompt, 80)
                         ),
                         output: so_far,
-                        afresh: false,
-                        again: false,
+                        ..Failure::default()
                     });
                 }
                 Seen::Cancelled => {
