@@ -138,6 +138,22 @@ async fn a_repair_that_returns_the_failed_script_is_not_run_again() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_that_failed_before_the_last_is_not_run_again_either() {
+    let world = World::new().await;
+    world.replies(&["```bash\nexit 3\n```", "```bash\nexit 4\n```", "```bash\n\nexit 3\n```"]);
+    let agent = world.agent_with(AgentConfig { script_attempts: 3, ..AgentConfig::default() }, None);
+    let summary = world.run(&agent, &plan("Write ok to done.txt.", None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    let reason = result.reason.as_deref().unwrap();
+    assert!(
+        reason.starts_with("3 scripts failed; the last: the last reply was the script that had failed"),
+        "{reason}"
+    );
+    assert!(!world.history("agent:shell").await.contains("script-3"), "the third script never ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_shell_repair_is_not_shown_as_the_models_script() {
     let world = World::new().await;
     std::fs::write(world.work.path().join("app.log"), "slow a\nok\nslow b\n").unwrap();

@@ -4,6 +4,7 @@ mod consensus;
 mod consent;
 mod final_look;
 mod fix_sources;
+mod heredoc;
 mod interactive;
 mod peek;
 mod questions;

@@ -249,21 +249,27 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // A failed script the shell fixed without a call (`script_fix::repair`): the next attempt, on top of the
         // model's `attempts`, at most `MAX_SHELL_REPAIRS` of them.
         let mut fixed: Option<Script> = None;
-        // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
-        let mut again: Option<Script> = None;
+        // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged (and
+        // whether it was the shell's repair).
+        let mut again: Option<(Script, bool)> = None;
         let mut shell_repairs = 0;
         let mut ran_shell_repair = false;
+        // Every script that failed so far: one the model writes again is not run again, however far back it failed.
+        let mut tried: Vec<String> = Vec::new();
         while attempt < attempts + shell_repairs || again.is_some() {
             if again.is_none() {
                 attempt += 1;
             }
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
-            let shell_repair = fixed.is_some();
-            // A failed shell's repair is not shown as the model's own script (a small model copies what it is shown
-            // as its reply): the next prompt starts afresh, with how it failed.
-            if ran_shell_repair && let Some(failed) = failure.as_mut() {
-                failed.afresh = true;
+            let shell_repair = again.as_ref().map_or(fixed.is_some(), |(_, by_shell)| *by_shell);
+            if let Some(failed) = failure.as_mut() {
+                // A failed shell's repair is not shown as the model's own script (a small model copies what it is
+                // shown as its reply): the next prompt starts afresh, with how it failed.
+                failed.afresh |= ran_shell_repair;
+                if !tried.iter().any(|script| same_script(script, &failed.script)) {
+                    tried.push(failed.script.clone());
+                }
             }
             ran_shell_repair = shell_repair;
             let last = attempt == attempts + shell_repairs && !shell_repair;
@@ -279,8 +285,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
             // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
             let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
-            let script = match (again.take().or_else(|| fixed.take()), given) {
-                (Some(script), _) => script,
+            let script = match (again.take().or_else(|| fixed.take().map(|script| (script, true))), given) {
+                (Some((script, _)), _) => script,
                 (None, Some(command)) => Script::command_line(command),
                 (None, None) => match writer.write(failure.as_ref(), attempt).await {
                     Written::Script(script) => script,
@@ -298,9 +304,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 },
             };
             let script = tidied(shared, &subtask.description, script);
-            // The same failed script again (a small model's repair often is) is not run again: the next prompt
-            // starts afresh, without it.
-            if let Some(failed) = failure.as_mut().filter(|f| same_script(&f.script, &script.text)) {
+            // A failed script again (a small model's repair often is) is not run again: the next prompt starts
+            // afresh, without it.
+            if let Some(failed) = failure.as_mut().filter(|_| tried.iter().any(|t| same_script(t, &script.text))) {
                 failed.again = true;
                 failed.afresh = true;
                 continue;
@@ -356,7 +362,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             };
             let (mut seen, applied) = match settled {
                 Settled::Unavailable => {
-                    again = Some(script);
+                    again = Some((script, shell_repair));
                     continue;
                 }
                 Settled::Refused(how) => {

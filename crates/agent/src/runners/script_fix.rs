@@ -16,6 +16,7 @@ use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
 use crate::goal_spec::GoalSpec;
+use crate::runners::heredoc::heredocs;
 use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number, tells_a_number};
 use crate::runners::script::{Language, Script};
 
@@ -29,10 +30,10 @@ static WC_ONE_FILE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`), with its delimiter. Not
-/// `python3 prog.py <<EOF`: that heredoc is the program's input, not code.
+/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`). Not `python3 prog.py <<EOF`: that
+/// heredoc is the program's input, not code.
 static PYTHON_HEREDOC: LazyLock<Regex> =
-    LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#));
+    LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?(?:[ \t]+-\S*)*[ \t]*<<-?[ \t]*['"]?\w+['"]?\s*$"#));
 
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
 const IMPORT_TABLE: &[(&str, &str, &str)] = &[
@@ -192,13 +193,15 @@ fn stdin_for_wc(text: &str) -> String {
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
 }
 
-/// The `csv` functions that split or join on a delimiter.
-const CSV_CALLS: [&str; 4] = ["csv.reader(", "csv.DictReader(", "csv.writer(", "csv.DictWriter("];
+/// The `csv` functions that split or join on a delimiter, and whether each writes.
+const CSV_CALLS: [(&str, bool); 4] =
+    [("csv.reader(", false), ("csv.DictReader(", false), ("csv.writer(", true), ("csv.DictWriter(", true)];
 
-/// `text` with `delimiter=chr(9)` given to each python `csv` reader and writer, where the script names `.tsv` files
-/// and no `.csv` one and sets no delimiter or dialect anywhere: without it the module splits a TSV row on commas, into
-/// one column (seen with Qwen2.5-Coder-1.5B: a top-3 from a TSV file written empty, twice). `chr(9)`, not `'\t'`:
-/// the code may sit inside a quoted bash string, where a quote or a backslash would mean something else.
+/// `text` with `delimiter=chr(9)` given to each python `csv` reader, and each writer of a `.tsv` file it opens in the
+/// call, where the script names `.tsv` files and no `.csv` one and sets no delimiter or dialect anywhere: without it
+/// the module splits a TSV row on commas, into one column (seen with Qwen2.5-Coder-1.5B: a top-3 from a TSV file
+/// written empty, twice). A writer to anything else (stdout, "as CSV") keeps its commas. `chr(9)`, not `'\t'`: the
+/// code may sit inside a quoted bash string, where a quote or a backslash would mean something else.
 fn tab_delimited(text: &str) -> String {
     let named = |ext: &str| {
         text.match_indices(ext).any(|(at, _)| !text[at + ext.len()..].starts_with(|c: char| c.is_alphanumeric()))
@@ -208,7 +211,7 @@ fn tab_delimited(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 64);
     let mut rest = text;
-    while let Some((at, call)) = CSV_CALLS.iter().filter_map(|c| rest.find(c).map(|at| (at, c))).min() {
+    while let Some((at, (call, writes))) = CSV_CALLS.iter().filter_map(|c| rest.find(c.0).map(|at| (at, c))).min() {
         let open = at + call.len();
         out.push_str(&rest[..open]);
         rest = &rest[open..];
@@ -225,10 +228,11 @@ fn tab_delimited(text: &str) -> String {
         let Some(close) = close else { break };
         let args = rest[..close].trim_end();
         out.push_str(args);
-        if !args.is_empty() {
+        // A writer keeps its commas unless it opens a .tsv file itself (it may write to stdout, or a report).
+        if !args.is_empty() && (!writes || args.contains(".tsv")) {
             out.push_str(if args.ends_with(',') { " " } else { ", " });
+            out.push_str("delimiter=chr(9)");
         }
-        out.push_str("delimiter=chr(9)");
         rest = &rest[close..];
     }
     out.push_str(rest);
@@ -237,24 +241,15 @@ fn tab_delimited(text: &str) -> String {
 
 /// Each python heredoc of a bash script with the imports it lacks.
 fn heredoc_imports(text: &str) -> String {
-    let start = &*PYTHON_HEREDOC;
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut at = 0;
-    while at < lines.len() {
-        out.push(lines[at].to_owned());
-        let Some(delimiter) = start.captures(lines[at]).map(|c| c[2].to_owned()) else {
-            at += 1;
-            continue;
-        };
-        let end = (at + 1..lines.len()).find(|&i| lines[i].trim() == delimiter).unwrap_or(lines.len());
-        let code = lines[at + 1..end].join("\n");
-        out.push(with_imports(&code, 0));
-        if end < lines.len() {
-            out.push(lines[end].to_owned());
-        }
-        at = end + 1;
+    for heredoc in heredocs(&lines).into_iter().filter(|h| PYTHON_HEREDOC.is_match(lines[h.opener])) {
+        out.extend(lines[at..heredoc.body.start].iter().map(|line| (*line).to_owned()));
+        out.push(with_imports(&lines[heredoc.body.clone()].join("\n"), 0));
+        at = heredoc.body.end;
     }
+    out.extend(lines[at..].iter().map(|line| (*line).to_owned()));
     rejoin(&out, text)
 }
 
@@ -355,17 +350,27 @@ mod tests {
     fn csv_code_over_tsv_files_splits_on_tabs() {
         let goal = "Write the three largest parcels of lots.tsv to big.tsv.";
         let script = bash(
-            "python3 - <<'EOF'\nimport csv\nrows = list(csv.DictReader(open('lots.tsv', newline='')))\nw = \
-             csv.writer(open('big.tsv', 'w'),)\nfor r in csv.reader(f): pass\nEOF",
+            "python3 - <<'EOF'\nimport csv, sys\nrows = list(csv.DictReader(open('lots.tsv', newline='')))\nw = \
+             csv.writer(open('big.tsv', 'w'),)\nfor r in csv.reader(f): pass\nout = csv.writer(sys.stdout)\nEOF",
         );
         assert_eq!(
             tidy(goal, &script).text,
             bash(
-                "python3 - <<'EOF'\nimport csv\nrows = list(csv.DictReader(open('lots.tsv', newline=''), \
+                "python3 - <<'EOF'\nimport csv, sys\nrows = list(csv.DictReader(open('lots.tsv', newline=''), \
                  delimiter=chr(9)))\nw = csv.writer(open('big.tsv', 'w'), delimiter=chr(9))\nfor r in csv.reader(f, \
-                 delimiter=chr(9)): pass\nEOF"
+                 delimiter=chr(9)): pass\nout = csv.writer(sys.stdout)\nEOF"
             )
             .text
+        );
+        let as_csv =
+            bash("python3 -c \"import csv, sys; csv.writer(sys.stdout).writerows(csv.reader(open('a.tsv')))\"");
+        assert_eq!(
+            tidy("Print the rows of a.tsv as CSV.", &as_csv),
+            bash(
+                "python3 -c \"import csv, sys; csv.writer(sys.stdout).writerows(csv.reader(open('a.tsv'), \
+                 delimiter=chr(9)))\""
+            ),
+            "the reader splits on tabs, the writer keeps its commas"
         );
         let once = tidy(goal, &script);
         assert_eq!(tidy(goal, &once), once, "a delimiter is given once");
