@@ -17,7 +17,6 @@ const INTERACTIVE_NEXT: &str = include_str!("../prompts/interactive_next.md");
 pub const SCRIPT_SYSTEM: &str = include_str!("../prompts/script_system.md");
 const SCRIPT_TASK: &str = include_str!("../prompts/script_task.md");
 const SCRIPT_REPAIR: &str = include_str!("../prompts/script_repair.md");
-const SCRIPT_AFRESH: &str = include_str!("../prompts/script_afresh.md");
 /// The system prompt of the llm runner.
 pub const LLM_SYSTEM: &str = include_str!("../prompts/llm_system.md");
 const LLM_TASK: &str = include_str!("../prompts/llm_task.md");
@@ -263,11 +262,6 @@ pub struct FailedScript<'a> {
     pub failure: &'a str,
     /// The end of its output.
     pub output: &'a str,
-    /// Whether the prompt starts afresh: the goal and how the script failed, but not the script. So it goes when the
-    /// model's last repair was this script again, or when the script was the shell's repair, not the model's: shown
-    /// as the model's own reply, a failed script is what a small model copies (seen with Qwen2.5-Coder-1.5B: the
-    /// same script three times at temperature 0.9, told the second time that it was the same one).
-    pub afresh: bool,
 }
 
 /// Everything a script request is made of.
@@ -290,7 +284,7 @@ const REPAIR_SCRIPT_CHARS: usize = 4000;
 
 /// The script runner's prompt: the worked examples that fit the goal ([`pick_examples`]) as earlier turns when
 /// `examples` is set, then the goal; a repair is the goal, the failed script as the model's reply, and what went
-/// wrong; after a repair that was the failed script again, the goal and how that script failed, without it.
+/// wrong.
 pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
     let mut messages = Vec::new();
     // A repair goes without them: measured with Qwen2.5-Coder-0.5B, a repair copied the last example's commands
@@ -304,24 +298,17 @@ pub fn script_request(request: &ScriptPrompt<'_>) -> Prompt {
         messages.push(Message::assistant(format!("```bash\n{}\n```", example.script)));
     }
     let values: Vec<(&str, String)> = request.workplace.values().into();
-    let task = render_owned(SCRIPT_TASK, &values);
-    let Some(failed) = &request.failed else {
-        messages.push(Message::user(task.trim_end()));
-        return Prompt { system: SCRIPT_SYSTEM.to_owned(), messages };
-    };
-    let output = if failed.output.trim().is_empty() {
-        String::new()
-    } else {
-        fence("output", "", &bound(failed.output, REPAIR_OUTPUT_CHARS))
-    };
-    let failure = [("failure", failed.failure), ("output", output.as_str())];
-    if failed.afresh {
-        messages.push(Message::user(format!("{}\n\n{}", task.trim_end(), render(SCRIPT_AFRESH, &failure).trim_end())));
-    } else {
+    messages.push(Message::user(render_owned(SCRIPT_TASK, &values).trim_end()));
+    if let Some(failed) = &request.failed {
         let script = bound(failed.script, REPAIR_SCRIPT_CHARS);
-        messages.push(Message::user(task.trim_end()));
         messages.push(Message::assistant(format!("```bash\n{}\n```", script.trim_end())));
-        messages.push(Message::user(render(SCRIPT_REPAIR, &failure).trim_end()));
+        let output = if failed.output.trim().is_empty() {
+            String::new()
+        } else {
+            fence("output", "", &bound(failed.output, REPAIR_OUTPUT_CHARS))
+        };
+        messages
+            .push(Message::user(render(SCRIPT_REPAIR, &[("failure", failed.failure), ("output", &output)]).trim_end()));
     }
     Prompt { system: SCRIPT_SYSTEM.to_owned(), messages }
 }
@@ -507,12 +494,7 @@ mod tests {
         let turn = interactive_conversation(&first, &[exchange], 8).pop().unwrap().content;
         let script = script_request(&ScriptPrompt {
             workplace,
-            failed: Some(FailedScript {
-                script: "#!/bin/bash\nfalse",
-                failure: "exit code 1",
-                output: "boom",
-                afresh: false,
-            }),
+            failed: Some(FailedScript { script: "#!/bin/bash\nfalse", failure: "exit code 1", output: "boom" }),
             examples: true,
         });
         let texts = [

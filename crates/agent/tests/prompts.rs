@@ -121,24 +121,10 @@ fn script_first_and_repair() {
             script: "#!/bin/bash\nset -euo pipefail\njq -R . data.csv > data.json\n",
             failure: "exit code 127",
             output: "script-1.sh: line 3: jq: command not found\n",
-            afresh: false,
         }),
         examples: true,
     });
     insta::assert_snapshot!(format!("{}\n[repair]\n{}", first.transcript(), repair.last_user()));
-    // After a repair that was the failed script again: the goal and how it failed, without the script.
-    let afresh = script_request(&ScriptPrompt {
-        workplace,
-        failed: Some(FailedScript {
-            script: "#!/bin/bash\nset -euo pipefail\njq -R . data.csv > data.json\n",
-            failure: "exit code 127",
-            output: "script-1.sh: line 3: jq: command not found\n",
-            afresh: true,
-        }),
-        examples: true,
-    });
-    assert_eq!(afresh.messages.len(), 1, "{}", afresh.transcript());
-    insta::assert_snapshot!("script_afresh", afresh.transcript());
 }
 
 #[test]

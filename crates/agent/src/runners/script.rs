@@ -200,16 +200,10 @@ impl Runner for ScriptRunner {
 }
 
 /// One failed attempt: what the next prompt tells the model.
-#[derive(Default)]
 struct Failure {
     script: String,
     how: String,
     output: String,
-    /// Whether the next prompt starts afresh, without this script ([`FailedScript::afresh`]): the model's last reply
-    /// was it again (not run again), or it was the shell's repair, not the model's.
-    afresh: bool,
-    /// Whether the model's last reply was this script again.
-    again: bool,
 }
 
 async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome, DagError> {
@@ -249,29 +243,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // A failed script the shell fixed without a call (`script_fix::repair`): the next attempt, on top of the
         // model's `attempts`, at most `MAX_SHELL_REPAIRS` of them.
         let mut fixed: Option<Script> = None;
-        // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged (and
-        // whether it was the shell's repair).
-        let mut again: Option<(Script, bool)> = None;
+        // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
+        let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
-        let mut ran_shell_repair = false;
-        // Every script that failed so far: one the model writes again is not run again, however far back it failed.
-        let mut tried: Vec<String> = Vec::new();
         while attempt < attempts + shell_repairs || again.is_some() {
             if again.is_none() {
                 attempt += 1;
             }
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
-            let shell_repair = again.as_ref().map_or(fixed.is_some(), |(_, by_shell)| *by_shell);
-            if let Some(failed) = failure.as_mut() {
-                // A failed shell's repair is not shown as the model's own script (a small model copies what it is
-                // shown as its reply): the next prompt starts afresh, with how it failed.
-                failed.afresh |= ran_shell_repair;
-                if !tried.iter().any(|script| same_script(script, &failed.script)) {
-                    tried.push(failed.script.clone());
-                }
-            }
-            ran_shell_repair = shell_repair;
+            let shell_repair = fixed.is_some();
             let last = attempt == attempts + shell_repairs && !shell_repair;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
@@ -285,8 +266,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
             // A command the subtask came with (the classifier's, a planner's) is the first attempt: no call.
             let given = subtask.command.as_deref().map(str::trim).filter(|c| attempt == 1 && !c.is_empty());
-            let script = match (again.take().or_else(|| fixed.take().map(|script| (script, true))), given) {
-                (Some((script, _)), _) => script,
+            let script = match (again.take().or_else(|| fixed.take()), given) {
+                (Some(script), _) => script,
                 (None, Some(command)) => Script::command_line(command),
                 (None, None) => match writer.write(failure.as_ref(), attempt).await {
                     Written::Script(script) => script,
@@ -296,7 +277,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             script: one_line(&reply, 300),
                             how: "the reply had no script in a fenced code block, so nothing ran".into(),
                             output: String::new(),
-                            ..Failure::default()
                         });
                         continue;
                     }
@@ -304,21 +284,18 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 },
             };
             let script = tidied(shared, &subtask.description, script);
-            // A failed script again (a small model's repair often is) is not run again: the next prompt starts
-            // afresh, without it.
-            if let Some(failed) = failure.as_mut().filter(|_| tried.iter().any(|t| same_script(t, &script.text))) {
-                failed.again = true;
-                failed.afresh = true;
+            // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
+            if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
+                let how = match failed.how.strip_prefix(SAME_AGAIN) {
+                    Some(_) => failed.how.clone(),
+                    None => format!("{SAME_AGAIN}{}", failed.how),
+                };
+                failure = Some(Failure { script: script.text, how, output: failed.output.clone() });
                 continue;
             }
             if let Err(refused) = gate_script(&pane, &script, &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                failure = Some(Failure {
-                    script: script.text,
-                    how: refused.to_string(),
-                    output: "nothing ran".into(),
-                    ..Failure::default()
-                });
+                failure = Some(Failure { script: script.text, how: refused.to_string(), output: "nothing ran".into() });
                 continue;
             }
             let staged = staging.begin(attempt);
@@ -362,7 +339,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             };
             let (mut seen, applied) = match settled {
                 Settled::Unavailable => {
-                    again = Some((script, shell_repair));
+                    again = Some(script);
                     continue;
                 }
                 Settled::Refused(how) => {
@@ -370,7 +347,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         Seen::Finished(output) => bound(&output.output, ERROR_TAIL_CHARS * 2),
                         _ => String::new(),
                     };
-                    failure = Some(Failure { script: script.text, how, output, ..Failure::default() });
+                    failure = Some(Failure { script: script.text, how, output });
                     continue;
                 }
                 Settled::Applied(applied) => (seen, applied),
@@ -401,7 +378,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("it exited 0, but {problem}"),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                        ..Failure::default()
                     });
                     continue;
                 }
@@ -448,7 +424,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                                     one_line(&look.reason, 200)
                                 ),
                                 output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                                ..Failure::default()
                             });
                             continue;
                         }
@@ -486,7 +461,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("exit code {}", output.exit_code),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                        ..Failure::default()
                     });
                 }
                 Seen::NeedsInput(found) => {
@@ -502,7 +476,6 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                             one_line(&found.prompt, 80)
                         ),
                         output: so_far,
-                        ..Failure::default()
                     });
                 }
                 Seen::Cancelled => {
@@ -532,10 +505,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         }
     }
     let last = failure
-        .map(|f| {
-            let again = if f.again { SAME_AGAIN } else { "" };
-            format!("{again}{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300))
-        })
+        .map(|f| format!("{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300)))
         .unwrap_or_default();
     let left = deadline.saturating_duration_since(Instant::now());
     if shared.config.script_fallback
@@ -749,12 +719,7 @@ impl Writer<'_> {
         };
         let prompt = script_request(&ScriptPrompt {
             workplace,
-            failed: failure.map(|f| FailedScript {
-                script: &f.script,
-                failure: &f.how,
-                output: &f.output,
-                afresh: f.afresh,
-            }),
+            failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
             examples: examples && self.shared.config.worked_examples,
         });
         let shape = CallShape {
@@ -774,8 +739,9 @@ impl Writer<'_> {
     }
 }
 
-/// How a subtask whose last reply was the failed script again ends (followed by how that script failed).
-const SAME_AGAIN: &str = "the last reply was the script that had failed, so it did not run again; that script failed: ";
+/// How a repair that returned the failed script unchanged is told (followed by how that script failed).
+const SAME_AGAIN: &str =
+    "this is the script that already failed, so it did not run again; write a different one. It failed: ";
 
 /// Whether two scripts are the same apart from the shebang, blank lines and indentation.
 fn same_script(a: &str, b: &str) -> bool {

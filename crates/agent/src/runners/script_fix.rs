@@ -70,8 +70,7 @@ static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
 
 /// `script` with what cannot be meant fixed: a lone file operand of `wc` is read on stdin when the goal wants a
 /// number, so the count is not followed by the name; `mkdir` makes missing parents, and the directory of a file
-/// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks,
-/// and its `csv` readers and writers read and write tabs where the only files it names are `.tsv` ones.
+/// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks.
 pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     let mut text = script.text.clone();
     if script.language == Language::Bash {
@@ -84,7 +83,6 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
         Language::Python => with_imports(&text, 1),
         Language::Bash => heredoc_imports(&text),
     };
-    text = tab_delimited(&text);
     Script { language: script.language, text }
 }
 
@@ -193,52 +191,6 @@ fn stdin_for_wc(text: &str) -> String {
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
 }
 
-/// The `csv` functions that split or join on a delimiter, and whether each writes.
-const CSV_CALLS: [(&str, bool); 4] =
-    [("csv.reader(", false), ("csv.DictReader(", false), ("csv.writer(", true), ("csv.DictWriter(", true)];
-
-/// `text` with `delimiter=chr(9)` given to each python `csv` reader, and each writer of a `.tsv` file it opens in the
-/// call, where the script names `.tsv` files and no `.csv` one and sets no delimiter or dialect anywhere: without it
-/// the module splits a TSV row on commas, into one column (seen with Qwen2.5-Coder-1.5B: a top-3 from a TSV file
-/// written empty, twice). A writer to anything else (stdout, "as CSV") keeps its commas. `chr(9)`, not `'\t'`: the
-/// code may sit inside a quoted bash string, where a quote or a backslash would mean something else.
-fn tab_delimited(text: &str) -> String {
-    let named = |ext: &str| {
-        text.match_indices(ext).any(|(at, _)| !text[at + ext.len()..].starts_with(|c: char| c.is_alphanumeric()))
-    };
-    if !named(".tsv") || named(".csv") || text.contains("delimiter") || text.contains("dialect") {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    while let Some((at, (call, writes))) = CSV_CALLS.iter().filter_map(|c| rest.find(c.0).map(|at| (at, c))).min() {
-        let open = at + call.len();
-        out.push_str(&rest[..open]);
-        rest = &rest[open..];
-        // The call's closing parenthesis, past nested ones; none on the same text (a call cut short): left alone.
-        let mut depth = 1;
-        let close = rest.char_indices().find_map(|(i, c)| {
-            match c {
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                _ => {}
-            }
-            (depth == 0).then_some(i)
-        });
-        let Some(close) = close else { break };
-        let args = rest[..close].trim_end();
-        out.push_str(args);
-        // A writer keeps its commas unless it opens a .tsv file itself (it may write to stdout, or a report).
-        if !args.is_empty() && (!writes || args.contains(".tsv")) {
-            out.push_str(if args.ends_with(',') { " " } else { ", " });
-            out.push_str("delimiter=chr(9)");
-        }
-        rest = &rest[close..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Each python heredoc of a bash script with the imports it lacks.
 fn heredoc_imports(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
@@ -344,45 +296,6 @@ mod tests {
         }
         let top = bash("echo hi > notes.txt");
         assert_eq!(tidy("Write hi to notes.txt.", &top), top, "no directory to make");
-    }
-
-    #[test]
-    fn csv_code_over_tsv_files_splits_on_tabs() {
-        let goal = "Write the three largest parcels of lots.tsv to big.tsv.";
-        let script = bash(
-            "python3 - <<'EOF'\nimport csv, sys\nrows = list(csv.DictReader(open('lots.tsv', newline='')))\nw = \
-             csv.writer(open('big.tsv', 'w'),)\nfor r in csv.reader(f): pass\nout = csv.writer(sys.stdout)\nEOF",
-        );
-        assert_eq!(
-            tidy(goal, &script).text,
-            bash(
-                "python3 - <<'EOF'\nimport csv, sys\nrows = list(csv.DictReader(open('lots.tsv', newline=''), \
-                 delimiter=chr(9)))\nw = csv.writer(open('big.tsv', 'w'), delimiter=chr(9))\nfor r in csv.reader(f, \
-                 delimiter=chr(9)): pass\nout = csv.writer(sys.stdout)\nEOF"
-            )
-            .text
-        );
-        let as_csv =
-            bash("python3 -c \"import csv, sys; csv.writer(sys.stdout).writerows(csv.reader(open('a.tsv')))\"");
-        assert_eq!(
-            tidy("Print the rows of a.tsv as CSV.", &as_csv),
-            bash(
-                "python3 -c \"import csv, sys; csv.writer(sys.stdout).writerows(csv.reader(open('a.tsv'), \
-                 delimiter=chr(9)))\""
-            ),
-            "the reader splits on tabs, the writer keeps its commas"
-        );
-        let once = tidy(goal, &script);
-        assert_eq!(tidy(goal, &once), once, "a delimiter is given once");
-        for left in [
-            "python3 -c \"import csv; print(list(csv.reader(open('a.tsv'), delimiter='\\t')))\"",
-            "python3 -c \"import csv; print(list(csv.reader(open('a.tsv'), dialect='excel-tab')))\"",
-            "python3 -c \"import csv; csv.writer(open('a.csv', 'w')).writerows(csv.reader(open('b.tsv')))\"",
-            "python3 -c \"import csv; print(list(csv.reader(open('a.tsvx'))))\"",
-            "python3 -c \"import csv; print(list(csv.reader(open('a.txt'))))\"",
-        ] {
-            assert_eq!(tidy(goal, &bash(left)), bash(left), "{left}");
-        }
     }
 
     #[test]
