@@ -73,6 +73,27 @@ async fn a_failing_program_is_fixed_one_action_at_a_time_and_run_again_until_it_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_run_does_not_vouch_for_a_result_the_task_wants_right() {
+    let world = World::new().await;
+    program(&world, "tally.py", "import json\nvotes = json.load(open('votes.json'))\nprint(sum(votes.values()))\n");
+    std::fs::write(world.work.path().join("votes.json"), "{\"ana\": 3,\n \"ben\": 4,\n}\n").unwrap();
+    // A reply in JSON without a command is not typed into the shell: asked again.
+    world.replies(&[r#"{"action":"done"}"#, &fix("sed -i 's/4,$/4/' votes.json")]);
+    let agent = world.agent();
+    let goal = "Run python3 tally.py and fix whatever it complains about until it works: it should print the right \
+                total.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "7");
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!(stats.verified, Some(false), "{stats:?}");
+    assert!(stats.checks.iter().any(|c| c.contains("is right was not checked")), "{:?}", stats.checks);
+    assert!(world.prompts()[1].contains("Your last reply was not run: it held no command"), "{:?}", world.prompts());
+    assert!(!world.history("agent:shell").await.contains("action"), "the JSON was never typed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_success_resting_on_a_guessed_fix_is_unchecked_where_fixes_are_traced() {
     let config = || AgentConfig { trace_fixes: true, ..AgentConfig::default() };
     let goal = "Run ./pack.sh; fix what it complains about and run it again until it succeeds.";

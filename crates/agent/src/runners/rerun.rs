@@ -66,6 +66,19 @@ static PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A goal that asks for the program's result to be right (`so it prints the right totals`, `writes them correctly`),
+/// which a run without an error does not show.
+static WANTS_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\b(?:correctly|accurately|properly
+        |(?:right|correct|expected|accurate|proper)\s+(?:\w+\s+)?(?:totals?|sums?|counts?|numbers?|values?|results?
+        |output|answers?|lines?|rows?|amounts?|averages?|report|list))\b",
+    )
+});
+
+/// The check said of a clean run whose result the goal wants right: not vouched for.
+const UNJUDGED: &str = "whether what it printed or wrote is right was not checked: only that it ran without an error";
+
 /// The most characters of the program's output kept for a fix prompt.
 const OUTPUT_CHARS: usize = 1500;
 
@@ -370,8 +383,11 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                         checks.extend(promised.iter().map(|file| format!("it made {file}")));
                         // The program accepted what the fixes wrote; what they guessed, it cannot vouch for.
                         let doubt = tracer.as_ref().and_then(fix_sources::Tracer::doubt);
-                        let verified = doubt.is_none();
+                        // A clean run shows the program works, not that what it prints or writes is right.
+                        let unjudged = WANTS_RIGHT.is_match(&subtask.description).then(|| UNJUDGED.to_owned());
+                        let verified = doubt.is_none() && unjudged.is_none();
                         checks.extend(doubt);
+                        checks.extend(unjudged);
                         shared.ledger.update(&subtask.id, |s| {
                             s.verified = Some(verified);
                             s.checks = checks;
@@ -629,6 +645,10 @@ fn fix_command(reply: &str) -> String {
     if let Some(command) = value.as_ref().and_then(|v| v.get("command")).and_then(|c| c.as_str()) {
         return command.trim().to_owned();
     }
+    // Another JSON object (`{"action":"done"}`) holds no command: it is not shell text to run.
+    if value.as_ref().is_some_and(|v| v.is_object() && v.get("answer").is_none()) {
+        return String::new();
+    }
     if let Some(answer) = answer_field(reply) {
         return answer.trim().to_owned();
     }
@@ -661,7 +681,7 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM] {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -710,6 +730,16 @@ mod tests {
         assert_eq!(rerun_program(goal, Some("rm -rf . ; ./pack.sh")).as_deref(), Some("rm -rf . ; ./pack.sh"));
         assert!(says_to_fix("if it fails, fix what it complains about"));
         assert!(!says_to_fix("What is the first line of app.ini?"));
+    }
+
+    #[test]
+    fn a_result_wanted_right_is_told_apart() {
+        for goal in ["so it prints the right totals", "writes the rows correctly", "gives the expected output"] {
+            assert!(WANTS_RIGHT.is_match(goal), "{goal}");
+        }
+        for goal in ["run it right away", "until it works", "the right file is report.py"] {
+            assert!(!WANTS_RIGHT.is_match(goal), "{goal}");
+        }
     }
 
     /// The program `goal` names first (`./sync.py`, `./pack.sh`).
@@ -798,5 +828,6 @@ mod tests {
         assert_eq!(fix_command(r#"{"command":"touch a.txt"}"#), "touch a.txt");
         assert_eq!(fix_command("```bash\nmkdir -p out\n```"), "mkdir -p out");
         assert_eq!(fix_command("`chmod +x run.sh`"), "chmod +x run.sh");
+        assert_eq!(fix_command(r#"{"action":"done","summary":"fixed"}"#), "", "no command: nothing to run");
     }
 }
