@@ -45,6 +45,10 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What makes the words after it a denial (`don't run it again`).
+static DENIED: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+$"));
+
 /// A sentence that says what the program does (`It should copy …`, `The script then writes …`), not what to do.
 static DESCRIBES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -92,7 +96,9 @@ const REASK_TEMPERATURE: f32 = 0.9;
 /// to be fixed and run again (or run until it works), and asks for no file besides what the program makes. `command`:
 /// the subtask's own command, used when it runs the program the goal names.
 pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String> {
-    if !RERUN.is_match(goal) {
+    // "Fix it, but don't run it again": a rerun denied is none.
+    let asked = RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
+    if !asked {
         return None;
     }
     // What the program itself makes ("It should copy the files into mirror/") is for the program to write, not a
@@ -197,7 +203,15 @@ fn refusal(
         return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
     }
     if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
-        let named: Vec<String> = arguments(error, false).into_iter().filter(|w| looks_like_file(w)).take(3).collect();
+        // Shown as the error writes them: `arguments` trims a path's leading `/`, which would make it relative.
+        let named: Vec<String> = arguments(error, false)
+            .into_iter()
+            .filter(|w| looks_like_file(w))
+            .take(3)
+            .map(|w| {
+                if error.contains(&format!("/{w}")) && !error.contains(&format!("./{w}")) { format!("/{w}") } else { w }
+            })
+            .collect();
         let hint = if named.is_empty() { String::new() } else { format!(" (it names {})", named.join(", ")) };
         return Some(format!("`{}` acts on nothing the error names{hint}", one_line(fix, 80)));
     }
@@ -681,7 +695,7 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT] {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -728,6 +742,12 @@ mod tests {
         assert_eq!(program("Repeat the header of a.csv until b.csv has 3 lines."), None, "no program");
         let goal = "Start ./pack.sh and keep repairing whatever it reports until it works.";
         assert_eq!(rerun_program(goal, Some("rm -rf . ; ./pack.sh")).as_deref(), Some("rm -rf . ; ./pack.sh"));
+        assert_eq!(program("Fix the typo in pack.sh, but don't run it again."), None, "a rerun denied");
+        assert_eq!(
+            program("Run ./pack.sh; don't run it again blindly: fix what it complains about first.").as_deref(),
+            Some("./pack.sh"),
+            "another request stands"
+        );
         assert!(says_to_fix("if it fails, fix what it complains about"));
         assert!(!says_to_fix("What is the first line of app.ini?"));
     }
@@ -776,6 +796,12 @@ mod tests {
         assert_eq!(
             refused("mkdir -p cache").unwrap(),
             "`mkdir -p cache` acts on nothing the error names (it names publish.sh, input.cfg)"
+        );
+        let absolute = "/srv/app/publish.sh: line 3: input.cfg: No such file or directory";
+        assert_eq!(
+            refusal("mkdir -p cache", "./publish.sh", None, &[], absolute).unwrap(),
+            "`mkdir -p cache` acts on nothing the error names (it names /srv/app/publish.sh, input.cfg)",
+            "a path as the error writes it"
         );
     }
 
