@@ -172,7 +172,10 @@ async fn busy(agent: &RealAgent) {
 
 async fn permission_dialog(agent: &RealAgent) {
     agent.deliver_ok("ops: please run the tool").await;
-    let recognition = agent.wait_for("a permission dialog", WAIT, |r| r.dialog().is_some()).await.unwrap();
+    // The dialog's frame and question draw before its choices: wait for the choices too (Gemini CLI was seen
+    // between the two).
+    let with_menu = |r: &Recognition| r.dialog().is_some_and(|dialog| dialog.menu.is_some());
+    let recognition = agent.wait_for("a permission dialog with its choices", WAIT, with_menu).await.unwrap();
     let dialog = recognition.dialog().unwrap().clone();
     let menu = dialog.menu.clone().unwrap_or_else(|| panic!("{}: no menu in {dialog:?}", agent.kind.name()));
     assert!(menu.choices.len() >= 2, "{}: {menu:?}", agent.kind.name());
