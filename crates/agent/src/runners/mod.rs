@@ -4,7 +4,6 @@ mod consensus;
 mod consent;
 mod final_look;
 mod fix_sources;
-mod heredoc;
 mod interactive;
 mod peek;
 mod questions;

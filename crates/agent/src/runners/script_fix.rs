@@ -16,7 +16,6 @@ use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
 use crate::goal_spec::GoalSpec;
-use crate::runners::heredoc::heredocs;
 use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number, tells_a_number};
 use crate::runners::script::{Language, Script};
 
@@ -30,10 +29,10 @@ static WC_ONE_FILE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`). Not `python3 prog.py <<EOF`: that
-/// heredoc is the program's input, not code.
+/// A line that starts a python heredoc (`python3 - <<'EOF'`, `python -u <<EOF`), with its delimiter. Not
+/// `python3 prog.py <<EOF`: that heredoc is the program's input, not code.
 static PYTHON_HEREDOC: LazyLock<Regex> =
-    LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?(?:[ \t]+-\S*)*[ \t]*<<-?[ \t]*['"]?\w+['"]?\s*$"#));
+    LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#));
 
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
 const IMPORT_TABLE: &[(&str, &str, &str)] = &[
@@ -193,15 +192,24 @@ fn stdin_for_wc(text: &str) -> String {
 
 /// Each python heredoc of a bash script with the imports it lacks.
 fn heredoc_imports(text: &str) -> String {
+    let start = &*PYTHON_HEREDOC;
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut at = 0;
-    for heredoc in heredocs(&lines).into_iter().filter(|h| PYTHON_HEREDOC.is_match(lines[h.opener])) {
-        out.extend(lines[at..heredoc.body.start].iter().map(|line| (*line).to_owned()));
-        out.push(with_imports(&lines[heredoc.body.clone()].join("\n"), 0));
-        at = heredoc.body.end;
+    while at < lines.len() {
+        out.push(lines[at].to_owned());
+        let Some(delimiter) = start.captures(lines[at]).map(|c| c[2].to_owned()) else {
+            at += 1;
+            continue;
+        };
+        let end = (at + 1..lines.len()).find(|&i| lines[i].trim() == delimiter).unwrap_or(lines.len());
+        let code = lines[at + 1..end].join("\n");
+        out.push(with_imports(&code, 0));
+        if end < lines.len() {
+            out.push(lines[end].to_owned());
+        }
+        at = end + 1;
     }
-    out.extend(lines[at..].iter().map(|line| (*line).to_owned()));
     rejoin(&out, text)
 }
 
