@@ -57,9 +57,8 @@ pub async fn run(config: &Config, task: &str, unrouted: bool, output: Output) ->
     let quiet = |plan: &dag_sched::Plan| output.json && clive_core::remote_task::is_remote(plan);
     let (routed, outcome) = crate::progress::drive(work, events, &cancel, quiet).await?;
     let Some(outcome) = outcome else {
-        // What a plan's panes would be allowed to reach, when a model would type into them (a plan's always: one
-        // tier 0 decides by rule is still a model's to carry out).
-        let networks = (routed.tier != Tier::Direct || !matches!(routed.route, Route::Direct(_)))
+        // What a plan's panes would be allowed to reach, when a model would type into them.
+        let networks = (routed.tier != Tier::Direct)
             .then(|| routed.route.to_plan())
             .flatten()
             .map(|plan| config.options.tools.pane_networks(task, &plan));

@@ -90,8 +90,7 @@ fn a_local_model_gets_no_final_look_but_a_number_is_a_check() {
     assert_eq!(json_of(&out)["verified"], false);
     // The shell checks that the answer is one number, and a second script, sampled apart, gives the same: checked.
     let question = "How many lines does notes.txt have? Just the number.";
-    // One step of work on a file that is here: a small model is not asked to classify it.
-    model.replies(&["```bash\nwc -l < notes.txt\n```", "```bash\ngrep -c '' notes.txt\n```"]);
+    model.replies(&[PROGRAM, "```bash\nwc -l < notes.txt\n```", "```bash\ngrep -c '' notes.txt\n```"]);
     let out = world.run_with_model(&model, work.path(), &["--json", question]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = json_of(&out);
@@ -112,7 +111,7 @@ fn a_second_script_that_does_it_the_same_way_checks_nothing() {
     std::fs::write(work.path().join("names.txt"), "Ann\nBo\nCy").unwrap();
     let model = FakeModel::start();
     let question = "How many names are in names.txt, one per line? Just the number.";
-    model.replies(&["```bash\nwc -l < names.txt\n```", "```bash\ncat names.txt | wc -l\n```"]);
+    model.replies(&[PROGRAM, "```bash\nwc -l < names.txt\n```", "```bash\ncat names.txt | wc -l\n```"]);
     let out = world.run_with_model(&model, work.path(), &["--json", question]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     let report = json_of(&out);
@@ -130,14 +129,14 @@ fn a_zero_from_a_local_model_is_unchecked_and_asks_for_no_second_script() {
     // A filter that matches nothing gives 0, right or wrong; a second one that matches nothing agrees. So a zero is
     // applied but unchecked (exit 6), and no call is spent on a second script.
     let question = "How many ERROR lines does app.log have? Just the number.";
-    model.replies(&["```bash\ngrep -c ERROR app.log || true\n```"]);
+    model.replies(&[PROGRAM, "```bash\ngrep -c ERROR app.log || true\n```"]);
     let out = world.run_with_model(&model, work.path(), &["--json", question]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     let report = json_of(&out);
     assert_eq!((report["verified"].as_bool(), report["answer"].as_str()), (Some(false), Some("0\n")), "{report}");
     let checks = report["subtasks"][0]["checks"].to_string();
     assert!(checks.contains("the result is 0, which scripts whose filters match nothing give too"), "{checks}");
-    assert_eq!(model.server.requests().len(), 1, "one script (routed by rule): no second script");
+    assert_eq!(model.server.requests().len(), 2, "the route and one script: no second script");
 }
 
 #[test]
@@ -148,7 +147,7 @@ fn a_changed_file_from_a_local_model_is_unchecked_when_only_its_shape_was_checke
     let model = FakeModel::start();
     // The count is one number, as asked, and the shell checks that; but with a file that existed changed, no second
     // result can be compared, and a local model's right-shaped result is often wrong: applied, unchecked (exit 6).
-    model.replies(&["```bash\nsort -o guests.txt guests.txt\nwc -l < guests.txt > count.txt\n```"]);
+    model.replies(&[PROGRAM, "```bash\nsort -o guests.txt guests.txt\nwc -l < guests.txt > count.txt\n```"]);
     let goal = "Sort the lines of guests.txt alphabetically, in place, and write how many lines it has to count.txt.";
     let out = world.run_with_model(&model, work.path(), &["--json", goal]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
@@ -159,7 +158,7 @@ fn a_changed_file_from_a_local_model_is_unchecked_when_only_its_shape_was_checke
     assert!(checks.contains("the shell checked only its shape, and no second result could be compared"), "{checks}");
     assert_eq!(std::fs::read_to_string(work.path().join("guests.txt")).unwrap(), "Abe\nMira\nZed\n");
     assert_eq!(std::fs::read_to_string(work.path().join("count.txt")).unwrap().trim(), "3");
-    assert_eq!(model.server.requests().len(), 1, "no second script: it could not be compared");
+    assert_eq!(model.server.requests().len(), 2, "no second script: it could not be compared");
 }
 
 #[test]
@@ -196,7 +195,7 @@ fn a_small_model_s_number_that_a_second_script_contradicts_stays_unchecked() {
     // number written by the first is not claimed as checked (exit 6), and the second's file is never applied.
     let first = "```bash\nwc -l < visits.csv > rows.txt\n```";
     let second = "```bash\ntail -n +2 visits.csv | wc -l > rows.txt\necho 2 > stray.txt\n```";
-    model.replies(&[first, second]);
+    model.replies(&[PROGRAM, first, second]);
     let goal = "Write the number of data rows in visits.csv to rows.txt.";
     let out = world.run_with_model(&model, work.path(), &["--json", goal]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));

@@ -199,10 +199,9 @@ async fn route_task(
     let installed = options.tools.installed().await;
     // A small model's planner splits one step into several it cannot join up again: see
     // `RouterOptions::unplanned_single_steps`. Its classifier says `drive` for file work it then cannot do step by
-    // step: `RouterOptions::drives_need_a_program`. Given both, its classifier call decides nothing for one step of
-    // file work: `RouterOptions::unclassified_file_work`.
+    // step: `RouterOptions::drives_need_a_program`.
     let small = small_model(provider, options, budget)?;
-    let router = router.unplanned_single_steps(small).drives_need_a_program(small).unclassified_file_work(small);
+    let router = router.unplanned_single_steps(small).drives_need_a_program(small);
     router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
 }
 

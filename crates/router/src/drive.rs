@@ -67,7 +67,7 @@ const ADDRESSING: &[&str] =
     &["enter", "select", "choose", "pick", "quit", "exit", "wants", "asks", "confirm", "accept", "decline"];
 
 /// The words of `task` without the punctuation around them; a leading dot stays (`./setup.sh`, `.env`).
-pub(crate) fn words(task: &str) -> impl Iterator<Item = &str> {
+fn words(task: &str) -> impl Iterator<Item = &str> {
     task.split_whitespace().map(|word| word.trim_matches(|c: char| ",;:!?()[]{}'\"`".contains(c)).trim_end_matches('.'))
 }
 

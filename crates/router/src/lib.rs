@@ -43,7 +43,6 @@ mod cost;
 pub mod direct_commands;
 mod drive;
 mod error;
-mod file_work;
 mod installed;
 mod model_call;
 mod model_command;

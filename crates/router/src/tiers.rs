@@ -48,13 +48,6 @@ pub struct RouterOptions {
     /// whose step-by-step driving then looks once and declares it done (Qwen2.5-Coder-1.5B listed the directory
     /// and called files renamed that it never touched).
     pub drives_need_a_program: bool,
-    /// When tier 0 declines a task that is one step of work on files here (it names a file or directory of the
-    /// working directory's listing, names no steps of its own, nothing to drive and asks for no prose), one script
-    /// subtask does it without a classifier call (default off), decided by rule (tier 0). For a small model, every
-    /// kind its classifier could answer for such a task ends in that same subtask (its command is set aside for
-    /// the script writer's, `plan` and `drive` become one script under the two options above), so the call
-    /// decides nothing; it cost about 550 prompt tokens and 11 s a task with Qwen2.5-Coder-1.5B on two cores.
-    pub unclassified_file_work: bool,
 }
 
 impl Default for RouterOptions {
@@ -68,7 +61,6 @@ impl Default for RouterOptions {
             plan_cache_entries: 32,
             unplanned_single_steps: false,
             drives_need_a_program: false,
-            unclassified_file_work: false,
         }
     }
 }
@@ -141,12 +133,6 @@ impl Router {
         self
     }
 
-    /// Sets [`RouterOptions::unclassified_file_work`].
-    pub fn unclassified_file_work(mut self, on: bool) -> Self {
-        self.options.unclassified_file_work = on;
-        self
-    }
-
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -174,14 +160,6 @@ impl Router {
             Err(Decline::Empty) => return Err(RouterError::EmptyTask),
             Err(declined) => declined,
         };
-        if self.options.unclassified_file_work
-            && crate::file_work::one_step_file_work(task, context)
-            && let Verdict::Decided(route) = classifier::one_subtask(task, context, dag_sched::Mode::Script, None)
-        {
-            tracing::debug!("one step of work on the files here: one script subtask, no classifier call");
-            let step = TierStep::new(Tier::Direct, started.elapsed());
-            return Ok(Routed { route, tier: Tier::Direct, steps: vec![step] });
-        }
         let mut tier0 = TierStep::new(Tier::Direct, started.elapsed());
         tier0.declined = Some(declined.to_string());
         let mut steps = vec![tier0];

@@ -144,41 +144,6 @@ async fn a_drive_for_file_work_is_one_script_when_drives_need_a_program() {
 }
 
 #[tokio::test]
-async fn one_step_of_file_work_here_needs_no_classifier_when_unclassified_file_work() {
-    let server = FakeServer::start().await.unwrap();
-    let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
-    let router = Router::new(model.unwrap()).unclassified_file_work(true);
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("orders.tsv"), "id\tqty\n").unwrap();
-    std::fs::write(dir.path().join("notes.md"), "# notes\n").unwrap();
-    let mut context = RouteContext::new();
-    context.workdir = Some(clive_router::WorkDir::read(dir.path(), 20).unwrap());
-
-    let task = "Sum the qty column of orders.tsv and write the total to total.txt";
-    let routed = router.route(task, &context).await.unwrap();
-    let Route::Plan(route) = &routed.route else { panic!("{:?}", routed.route) };
-    let [subtask] = route.plan.subtasks.as_slice() else { panic!("{:?}", route.plan) };
-    assert_eq!((subtask.mode, subtask.description.as_str(), subtask.command.as_deref()), (Mode::Script, task, None));
-    assert_eq!((routed.tier, routed.model_calls(), routed.steps.len()), (Tier::Direct, 0, 1));
-    assert_eq!(routed.steps[0].declined, None, "tier 0 decided it");
-    assert!(server.requests().is_empty(), "no classifier call");
-
-    // Prose, a file that is not here, a program to run: the classifier decides, as before.
-    for task in ["Summarise notes.md in two sentences", "Count the lines of report.csv", "Run ./notes.md"] {
-        reply(&server, &classifier_reply("write", ""));
-        let routed = router.route(task, &context).await.unwrap();
-        assert_eq!(routed.tier, Tier::Classifier, "{task}");
-    }
-    assert_eq!(server.requests().len(), 3);
-
-    // Off by default.
-    let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
-    reply(&server, &classifier_reply("program", ""));
-    let routed = router.route(task, &context).await.unwrap();
-    assert_eq!((routed.tier, server.requests().len()), (Tier::Classifier, 1));
-}
-
-#[tokio::test]
 async fn a_planned_drive_for_file_work_is_a_script_when_drives_need_a_program() {
     let server = FakeServer::start().await.unwrap();
     let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
