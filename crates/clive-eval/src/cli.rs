@@ -23,6 +23,7 @@ Examples:
   clive-eval validate                             every check fails on its fixtures and passes after solution.sh
   clive-eval list --tag answer
   clive-eval run --tag heldout --backend local -o heldout.json   held-out tasks: counted, not shown
+  clive-eval spread before.json after.json again.json   which passes are the usual ones, run after run
 
 Exit codes:
   0    everything passed (with --baseline: nothing regressed)
@@ -71,6 +72,14 @@ pub enum Command {
         /// Tokens per passed run may grow by this share before it counts as a regression.
         #[arg(long, default_value_t = 0.2, value_name = "SHARE")]
         token_threshold: f64,
+    },
+    /// Set saved reports of the same tasks side by side: each task's pass rate over all their runs, and for each
+    /// report its passes of tasks that usually fail and its failures of tasks that usually pass. Held-out tasks
+    /// are shown by rate only.
+    Spread {
+        /// The reports (from --json or --output), two or more.
+        #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+        reports: Vec<PathBuf>,
     },
 }
 
@@ -192,6 +201,10 @@ async fn dispatch(cli: &Cli) -> Result<i32, Error> {
         print_report(&after, cli.json, &BTreeSet::new());
         return Ok(i32::from(regressed));
     }
+    if let Command::Spread { reports } = &cli.command {
+        spread(reports, cli)?;
+        return Ok(0);
+    }
     let suite_dir = match &cli.suite {
         Some(dir) => dir.clone(),
         None => Suite::find_default().ok_or_else(|| Error::Io {
@@ -207,7 +220,7 @@ async fn dispatch(cli: &Cli) -> Result<i32, Error> {
         }
         Command::Validate(selection) => validate(&suite.select(&selection.filter())?, cli.json).await,
         Command::Run(args) => run(&suite.select(&args.selection.filter())?, args, cli.json, cli.show_heldout).await,
-        Command::Compare { .. } => unreachable!("handled above"),
+        Command::Compare { .. } | Command::Spread { .. } => unreachable!("handled above"),
     }
 }
 
@@ -341,6 +354,36 @@ fn list(tasks: &[Task], json: bool, show_heldout: bool) {
     if unlisted > 0 {
         out(&format!("{unlisted} held-out tasks not listed (--show-heldout lists them)"));
     }
+}
+
+/// `spread`: the reports side by side. Names of held-out tasks, and of every task when no suite says which are
+/// held out, are left out of the text (JSON keeps everything, as `run --json` does).
+fn spread(paths: &[PathBuf], cli: &Cli) -> Result<(), Error> {
+    let reports = paths
+        .iter()
+        .map(|path| Ok((path.display().to_string(), Report::read(path)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let spread = crate::spread::spread(&reports);
+    if cli.json {
+        out(&serde_json::to_string_pretty(&spread).unwrap_or_default());
+        return Ok(());
+    }
+    let suite = match &cli.suite {
+        Some(dir) => Some(Suite::load(dir)?),
+        None => Suite::find_default().and_then(|dir| Suite::load(&dir).ok()),
+    };
+    let visible: BTreeSet<&str> = match &suite {
+        Some(suite) => suite.tasks.iter().filter(|t| !t.is_held_out()).map(|t| t.name.as_str()).collect(),
+        None => BTreeSet::new(),
+    };
+    let hidden: BTreeSet<String> = spread
+        .tasks
+        .iter()
+        .filter(|t| !cli.show_heldout && !visible.contains(t.task.as_str()))
+        .map(|t| t.task.clone())
+        .collect();
+    out(crate::spread::render(&spread, &hidden).trim_end());
+    Ok(())
 }
 
 fn print_report(report: &Report, json: bool, hidden: &BTreeSet<String>) {

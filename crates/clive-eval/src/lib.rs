@@ -6,7 +6,8 @@
 //! ([`run_suite`]) runs the real `clive` binary on each task with a wall-time limit, its own tmux socket and
 //! `CLIVE_HOME`, against the environment's model, a scripted fake ([`replies`]) or the local model; it records
 //! pass/fail/timeout, route and modes, turns, model calls, tokens, wall time, clive's own overhead and false
-//! completions (success claimed, check failed), and compares a run with a saved baseline ([`baseline`]).
+//! completions (success claimed, check failed), and compares a run with a saved baseline ([`baseline`]) or
+//! several runs with each other ([`spread`]: which passes are the usual ones).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), clive_eval::Error> {
@@ -28,6 +29,7 @@ pub mod process;
 pub mod replies;
 pub mod report;
 pub mod run;
+pub mod spread;
 pub mod table;
 pub mod task;
 

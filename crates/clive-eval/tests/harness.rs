@@ -178,6 +178,61 @@ fn a_baseline_comparison_flags_regressions() {
 }
 
 #[test]
+fn spread_tells_each_report_s_unusual_outcomes_and_names_no_held_out_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write_suite(
+        dir.path(),
+        &[
+            TaskFiles {
+                name: "steady",
+                toml: "task = \"write done to out.txt\"\n",
+                check: "file_is out.txt done\n",
+                solution: "echo done > out.txt\n",
+            },
+            TaskFiles {
+                name: "secret-flip",
+                toml: "task = \"write done to out.txt\"\ntags = [\"heldout\"]\n",
+                check: "file_is out.txt done\n",
+                solution: "echo nope > out.txt\n",
+            },
+        ],
+    );
+    let suite_arg = suite.to_str().unwrap();
+    let mut reports = Vec::new();
+    // The held-out task fails, then passes once, then fails again: its pass in the second report is the rare one.
+    for (n, answer) in ["nope", "done", "nope"].iter().enumerate() {
+        std::fs::write(suite.join("secret-flip/solution.sh"), format!("echo {answer} > out.txt\n")).unwrap();
+        let path = dir.path().join(format!("run{n}.json"));
+        eval(&["run", "--suite", suite_arg, "--agent", "reference", "-o", path.to_str().unwrap(), "-q"]);
+        reports.push(path.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["spread", "--suite", suite_arg];
+    args.extend(reports.iter().map(String::as_str));
+    let out = eval(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!text.contains("secret"), "a held-out task was named:\n{text}");
+    assert!(text.contains("3 reports · 2 tasks (1 held out: shown by pass rate only)"), "{text}");
+    assert!(text.contains("passed at least once: 2 of 2 (100.0 %) · every time: 1 of 2 (50.0 %)"), "{text}");
+    let second = text.lines().find(|l| l.contains("run1.json")).unwrap();
+    assert!(second.contains("2/2") && second.contains("1/3"), "{second}");
+    // Asked for, the names are shown; JSON keeps everything.
+    args.push("--show-heldout");
+    let shown = String::from_utf8_lossy(&eval(&args).stdout).into_owned();
+    assert!(shown.contains("secret-flip 1/3"), "{shown}");
+    args.pop();
+    args.push("--json");
+    let json: serde_json::Value = serde_json::from_slice(&eval(&args).stdout).unwrap();
+    assert_eq!(json["reports"][1]["rare_passes"][0]["task"], "secret-flip", "{json}");
+    // One report is not a spread; an unreadable one is named.
+    let out = eval(&["spread", reports[0].as_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = eval(&["spread", reports[0].as_str(), "missing.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.json"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
 fn validate_names_a_check_that_cannot_fail_and_a_solution_that_does_not_pass() {
     let dir = tempfile::tempdir().unwrap();
     write_suite(
