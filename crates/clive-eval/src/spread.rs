@@ -183,30 +183,16 @@ pub fn render(spread: &Spread, hidden: &BTreeSet<String>) -> String {
             .collect();
         shown.join(", ")
     };
-    let mut rows = vec![["report".to_owned(), "passed".into(), "rare passes".into(), "usual failures".into()]];
+    let mut rows = vec![vec!["report".to_owned(), "passed".into(), "rare passes".into(), "usual failures".into()]];
     for report in &spread.reports {
-        rows.push([
+        rows.push(vec![
             report.label.clone(),
             format!("{}/{}", report.passed, report.runs),
             named(&report.rare_passes),
             named(&report.usual_failures),
         ]);
     }
-    let widths: Vec<usize> = (0..3).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
-    for row in &rows {
-        let line = format!(
-            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2]
-        );
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    out.push_str(&crate::table::columns(&rows, 4));
     out
 }
 

@@ -50,20 +50,8 @@ pub fn render_hiding(report: &Report, hidden: &BTreeSet<String>) -> String {
             notes.push(format!("  {task} #{}: {}", failed.repeat, failed.reasons.join("; ")));
         }
     }
-    let widths: Vec<usize> =
-        (0..header.len()).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, cell)| {
-                // Text columns to the left, figures to the right.
-                if c < 4 { format!("{cell:<w$}", w = widths[c]) } else { format!("{cell:>w$}", w = widths[c]) }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-    }
+    // Text columns to the left, figures to the right.
+    let mut out = columns(&rows, 4);
     let s = &report.summary;
     let _ = writeln!(
         out,
@@ -112,6 +100,29 @@ pub fn render_hiding(report: &Report, hidden: &BTreeSet<String>) -> String {
         if !comparison.new_tasks.is_empty() {
             let _ = writeln!(out, "  not in the baseline: {}", comparison.new_tasks.join(", "));
         }
+    }
+    out
+}
+
+/// `rows` as columns two spaces apart, each as wide as its widest cell: the first `left` columns aligned to the
+/// left, the rest to the right; one line per row, without trailing spaces.
+pub(crate) fn columns(rows: &[Vec<String>], left: usize) -> String {
+    let count = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..count)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(
+                |(c, cell)| {
+                    if c < left { format!("{cell:<w$}", w = widths[c]) } else { format!("{cell:>w$}", w = widths[c]) }
+                },
+            )
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
     }
     out
 }
