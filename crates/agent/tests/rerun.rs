@@ -185,6 +185,56 @@ async fn an_exit_0_that_made_nothing_the_goal_says_the_program_makes_is_no_succe
     assert!(stats.checks.iter().any(|c| c == "it made mirror/"), "{:?}", stats.checks);
 }
 
+/// Fails until app.ini has a port in its [server] section; a real INI parser reads it.
+const SERVE: &str = "import configparser, sys\nc = configparser.ConfigParser()\nc.read('app.ini')\nif not \
+                     c.has_option('server', 'port'):\n    sys.exit(\"serve: app.ini has no 'port' in [server]\")\n\
+                     print('serving on', c.get('server', 'port'))\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_setting_the_error_names_is_set_in_its_section_by_a_set_reply() {
+    let world = World::new().await;
+    program(&world, "serve.py", SERVE);
+    let ini = "[server]\nhost = example.org\n\n[log]\nlevel = info\n";
+    std::fs::write(world.work.path().join("app.ini"), ini).unwrap();
+    world.replies(&[
+        // Two sections: which one is for the reply to say.
+        &fix("set app.ini port 8080"),
+        // Not a file here, nor one the error or the task names.
+        &fix("set server port 8080"),
+        &fix("set app.ini [server] port 8080"),
+    ]);
+    let agent = world.agent();
+    let goal = "Run python3 serve.py. It should serve on port 8080. Fix what it complains about, without editing \
+                serve.py, and run it again until it works.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "serving on 8080");
+    assert_eq!(world.read("app.ini"), "[server]\nhost = example.org\nport = 8080\n\n[log]\nlevel = info\n");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "{prompts:#?}");
+    assert!(
+        prompts[1].contains(
+            "Your last reply was not run: app.ini has the sections [server], [log]: say which one port goes in \
+             (`set app.ini [SECTION] port 8080`)"
+        ),
+        "{}",
+        prompts[1]
+    );
+    assert!(
+        prompts[2].contains(
+            "there is no file server here: [server] is a section of app.ini, so write `set app.ini [server] port 8080`"
+        ),
+        "{}",
+        prompts[2]
+    );
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!((stats.turns, stats.refused_commands), (3, 2), "{stats:?}");
+    assert_eq!(stats.verified, Some(true));
+    assert!(stats.changes.iter().any(|c| c.path.ends_with("app.ini")), "{:?}", stats.changes);
+    assert!(!world.work.path().join("server").exists());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
     let world = World::new().await;

@@ -34,6 +34,8 @@ pub(crate) struct Tracer {
     unjudged: Vec<PathBuf>,
     /// The files the fixes wrote.
     written: Vec<PathBuf>,
+    /// Values a `set` fix chose among those an error offered, and the one of them the goal names.
+    passed_over: Vec<(String, String)>,
 }
 
 impl Tracer {
@@ -45,7 +47,14 @@ impl Tracer {
         for name in names_under(cwd, skipped) {
             names.extend(words(&name));
         }
-        Tracer { cwd: cwd.to_owned(), names, guesses: Vec::new(), unjudged: Vec::new(), written: Vec::new() }
+        Tracer {
+            cwd: cwd.to_owned(),
+            names,
+            guesses: Vec::new(),
+            unjudged: Vec::new(),
+            written: Vec::new(),
+            passed_over: Vec::new(),
+        }
     }
 
     /// Traces one kept fix: `command` as the model wrote it, its `changes` (applied; `pre_image` finds where a
@@ -93,12 +102,44 @@ impl Tracer {
         }
     }
 
+    /// Traces the value a `set` fix gave `key`: it must come from the goal, the output the fix answers, the lines of
+    /// the program's text that name the key, or a name in the directory. That the file or the program held it
+    /// elsewhere does not count: the 1.5B and the 0.5B answered "retries must be a whole number, got 'three'" with the
+    /// 30 an earlier error had asked of another key ("no 'timeout' (use 30)"). Nor does a value the output offers
+    /// beside the one the goal names: "MODE must be staging or production" set to `staging` for a goal that says
+    /// production.
+    pub(crate) fn set_value(&mut self, key: &str, value: &str, goal: &str, output: &str, program: &str) {
+        let key = key.to_lowercase();
+        let naming_key: Vec<&str> = program.lines().filter(|line| line.to_lowercase().contains(&key)).collect();
+        let known: HashSet<String> =
+            words(goal).chain(words(output)).chain(naming_key.iter().flat_map(|line| words(line))).collect();
+        for word in words(value) {
+            if !known.contains(&word) && !self.names.contains(&word) && !self.guesses.contains(&word) {
+                self.guesses.push(word);
+            }
+        }
+        let goal_words: HashSet<String> = words(goal).collect();
+        let value = value.trim().to_lowercase();
+        if goal_words.contains(&value) {
+            return;
+        }
+        if let Some(named) = offered_with(output, &value).into_iter().find(|other| goal_words.contains(other)) {
+            self.passed_over.push((value, named));
+        }
+    }
+
     /// Why the program's exit 0 does not check the fixes, if it does not: guesses that are still in the files the
     /// fixes wrote, or a file whose words could not be traced.
     pub(crate) fn doubt(&self) -> Option<String> {
         let mut now: HashSet<String> = HashSet::new();
         for path in &self.written {
             now.extend(read_small(&self.cwd.join(path)).iter().flat_map(|text| words(text).collect::<Vec<_>>()));
+        }
+        if let Some((value, named)) = self.passed_over.iter().find(|(value, _)| now.contains(value)) {
+            return Some(format!(
+                "a fix chose `{value}` where the program offered `{named}` too, which the task names: the program \
+                 accepting either does not check it"
+            ));
         }
         let left: Vec<String> =
             self.guesses.iter().filter(|w| now.contains(*w)).take(5).map(|w| format!("`{w}`")).collect();
@@ -129,6 +170,23 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(|m| m.as_str())
         .filter(|w| w.chars().count() >= 2 || w.chars().all(|c| c.is_ascii_digit()))
         .map(str::to_lowercase)
+}
+
+/// The other values `text` offers beside `value` in a list of choices on one line ("staging or production", "one of
+/// json, csv | xml"), lower-cased; empty when no such list holds `value`.
+fn offered_with(text: &str, value: &str) -> Vec<String> {
+    static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::patterns::constant(r"(?i)[\w.-]+(?:(?:\s*,\s*|\s+or\s+|\s*\|\s*)[\w.-]+)*(?:\s+or\s+|\s*\|\s*)[\w.-]+")
+    });
+    static SEPARATOR: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| crate::patterns::constant(r"(?i)\s*,\s*|\s+or\s+|\s*\|\s*"));
+    for choices in CHOICES.find_iter(text) {
+        let members: Vec<String> = SEPARATOR.split(choices.as_str()).map(str::to_lowercase).collect();
+        if members.iter().any(|m| m == value) {
+            return members.into_iter().filter(|m| m != value).collect();
+        }
+    }
+    Vec::new()
 }
 
 /// A file's text, when it is small and UTF-8.
@@ -210,6 +268,44 @@ mod tests {
             fix(sed, "export.ini", Some("[export]\nformat = cvs\n"), "[export]\nformat = csv\n", sources, &[]),
             None
         );
+    }
+
+    #[test]
+    fn a_set_value_comes_from_the_complaint_it_answers_not_from_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("mirror")).unwrap();
+        std::fs::write(dir.path().join("s.ini"), "[remote]\ntimeout = 30\nretries = 30\n").unwrap();
+        let program = "if 'timeout' not in remote: exit(\"s: [remote] has no timeout (seconds; use 30)\")\n\
+                       for key in ('timeout', 'retries'): check(key)\n";
+        let mut tracer = Tracer::new(dir.path(), &[]);
+        tracer.written.push("s.ini".into());
+        let task = "Run ./s.py and fix s.ini until it works.";
+        tracer.set_value("timeout", "30", task, "s: [remote] has no timeout (seconds; use 30)", program);
+        tracer.set_value("target", "mirror", task, "s: no target folder", program);
+        tracer.set_value("timeout", "30", task, "s: timeout must be a whole number", program);
+        assert_eq!(tracer.doubt(), None, "a value the error gives, a name in the directory, the key's own line");
+        tracer.set_value("retries", "30", task, "s: retries must be a whole number, got 'three'", program);
+        assert!(tracer.doubt().unwrap().starts_with("a fix wrote `30`, which neither"), "{:?}", tracer.doubt());
+    }
+
+    #[test]
+    fn a_set_value_the_error_offers_beside_the_one_the_goal_names_is_no_check() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("d.conf"), "MODE=staging\n").unwrap();
+        let mut tracer = Tracer::new(dir.path(), &[]);
+        tracer.written.push("d.conf".into());
+        let error = "d: MODE in d.conf must be staging or production (it is 'prod')";
+        tracer.set_value("MODE", "production", "Run ./d.sh; it should go to production.", error, "");
+        tracer.set_value("MODE", "staging", "Run ./d.sh and fix what it complains about.", error, "");
+        assert_eq!(tracer.doubt(), None, "the goal names the value, or none of those offered");
+        tracer.set_value("MODE", "staging", "Run ./d.sh; it should go to production.", error, "");
+        assert_eq!(
+            tracer.doubt().unwrap(),
+            "a fix chose `staging` where the program offered `production` too, which the task names: the program \
+             accepting either does not check it"
+        );
+        assert_eq!(offered_with("format must be one of json, csv | xml", "csv"), ["json", "xml"]);
+        assert!(offered_with("the file is missing", "missing").is_empty());
     }
 
     #[test]

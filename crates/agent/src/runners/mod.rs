@@ -11,6 +11,7 @@ mod rerun;
 mod result_check;
 mod script;
 mod script_fix;
+mod setting;
 mod staging;
 mod text;
 

@@ -17,6 +17,7 @@ use std::time::Duration;
 use dag_sched::{DagError, RunOutcome, RunRequest, SubtaskStatus};
 use regex::Regex;
 use router::shell_syntax;
+use tmux_habitat::shell_quote;
 use tokio::time::Instant;
 
 use crate::agent::Shared;
@@ -29,6 +30,7 @@ use crate::runners::fix_sources;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
+use crate::runners::setting::Setting;
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::text::{bound, one_line};
@@ -203,19 +205,87 @@ fn refusal(
         return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
     }
     if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
-        // Shown as the error writes them: `arguments` trims a path's leading `/`, which would make it relative.
-        let named: Vec<String> = arguments(error, false)
-            .into_iter()
-            .filter(|w| looks_like_file(w))
-            .take(3)
-            .map(|w| {
-                if error.contains(&format!("/{w}")) && !error.contains(&format!("./{w}")) { format!("/{w}") } else { w }
-            })
-            .collect();
+        let named = named_files(error);
         let hint = if named.is_empty() { String::new() } else { format!(" (it names {})", named.join(", ")) };
         return Some(format!("`{}` acts on nothing the error names{hint}", one_line(fix, 80)));
     }
     None
+}
+
+/// Where a `set` fix is made: the working directory, the subtask's records, the program and its error.
+struct Place<'a> {
+    cwd: &'a std::path::Path,
+    records: &'a std::path::Path,
+    program: &'a str,
+    error: &'a str,
+}
+
+/// The command that makes `setting`'s edit: the file's new text, written to the records (`set-N.txt`, `n` the call
+/// that asked for it), copied over the file. Why not, where the edit cannot be made: the file is the program, lies
+/// outside the working directory, is missing and named by neither the error nor the task, or holds the value already.
+fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Result<String, String> {
+    let file = setting.file.trim_start_matches("./");
+    if file == program_file(at.program).trim_start_matches("./") {
+        return Err(format!("{file} is the program: `set` changes a config file it reads"));
+    }
+    if file.starts_with('/') || file.split('/').any(|part| part == "..") {
+        return Err(format!("{file} is outside the working directory: name the file as the error does"));
+    }
+    let path = at.cwd.join(file);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(format!("{file} cannot be read as a config file ({error})")),
+    };
+    // A word of the error (`[server]`) is no file to make: a missing file is made only by a file's name.
+    if text.is_none() && !(looks_like_file(file) && (at.error.contains(file) || task.contains(file))) {
+        let named: Vec<String> = named_files(at.error)
+            .into_iter()
+            .filter(|f| *f != program_file(at.program).trim_start_matches("./") && at.cwd.join(f).is_file())
+            .collect();
+        // `set remote timeout 30` for "sync.ini: section [remote] has no 'timeout'": the word is a section of the
+        // one file the error names, and the reading is offered whole (a 0.5B model repeated the reply told only
+        // to name the file).
+        if let [only] = named.as_slice()
+            && std::fs::read_to_string(at.cwd.join(only))
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == format!("[{file}]")))
+        {
+            return Err(format!(
+                "there is no file {file} here: [{file}] is a section of {only}, so write `set {only} [{file}] {} {}`",
+                setting.key, setting.value
+            ));
+        }
+        let hint = if named.is_empty() { String::new() } else { format!(" ({})", named.join(", ")) };
+        return Err(format!(
+            "there is no file {file} here, and neither the error nor the task names one: set the key in the file the \
+             error names{hint}"
+        ));
+    }
+    let new = setting.apply(text.as_deref())?;
+    if text.as_deref() == Some(new.as_str()) {
+        return Err(format!(
+            "{file} has {} = {} already: do something else about the error above",
+            setting.key, setting.value
+        ));
+    }
+    let written = at.records.join(format!("set-{n}.txt"));
+    std::fs::write(&written, new).map_err(|error| format!("the new text of {file} could not be kept ({error})"))?;
+    Ok(format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(file)))
+}
+
+/// The files `error` names (the first three), as it writes them: `arguments` trims a path's leading `/`, which would
+/// make it relative.
+fn named_files(error: &str) -> Vec<String> {
+    arguments(error, false)
+        .into_iter()
+        .filter(|w| looks_like_file(w))
+        .take(3)
+        .map(
+            |w| {
+                if error.contains(&format!("/{w}")) && !error.contains(&format!("./{w}")) { format!("/{w}") } else { w }
+            },
+        )
+        .collect()
 }
 
 /// The words of a command line, three characters or more, but for command names (`commands`: the first word of each
@@ -461,41 +531,62 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 Err(outcome) => return Ok(outcome),
             };
             let command = fix_command(&reply);
-            if let Some(why) = refusal(&command, program, text.as_deref(), &fixes, &output) {
-                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                // The same refused reply again, told why: it will not change; the calls left would be spent on it.
-                if last_refused.as_deref() == Some(command.as_str()) {
-                    return Ok(RunOutcome::with_status(
-                        SubtaskStatus::Failed,
-                        format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
-                    ));
+            // A `set FILE [SECTION] KEY VALUE` reply: the edit is made here, and runs as a command that writes the
+            // file's new text (staged and gated like any fix).
+            let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
+            let run = match refusal(&command, program, text.as_deref(), &fixes, &output) {
+                Some(why) => Err(why),
+                None => match Setting::parse(&command) {
+                    None => Ok((command.clone(), None)),
+                    Some(parsed) => parsed.and_then(|setting| {
+                        setting_command(&setting, &at, &subtask.description, calls).map(|run| (run, Some(setting)))
+                    }),
+                },
+            };
+            let (run, setting) = match run {
+                Ok(run) => run,
+                Err(why) => {
+                    shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                    // The same refused reply again, told why: it will not change; the calls left would be spent on
+                    // it.
+                    if last_refused.as_deref() == Some(command.as_str()) {
+                        return Ok(RunOutcome::with_status(
+                            SubtaskStatus::Failed,
+                            format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
+                        ));
+                    }
+                    last_refused = Some(command);
+                    refused = Some(why);
+                    continue;
                 }
-                last_refused = Some(command);
-                refused = Some(why);
-                continue;
-            }
-            if let Err(error) = gate_script(&pane, &Script::command_line(&command), &cwd) {
+            };
+            if let Err(error) = gate_script(&pane, &Script::command_line(&run), &cwd) {
                 shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                 refused = Some(error.to_string());
                 continue;
             }
-            break command;
+            break (command, run, setting);
         };
+        let (fix, run, setting) = fix;
         attempt += 1;
         progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
         let fix_wait = shared.config.fix_wait;
-        let mut ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
+        let mut ran = runs.run(&mut staging, attempt, &run, fix_wait).await?;
         if matches!(ran, Ran::Ended { settled: Settled::Unavailable, .. }) {
             // Staging turned out unavailable and the fix never started: it runs again, unstaged (not a fix that
             // failed, which the next prompt would show and the same fix again would be refused as done already).
             attempt += 1;
-            ran = runs.run(&mut staging, attempt, &fix, fix_wait).await?;
+            ran = runs.run(&mut staging, attempt, &run, fix_wait).await?;
         }
         let came = match ran {
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
                 if let (Some(tracer), Some(applied)) = (tracer.as_mut(), &applied) {
                     let sources = format!("{}\n{}\n{printed}", subtask.description, text.as_deref().unwrap_or(""));
                     tracer.fix(&fix, applied.changes(), |rel| applied.pre_image(rel), &sources);
+                    if let Some(setting) = &setting {
+                        let program_text = text.as_deref().unwrap_or("");
+                        tracer.set_value(&setting.key, &setting.value, &subtask.description, &output, program_text);
+                    }
                 }
                 let kept = staging.keep(applied);
                 for change in &kept.changes {
@@ -847,6 +938,39 @@ mod tests {
         // Written before this run (by a fix, or already there): not made by the run.
         let before = Before::of(&promised, cwd_text);
         assert!(unmade(&promised, &before, cwd).unwrap().contains("did not write out.txt"));
+    }
+
+    #[test]
+    fn a_set_fix_becomes_a_command_that_writes_the_files_new_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path();
+        std::fs::write(cwd.join("app.conf"), "MODE=prod\n").unwrap();
+        let records = cwd.join(".records");
+        std::fs::create_dir(&records).unwrap();
+        let error = "app: MODE in app.conf must be staging or production; limits.conf is missing";
+        let at = Place { cwd, records: &records, program: "./app.sh", error };
+        let command = |line: &str| setting_command(&Setting::parse(line).unwrap().unwrap(), &at, "Run ./app.sh.", 3);
+        let made = command("set app.conf MODE production").unwrap();
+        let written = records.join("set-3.txt");
+        assert_eq!(made, format!("cat -- '{}' > 'app.conf'", written.display()));
+        assert_eq!(std::fs::read_to_string(&written).unwrap(), "MODE=production\n");
+        assert_eq!(std::fs::read_to_string(cwd.join("app.conf")).unwrap(), "MODE=prod\n", "the shell makes the edit");
+        assert!(command("set limits.conf max 3").is_ok(), "a missing file the error names is made");
+        assert_eq!(
+            command("set other.conf max 3").unwrap_err(),
+            "there is no file other.conf here, and neither the error nor the task names one: set the key in the file \
+             the error names (app.conf)"
+        );
+        std::fs::write(cwd.join("app.conf"), "[limits]\nMODE=prod\n").unwrap();
+        assert_eq!(
+            command("set limits max 3").unwrap_err(),
+            "there is no file limits here: [limits] is a section of app.conf, so write `set app.conf [limits] max 3`"
+        );
+        std::fs::write(cwd.join("app.conf"), "MODE=prod\n").unwrap();
+        assert!(command("set app.conf MODE prod").unwrap_err().contains("has MODE = prod already"));
+        assert!(command("set ./app.sh MODE x").unwrap_err().contains("is the program"));
+        assert!(command("set ../app.conf MODE x").unwrap_err().contains("outside the working directory"));
+        assert!(command("set /etc/app.conf MODE x").unwrap_err().contains("outside the working directory"));
     }
 
     #[test]

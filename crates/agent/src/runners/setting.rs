@@ -1,0 +1,404 @@
+//! A fix that sets one key of a config file: `set FILE KEY VALUE`, or `set FILE [SECTION] KEY VALUE` for a key in an
+//! INI section.
+//!
+//! Asked for a shell command to correct a setting, small models wrote `sed -i` on the error message's own words (which
+//! are in no file), replaced a line where the key was missing, or wrote `s/^\[section\]/a key = v/`, which replaces
+//! the section's header. Asked to name the file, the key and the value instead, the same models named them right
+//! (Qwen2.5-Coder 1.5B on every distinct first error of the visible fix-and-rerun tasks). The edit itself is the
+//! shell's: the key's line is changed in place (its separator, spacing and quotes kept), or added to its section in
+//! the style of the keys around it, or the file is made when the error names it and it is missing.
+
+use router::shell_syntax;
+
+/// One key to set in one config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Setting {
+    /// The file, as the reply names it (relative to the working directory).
+    pub(crate) file: String,
+    /// The INI section it goes in, without brackets.
+    pub(crate) section: Option<String>,
+    pub(crate) key: String,
+    pub(crate) value: String,
+}
+
+/// What a reply of the `set` form asks for: a setting, or why it cannot be read as one.
+pub(crate) type Parsed = Result<Setting, String>;
+
+const USAGE: &str = "write it as `set FILE KEY VALUE`, or `set FILE [SECTION] KEY VALUE` for a key in a section";
+
+impl Setting {
+    /// Reads a fix reply of the `set` form; `None` for any other command (the shell's own `set -e` among them).
+    pub(crate) fn parse(line: &str) -> Option<Parsed> {
+        let line = line.trim();
+        let rest = line.strip_prefix("set")?;
+        if !rest.starts_with([' ', '\t']) {
+            return None;
+        }
+        let first = rest.split_whitespace().next()?;
+        if first.starts_with(['-', '+']) {
+            return None;
+        }
+        let parsed = shell_syntax::parse(line);
+        let commands: Vec<_> = parsed.commands().collect();
+        if commands.len() != 1 || line.contains('\n') {
+            return Some(Err(format!("a `set` reply is one setting and nothing else: {USAGE}")));
+        }
+        let words: Vec<String> = commands[0].words.iter().skip(1).map(|w| w.text.clone()).collect();
+        Some(Self::from_words(&words))
+    }
+
+    fn from_words(words: &[String]) -> Parsed {
+        let Some((file, mut rest)) = words.split_first() else { return Err(USAGE.into()) };
+        let mut section = None;
+        if rest.first().is_some_and(|w| w.starts_with('[')) {
+            // A section's name may hold spaces: `[web server]` arrives as two words.
+            let end = rest
+                .iter()
+                .position(|w| w.ends_with(']'))
+                .ok_or_else(|| format!("no `]` ends the section: {USAGE}"))?;
+            let name = rest[..=end].join(" ");
+            let name = name.trim_start_matches('[').trim_end_matches(']').trim();
+            if name.is_empty() {
+                return Err(format!("the section has no name: {USAGE}"));
+            }
+            section = Some(name.to_owned());
+            rest = &rest[end + 1..];
+        }
+        let (key, value) = match rest {
+            // `KEY=VALUE` in one word, as a config file writes it.
+            [one] if one.contains('=') => {
+                let (key, value) = one.split_once('=').unwrap_or_default();
+                (key.trim().to_owned(), value.trim().to_owned())
+            }
+            [key, value @ ..] if !value.is_empty() => (key.trim_end_matches([':', '=']).to_owned(), value.join(" ")),
+            _ => return Err(format!("a key and its value are needed: {USAGE}")),
+        };
+        let value = value.trim_start_matches(['=', ':']).trim().to_owned();
+        if key.is_empty() || key.contains(['[', ']', '=']) {
+            return Err(format!("`{key}` is no key: {USAGE}"));
+        }
+        if value.is_empty() {
+            return Err(format!("no value for {key}: {USAGE}"));
+        }
+        Ok(Self { file: file.clone(), section, key, value })
+    }
+
+    /// The file's text with the key set, from its text now (`None`: the file does not exist yet). An error says why
+    /// the key cannot be placed (in a file of several sections, which one is for the reply to say).
+    pub(crate) fn apply(&self, text: Option<&str>) -> Result<String, String> {
+        let text = text.unwrap_or("");
+        let lines: Vec<&str> = text.lines().collect();
+        let sections = sections(&lines);
+        let named: Vec<&str> = sections.iter().filter_map(|s| s.name).collect();
+        // The style of a new line: the keys around it, else any key of the file.
+        let every: Vec<KeyLine> = sections.iter().flat_map(|s| s.keys(&lines)).map(|(_, k)| k).collect();
+        let target = match &self.section {
+            Some(name) => match sections.iter().find(|s| s.name == Some(name.as_str())) {
+                Some(section) => Some(section),
+                None => return Ok(self.appended_section(text, name, &every)),
+            },
+            None if named.is_empty() => sections.first(),
+            None => {
+                let holding: Vec<&Section> =
+                    sections.iter().filter(|s| s.keys(&lines).iter().any(|(_, k)| k.key == self.key)).collect();
+                match holding.as_slice() {
+                    [one] => Some(*one),
+                    [] if named.len() == 1 && sections[0].keys(&lines).is_empty() => sections.last(),
+                    _ => {
+                        let list: Vec<String> = named.iter().map(|n| format!("[{n}]")).collect();
+                        return Err(format!(
+                            "{} has the sections {}: say which one {} goes in (`set {} [SECTION] {} {}`)",
+                            self.file,
+                            list.join(", "),
+                            self.key,
+                            self.file,
+                            self.key,
+                            self.value
+                        ));
+                    }
+                }
+            }
+        };
+        let Some(target) = target else { return Ok(join_with(text, &[self.line(None, &every)])) };
+        let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+        let keys = target.keys(&lines);
+        if let Some((at, found)) = keys.iter().find(|(_, k)| k.key == self.key) {
+            out[*at] = found.with_value(&self.value);
+            return Ok(rejoin(text, &out));
+        }
+        let near: Vec<KeyLine> = keys.iter().map(|(_, k)| k.clone()).collect();
+        let line = self.line(target.name, if near.is_empty() { &every } else { &near });
+        match keys.last().map_or(target.header, |(at, _)| Some(*at)) {
+            Some(at) => out.insert(at + 1, line),
+            // A file without sections or keys: the line goes at its end.
+            None => return Ok(join_with(text, &[line])),
+        }
+        Ok(rejoin(text, &out))
+    }
+
+    /// The text with a new section holding the key at its end.
+    fn appended_section(&self, text: &str, name: &str, like: &[KeyLine]) -> String {
+        let mut lines = Vec::new();
+        if !text.trim().is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(format!("[{name}]"));
+        lines.push(self.line(Some(name), like));
+        join_with(text, &lines)
+    }
+
+    /// A new line for the key, in the style of the keys around it (`like`): their separator, indentation and quotes.
+    fn line(&self, section: Option<&str>, like: &[KeyLine]) -> String {
+        if let Some(model) = like.first() {
+            let quote = like.iter().all(|k| k.quote.is_some()).then_some(model.quote).flatten();
+            let value = match quote {
+                Some(q) if !bare(&self.value) => format!("{q}{}{q}", unquoted(&self.value)),
+                _ => self.value.clone(),
+            };
+            return format!("{}{}{}{value}", model.prefix, self.key, model.separator);
+        }
+        let toml = self.file.ends_with(".toml");
+        let value = if toml && !bare(&self.value) && !self.value.starts_with(['"', '\'', '[', '{']) {
+            format!("\"{}\"", self.value)
+        } else {
+            self.value.clone()
+        };
+        let spaced = section.is_some() || toml || self.file.ends_with(".ini") || self.file.ends_with(".cfg");
+        format!("{}{}{value}", self.key, if spaced { " = " } else { "=" })
+    }
+}
+
+/// A value a config file writes without quotes: a number or a boolean.
+fn bare(value: &str) -> bool {
+    value.parse::<f64>().is_ok() || matches!(value, "true" | "false")
+}
+
+fn unquoted(value: &str) -> &str {
+    for q in ['"', '\''] {
+        if let Some(inner) = value.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    value
+}
+
+/// `lines` joined back as `original` ended: with its final newline, or without one.
+fn rejoin(original: &str, lines: &[String]) -> String {
+    let mut text = lines.join("\n");
+    if original.is_empty() || original.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// `text` with `lines` after it (a newline first where it lacks its last one).
+fn join_with(text: &str, lines: &[String]) -> String {
+    let mut out = text.to_owned();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    for line in lines {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// One section of a config file: the lines before the first header (no name), or a `[name]` header's lines.
+struct Section<'a> {
+    name: Option<&'a str>,
+    /// The header's line.
+    header: Option<usize>,
+    /// The lines after the header, up to the next one.
+    body: std::ops::Range<usize>,
+}
+
+impl Section<'_> {
+    /// The key lines of the section, with their index.
+    fn keys<'l>(&self, lines: &[&'l str]) -> Vec<(usize, KeyLine<'l>)> {
+        let body = self.body.clone();
+        lines[body.clone()].iter().zip(body).filter_map(|(line, at)| KeyLine::read(line).map(|k| (at, k))).collect()
+    }
+}
+
+fn sections<'a>(lines: &[&'a str]) -> Vec<Section<'a>> {
+    let mut out = vec![Section { name: None, header: None, body: 0..0 }];
+    for (at, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if let Some(name) = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            out.push(Section { name: Some(name.trim()), header: Some(at), body: at + 1..at + 1 });
+        } else if let Some(last) = out.last_mut() {
+            last.body.end = at + 1;
+        }
+    }
+    out
+}
+
+/// A `key = value` line (or `key=value`, `key: value`, `export KEY=value`), cut into its parts.
+#[derive(Clone)]
+struct KeyLine<'a> {
+    /// What comes before the key: indentation, and `export ` where the line has it.
+    prefix: &'a str,
+    key: &'a str,
+    /// From the key's end to the value's start (` = `, `=`, `: `).
+    separator: &'a str,
+    /// The quote around the value, where it has one.
+    quote: Option<char>,
+}
+
+impl<'a> KeyLine<'a> {
+    fn read(line: &'a str) -> Option<Self> {
+        let body = line.trim_start();
+        if body.is_empty() || body.starts_with(['#', ';', '[']) {
+            return None;
+        }
+        let exported = body.strip_prefix("export ").map_or(body, str::trim_start);
+        let at = exported.find(['=', ':'])?;
+        let key = exported[..at].trim_end();
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            return None;
+        }
+        let after = &exported[at + 1..];
+        let value = after.trim_start();
+        let separator = &exported[key.len()..exported.len() - value.len()];
+        let value = value.trim_end();
+        let quote = value.chars().next().filter(|q| matches!(q, '"' | '\'') && value.len() > 1 && value.ends_with(*q));
+        Some(Self { prefix: &line[..line.len() - exported.len()], key, separator, quote })
+    }
+
+    /// The line with its value replaced, its indentation, separator and quotes kept.
+    fn with_value(&self, value: &str) -> String {
+        let value = match self.quote {
+            Some(q) => format!("{q}{}{q}", unquoted(value)),
+            None => value.to_owned(),
+        };
+        format!("{}{}{}{value}", self.prefix, self.key, self.separator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn set(line: &str) -> Setting {
+        Setting::parse(line).expect("a set reply").expect("a setting")
+    }
+
+    fn applied(line: &str, text: Option<&str>) -> String {
+        set(line).apply(text).unwrap()
+    }
+
+    #[test]
+    fn set_replies_are_read_and_other_commands_are_not() {
+        assert_eq!(
+            set("set mailer.cfg [server] host mail.example.org"),
+            Setting {
+                file: "mailer.cfg".into(),
+                section: Some("server".into()),
+                key: "host".into(),
+                value: "mail.example.org".into()
+            }
+        );
+        assert_eq!(set("set app.env PORT 8080").section, None);
+        assert_eq!(set("set app.env PORT=8080").value, "8080", "KEY=VALUE in one word");
+        assert_eq!(set("set app.env PORT = 8080").value, "8080");
+        assert_eq!(set("set site.ini [web server] title \"My Site\"").section.as_deref(), Some("web server"));
+        assert_eq!(set("set site.ini [web server] title \"My Site\"").value, "My Site");
+        assert_eq!(set("set site.ini title My Site").value, "My Site");
+        for other in ["set -e", "set -o pipefail", "set +x", "settings.sh", "setx a b", "sed -i 's/a/b/' x"] {
+            assert!(Setting::parse(other).is_none(), "{other}");
+        }
+        for bad in ["set a.ini", "set a.ini key", "set a.ini [s key v", "set a.ini [] key v", "set a.ini k v; ./run.sh"]
+        {
+            let why = Setting::parse(bad).unwrap().unwrap_err();
+            assert!(why.contains("set FILE KEY VALUE"), "{bad}: {why}");
+        }
+    }
+
+    #[test]
+    fn a_key_there_is_changed_in_place_in_its_own_style() {
+        assert_eq!(
+            applied("set d.conf MODE production", Some("# where\nMODE=prod\nVERSION=2\n")),
+            "# where\nMODE=production\nVERSION=2\n"
+        );
+        assert_eq!(applied("set a.toml name web", Some("name = \"api\"\nport = 80\n")), "name = \"web\"\nport = 80\n");
+        assert_eq!(applied("set a.env HOST h2", Some("export HOST='h1'")), "export HOST='h2'", "no final newline kept");
+        assert_eq!(applied("set a.yml level: debug", Some("log:\n  level: info\n")), "log:\n  level: debug\n");
+        let ini = "[local]\ntimeout = 5\n\n[remote]\nhost = example.org\ntimeout = 10\n";
+        assert_eq!(
+            applied("set s.ini [remote] timeout 30", Some(ini)),
+            "[local]\ntimeout = 5\n\n[remote]\nhost = example.org\ntimeout = 30\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_key_is_added_to_its_section_like_the_keys_around_it() {
+        let ini = "[sync]\nsource = files\n\n[log]\nlevel=info\n";
+        assert_eq!(
+            applied("set s.ini [sync] target mirror", Some(ini)),
+            "[sync]\nsource = files\ntarget = mirror\n\n[log]\nlevel=info\n"
+        );
+        assert_eq!(
+            applied("set s.ini [log] file out.log", Some(ini)),
+            "[sync]\nsource = files\n\n[log]\nlevel=info\nfile=out.log\n"
+        );
+        assert_eq!(
+            applied("set s.ini [new] a 1", Some(ini)),
+            format!("{ini}\n[new]\na = 1\n"),
+            "a new section at the end"
+        );
+        assert_eq!(
+            applied("set s.ini [empty] a 1", Some("[empty]\n[next]\nb = 2\n")),
+            "[empty]\na = 1\n[next]\nb = 2\n"
+        );
+        assert_eq!(applied("set r.conf channel beta", Some("name=app\n")), "name=app\nchannel=beta\n");
+        assert_eq!(applied("set r.conf channel beta", Some("# only a comment\n")), "# only a comment\nchannel=beta\n");
+        assert_eq!(applied("set a.toml name web", Some("[x]\nport = 1\n")), "[x]\nport = 1\nname = web\n");
+        assert_eq!(
+            applied("set a.toml [x] name web", Some("[x]\nname2 = \"a\"\n")),
+            "[x]\nname2 = \"a\"\nname = \"web\"\n"
+        );
+        assert_eq!(applied("set a.toml [x] port 8", Some("[x]\nname2 = \"a\"\n")), "[x]\nname2 = \"a\"\nport = 8\n");
+    }
+
+    #[test]
+    fn a_missing_file_is_made_and_an_ambiguous_section_is_asked_for() {
+        assert_eq!(applied("set t.conf threshold 3", None), "threshold=3\n");
+        assert_eq!(applied("set t.ini [main] threshold 3", None), "[main]\nthreshold = 3\n");
+        assert_eq!(applied("set t.toml name web", None), "name = \"web\"\n");
+        let two = "[a]\nx = 1\n[b]\ny = 2\n";
+        let why = set("set t.ini z 3").apply(Some(two)).unwrap_err();
+        assert_eq!(why, "t.ini has the sections [a], [b]: say which one z goes in (`set t.ini [SECTION] z 3`)");
+        assert_eq!(applied("set t.ini y 3", Some(two)), "[a]\nx = 1\n[b]\ny = 3\n", "the one section holding it");
+        assert_eq!(applied("set t.ini z 3", Some("[only]\nx = 1\n")), "[only]\nx = 1\nz = 3\n");
+    }
+
+    proptest! {
+        /// Setting a key leaves every other line as it was, holds the value afterwards, and a second time changes
+        /// nothing.
+        #[test]
+        fn setting_is_exact_and_idempotent(
+            keys in proptest::collection::vec(("[a-e]{1,3}", "[a-z0-9]{1,6}"), 0..6),
+            section in proptest::option::of("[s-u]"),
+            key in "[a-e]{1,3}",
+            value in "[a-z0-9]{1,6}",
+            sep in prop_oneof![Just("="), Just(" = "), Just(": ")],
+        ) {
+            let mut text = String::from("[s]\n");
+            for (k, v) in &keys {
+                text.push_str(&format!("{k}{sep}{v}\n"));
+            }
+            let mut setting = set(&format!("set x.ini {} {key} {value}", section.as_ref().map(|s| format!("[{s}]")).unwrap_or_default()));
+            setting.value = value.clone();
+            let Ok(once) = setting.apply(Some(&text)) else { return Ok(()) };
+            let twice = setting.apply(Some(&once)).unwrap();
+            prop_assert_eq!(&twice, &once);
+            let wanted = format!("{key}{}{value}", if keys.is_empty() { " = " } else { sep });
+            prop_assert!(once.lines().any(|l| l == wanted), "{} in {}", wanted, once);
+            // Every line that was there is there still, but for the key's own line where it was changed.
+            let changed: Vec<&str> = text.lines().filter(|l| !once.lines().any(|o| o == *l)).collect();
+            prop_assert!(changed.iter().all(|l| l.starts_with(&format!("{key}{sep}"))), "{:?}", changed);
+        }
+    }
+}
