@@ -149,7 +149,8 @@ pub struct RunArgs {
     /// Wall-time limit per run in seconds, instead of each task's own.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
-    /// Keep every run's directory (working directory, outputs, requests) under DIR/TASK/REPEAT/.
+    /// Keep every run's directory (working directory, outputs, requests) under DIR/TASK/REPEAT/; a held-out task's
+    /// only with --show-heldout.
     #[arg(long, value_name = "DIR")]
     pub artifacts: Option<PathBuf>,
     /// Also write the JSON report to FILE (to use later as a baseline).
@@ -252,6 +253,7 @@ async fn run(tasks: &[Task], args: &RunArgs, json: bool, show_heldout: bool) -> 
         repeats: args.repeat,
         timeout: args.timeout.map(Duration::from_secs),
         artifacts: args.artifacts.clone(),
+        held_out_artifacts: show_heldout,
         scratch: None,
         backend,
         agent,
@@ -259,6 +261,12 @@ async fn run(tasks: &[Task], args: &RunArgs, json: bool, show_heldout: bool) -> 
     let quiet = args.quiet;
     let hidden: BTreeSet<String> =
         tasks.iter().filter(|t| !show_heldout && t.is_held_out()).map(|t| t.name.clone()).collect();
+    if args.artifacts.is_some() && !hidden.is_empty() {
+        eprintln!(
+            "clive-eval: --artifacts keeps no directory of the {} held-out tasks selected (--show-heldout keeps them)",
+            hidden.len()
+        );
+    }
     let mut report = run_suite(tasks, &options, |record, done, total| {
         if !quiet {
             eprintln!("{}", progress_line(record, done, total, hidden.contains(&record.task)));

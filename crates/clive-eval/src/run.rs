@@ -88,6 +88,9 @@ pub struct RunOptions {
     pub timeout: Option<Duration>,
     /// Keep each run's directory under `<artifacts>/<task>/<repeat>/`.
     pub artifacts: Option<PathBuf>,
+    /// Keep held-out tasks' run directories too: their files show whoever reads them the task, its fixtures and
+    /// what the agent did, so by default a held-out run is deleted like one without `artifacts`.
+    pub held_out_artifacts: bool,
     /// Where the run's temporary directory (run directories, tmux sockets) is made [default: the system's].
     pub scratch: Option<PathBuf>,
 }
@@ -102,6 +105,7 @@ impl RunOptions {
             jobs: default_jobs(),
             timeout: None,
             artifacts: None,
+            held_out_artifacts: false,
             scratch: None,
         }
     }
@@ -193,14 +197,15 @@ struct Shared {
 
 /// One run of one task; never an `Err`: whatever goes wrong is the record's `error` status.
 async fn run_one(shared: &Shared, task: &Task, script: &ReplyScript, repeat: u32, index: usize) -> RunRecord {
-    let dir = match &shared.options.artifacts {
+    let kept = shared.options.artifacts.as_ref().filter(|_| shared.options.held_out_artifacts || !task.is_held_out());
+    let dir = match kept {
         Some(root) => root.join(&task.name).join(repeat.to_string()),
         None => shared.scratch.join(format!("{index}")),
     };
     // tmux refuses socket paths past ~100 bytes, so sockets live in the short scratch directory.
     let socket = shared.scratch.join(format!("{index}.sock"));
     let result = run_in(shared, task, script, repeat, &dir, &socket).await;
-    if shared.options.artifacts.is_none() {
+    if kept.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
     result.unwrap_or_else(|error| {

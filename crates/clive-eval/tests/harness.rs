@@ -306,6 +306,17 @@ fn held_out_tasks_are_counted_but_not_shown_unless_asked() {
     assert!(stdout.contains("secret-trap #1: check: a.txt: expected 'a', got 'wrong-value'"), "{stdout}");
     let out = eval(&["list", "--suite", suite, "--show-heldout"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("the hidden wording"));
+    // Kept run directories would show the task: a held-out run's is kept only when asked for.
+    let kept = dir.path().join("kept");
+    let kept_arg = kept.to_str().unwrap();
+    let out = eval(&["run", "--suite", suite, "--agent", "reference", "--artifacts", kept_arg, "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--artifacts keeps no directory of the 1 held-out tasks selected"), "{stderr}");
+    assert!(kept.join("visible/1/work/a.txt").is_file());
+    assert!(!kept.join("secret-trap").exists(), "a held-out run's directory was kept");
+    let out = eval(&["run", "--suite", suite, "--agent", "reference", "--artifacts", kept_arg, "--show-heldout", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(kept.join("secret-trap/1/work/a.txt").is_file());
 }
 
 #[test]
