@@ -111,14 +111,14 @@ impl Tracer {
     pub(crate) fn set_value(&mut self, key: &str, value: &str, goal: &str, output: &str, program: &str) {
         let key = key.to_lowercase();
         let naming_key: Vec<&str> = program.lines().filter(|line| line.to_lowercase().contains(&key)).collect();
-        let known: HashSet<String> =
-            words(goal).chain(words(output)).chain(naming_key.iter().flat_map(|line| words(line))).collect();
+        let goal_words: HashSet<String> = words(goal).collect();
+        let mut known = goal_words.clone();
+        known.extend(words(output).chain(naming_key.iter().flat_map(|line| words(line))));
         for word in words(value) {
             if !known.contains(&word) && !self.names.contains(&word) && !self.guesses.contains(&word) {
                 self.guesses.push(word);
             }
         }
-        let goal_words: HashSet<String> = words(goal).collect();
         let value = value.trim().to_lowercase();
         if goal_words.contains(&value) {
             return;

@@ -225,7 +225,9 @@ struct Place<'a> {
 /// outside the working directory, is missing and named by neither the error nor the task, or holds the value already.
 fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Result<String, String> {
     let file = setting.file.trim_start_matches("./");
-    if file == program_file(at.program).trim_start_matches("./") {
+    let program = program_file(at.program);
+    let program = program.trim_start_matches("./");
+    if file == program {
         return Err(format!("{file} is the program: `set` changes a config file it reads"));
     }
     if file.starts_with('/') || file.split('/').any(|part| part == "..") {
@@ -239,10 +241,8 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
     };
     // A word of the error (`[server]`) is no file to make: a missing file is made only by a file's name.
     if text.is_none() && !(looks_like_file(file) && (at.error.contains(file) || task.contains(file))) {
-        let named: Vec<String> = named_files(at.error)
-            .into_iter()
-            .filter(|f| *f != program_file(at.program).trim_start_matches("./") && at.cwd.join(f).is_file())
-            .collect();
+        let named: Vec<String> =
+            named_files(at.error).into_iter().filter(|f| f != program && at.cwd.join(f).is_file()).collect();
         // `set remote timeout 30` for "sync.ini: section [remote] has no 'timeout'": the word is a section of the
         // one file the error names, and the reading is offered whole (a 0.5B model repeated the reply told only
         // to name the file).
