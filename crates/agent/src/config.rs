@@ -75,7 +75,9 @@ pub struct AgentConfig {
     pub worked_examples: bool,
     /// Whether the shell fixes a script without a call (default yes): what cannot be meant before it runs (a
     /// missing `import csv`, `wc -l file` where the goal wants the number alone), and after a failed result check
-    /// the next attempt made from what it printed. A capable model's script runs as it wrote it.
+    /// the next attempt made from what it printed; and, in the fix-and-rerun loop, the fix a program's error states
+    /// itself (a directory to make, a line to add, a word it asks "did you mean" about). A capable model's script
+    /// runs as it wrote it, and it is asked for every fix.
     pub shell_fixes: bool,
     /// Whether the fix-and-rerun loop's success needs each fix's written words to come from somewhere (default
     /// no; on for small models): a program that exits 0 after a fix wrote a value that neither the goal, the

@@ -235,6 +235,72 @@ async fn a_setting_the_error_names_is_set_in_its_section_by_a_set_reply() {
     assert!(!world.work.path().join("server").exists());
 }
 
+/// Fails until its config holds two lines, a filter can run and its output directory exists; each error says what to
+/// do.
+const PRESS: &str = r#"#!/bin/bash
+[ -f press.conf ] || { echo "press: press.conf not found; create it with the line: paper=a4" >&2; exit 1; }
+grep -q '^ink=' press.conf || { echo "press: press.conf has no ink setting (add the line: ink=black)" >&2; exit 1; }
+[ -x filters/trim.sh ] || { echo "press: filters/trim.sh is not executable" >&2; exit 1; }
+[ -d proofs ] || { echo "press: output directory proofs/ does not exist" >&2; exit 1; }
+echo "press: printed on $(sed -n 's/^paper=//p' press.conf) in $(sed -n 's/^ink=//p' press.conf)"
+"#;
+
+/// A world for `PRESS`: the program and its filter, not executable.
+async fn press_world() -> World {
+    let world = World::new().await;
+    program(&world, "press.sh", PRESS);
+    std::fs::create_dir(world.work.path().join("filters")).unwrap();
+    std::fs::write(world.work.path().join("filters/trim.sh"), "#!/bin/bash\ncat\n").unwrap();
+    world
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixes_the_errors_state_are_made_by_the_shell_without_a_call() {
+    let world = press_world().await;
+    world.replies(&[]);
+    let agent = world.agent_with(AgentConfig { trace_fixes: true, ..AgentConfig::default() }, None);
+    let goal = "Run ./press.sh; if it fails, fix what it complains about (not the script) and run it again until it \
+                succeeds.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "press: printed on a4 in black");
+    assert_eq!(world.read("press.conf"), "paper=a4\nink=black\n");
+    let mode = std::fs::metadata(world.work.path().join("filters/trim.sh")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o100, 0o100, "the filter can run");
+    assert!(world.work.path().join("proofs").is_dir());
+    assert_eq!(world.read("press.sh"), PRESS);
+    assert!(world.prompts().is_empty(), "{:#?}", world.prompts());
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!((stats.model_calls, stats.refused_commands), (0, 0), "{stats:?}");
+    // Every value written came from the errors: the program's exit 0 is the check.
+    assert_eq!(stats.verified, Some(true), "{stats:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stated_line_setting_what_the_task_names_is_left_to_the_model() {
+    let world = press_world().await;
+    world.replies(&[&fix("set press.conf ink blue")]);
+    // The default configuration has the shell make the fixes the errors state.
+    let agent = world.agent();
+    let goal = "Run ./press.sh, printing in blue ink; fix what it complains about and run it again until it succeeds.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "press: printed on a4 in blue");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 1, "{prompts:#?}");
+    assert!(prompts[0].contains("(add the line: ink=black)"), "{}", prompts[0]);
+    assert!(prompts[0].contains("- `printf '%s\\n' paper=a4 > press.conf`: exit 0"), "{}", prompts[0]);
+    // Off, the shell makes none of them.
+    let world = press_world().await;
+    world.replies(&[]);
+    let agent = world.agent_with(AgentConfig { shell_fixes: false, max_turns: 1, ..AgentConfig::default() }, None);
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Failed);
+    assert!(!world.work.path().join("press.conf").exists());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
     let world = World::new().await;

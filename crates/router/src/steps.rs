@@ -4,8 +4,24 @@
 /// Words that order steps. Ordinals are not among them: "the first line", "the second column" describe data.
 const ORDER: &[&str] = &["then", "afterwards", "after that", "finally", "lastly"];
 
+/// What a word that orders steps may be followed by and still name none: running the same program again ("fix what it
+/// says, then run it again until it works") is the fix-and-rerun loop's own step, which a plan would cut in two (a
+/// subtask that runs the program, another that fixes it, and nothing that runs it again).
+const AGAIN: &[&str] = &[
+    "run it again",
+    "run again",
+    "rerun",
+    "re run",
+    "retry",
+    "try again",
+    "try it again",
+    "execute it again",
+    "start it again",
+];
+
 /// Whether `task` names steps of its own: more than one line, or a word that orders steps ("then", "after that",
-/// "finally", …). Commas and "and" do not: "sort it and keep the first ten" is one script's work.
+/// "finally", …), but for running the program again (`AGAIN`). Commas and "and" do not: "sort it and keep the first
+/// ten" is one script's work.
 pub(crate) fn names_several_steps(task: &str) -> bool {
     let lower = unquoted(&task.to_lowercase());
     // A word named as one ("the lines with the word then") orders nothing; "into words, then" does.
@@ -20,7 +36,12 @@ pub(crate) fn names_several_steps(task: &str) -> bool {
         .collect();
     let spaced = format!(" {} ", words.join(" "));
     task.trim().lines().filter(|line| !line.trim().is_empty()).count() > 1
-        || ORDER.iter().any(|order| spaced.contains(&format!(" {order} ")))
+        || ORDER.iter().any(|order| {
+            spaced.match_indices(&format!(" {order} ")).any(|(at, found)| {
+                let after = &spaced[at + found.len()..];
+                !AGAIN.iter().any(|again| after.starts_with(&format!("{again} ")))
+            })
+        })
 }
 
 /// `text` without its quoted stretches (`"and then"`, `'finally'`, `` `then` ``), each closed within 40 characters
@@ -59,7 +80,9 @@ mod tests {
             "sort a.txt\ncount b.txt",
             "Build it and afterwards run the tests",
             "Unpack the '90s archive, then count its files",
-            "Don't stop: fix it, then rerun it",
+            "Don't stop: fix it, then test it",
+            "Fix config.ini, then run ./build.sh",
+            "Run ./a.sh, then rerun it, then count the lines of out.txt",
             "Split notes.txt into words, then count them",
         ] {
             assert!(names_several_steps(task), "{task}");
@@ -74,6 +97,9 @@ mod tests {
             "Count the lines of notes.txt that say \"and then\".",
             "Count the lines of notes.txt that say 'then'.",
             "  one line with blank lines around\n\n",
+            "Run ./release.sh; if it fails, fix the cause it reports, then run it again until it succeeds.",
+            "Start tool.py. Fix whatever it complains about and then rerun it until it works.",
+            "Don't stop: fix it, then re-run it",
         ] {
             assert!(!names_several_steps(task), "{task}");
         }

@@ -13,6 +13,7 @@ mod script;
 mod script_fix;
 mod setting;
 mod staging;
+mod stated;
 mod text;
 
 pub use interactive::InteractiveRunner;

@@ -32,6 +32,7 @@ use crate::runners::result_check::{Before, check_result, empty_directory, error_
 use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
 use crate::runners::setting::Setting;
 use crate::runners::staging::{Settled, Staging};
+use crate::runners::stated::{Scene, stated_fix};
 use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::text::{bound, one_line};
 
@@ -328,8 +329,8 @@ fn program_words(line: &str) -> Vec<Vec<String>> {
     all
 }
 
-/// A word that names a file: a name and an extension, or a path.
-fn looks_like_file(word: &str) -> bool {
+/// A word that names a file: a name and an extension, or a path (not a version or a number).
+pub(super) fn looks_like_file(word: &str) -> bool {
     word.contains('/')
         || word.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && ext.chars().any(char::is_alphabetic))
 }
@@ -427,6 +428,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     let mut tracer =
         shared.config.trace_fixes.then(|| fix_sources::Tracer::new(std::path::Path::new(&cwd), &staging.skipped()));
     let mut calls = 0;
+    // The fixes the shell made as the errors stated them: no calls, but as many at most (a program whose every error
+    // names another missing directory would otherwise be fixed until the deadline).
+    let mut stated_made = 0;
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -501,36 +505,48 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         let text = std::fs::read_to_string(&program_path).ok();
         let mut refused: Option<String> = None;
         let mut last_refused: Option<String> = None;
+        // A fix the error states itself (a directory to make, a line to add) is the shell's, without a call: offered
+        // first, once; refused or gated out, the model is asked as if it had not been.
+        let scene =
+            Scene { task: &subtask.description, program: &program_file(program), cwd: std::path::Path::new(&cwd) };
+        let mut stated = (shared.config.shell_fixes && stated_made < shared.config.max_turns)
+            .then(|| stated_fix(&output, &scene))
+            .flatten();
         let fix = loop {
-            if calls >= shared.config.max_turns.max(1) {
-                let last = one_line(&tail(&output, 300), 300);
-                return Ok(RunOutcome::with_status(
-                    SubtaskStatus::Failed,
-                    format!("`{program}` still fails after {calls} fixes ({how}); its output ends: {last}"),
-                ));
-            }
-            if shared.budget_spent() {
-                return Ok(budget_outcome(true, "another call was refused"));
-            }
-            calls += 1;
-            shared.ledger.update(&subtask.id, |s| s.turns = calls);
-            progress(request, calls, caller.tokens_so_far(), "asking for a fix");
-            let prompt = fix_request(&FixPrompt {
-                task: subtask.description.trim(),
-                program,
-                fixes: &fixes,
-                how: &how,
-                output: &bound(&output, OUTPUT_CHARS),
-                refused: refused.as_deref(),
-            });
-            // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
-            // the refused reply again).
-            let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
-            let reply = match runs.ask(&prompt, temperature).await {
-                Ok(reply) => reply,
-                Err(outcome) => return Ok(outcome),
+            let from_error = stated.take();
+            let command = if let Some(command) = &from_error {
+                command.clone()
+            } else {
+                if calls >= shared.config.max_turns.max(1) {
+                    let last = one_line(&tail(&output, 300), 300);
+                    return Ok(RunOutcome::with_status(
+                        SubtaskStatus::Failed,
+                        format!("`{program}` still fails after {calls} fixes ({how}); its output ends: {last}"),
+                    ));
+                }
+                if shared.budget_spent() {
+                    return Ok(budget_outcome(true, "another call was refused"));
+                }
+                calls += 1;
+                shared.ledger.update(&subtask.id, |s| s.turns = calls);
+                progress(request, calls, caller.tokens_so_far(), "asking for a fix");
+                let prompt = fix_request(&FixPrompt {
+                    task: subtask.description.trim(),
+                    program,
+                    fixes: &fixes,
+                    how: &how,
+                    output: &bound(&output, OUTPUT_CHARS),
+                    refused: refused.as_deref(),
+                });
+                // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
+                // the refused reply again).
+                let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
+                let reply = match runs.ask(&prompt, temperature).await {
+                    Ok(reply) => reply,
+                    Err(outcome) => return Ok(outcome),
+                };
+                fix_command(&reply)
             };
-            let command = fix_command(&reply);
             // A `set FILE [SECTION] KEY VALUE` reply: the edit is made here, and runs as a command that writes the
             // file's new text (staged and gated like any fix).
             let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
@@ -539,12 +555,14 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 None => match Setting::parse(&command) {
                     None => Ok((command.clone(), None)),
                     Some(parsed) => parsed.and_then(|setting| {
-                        setting_command(&setting, &at, &subtask.description, calls).map(|run| (run, Some(setting)))
+                        setting_command(&setting, &at, &subtask.description, attempt + 1)
+                            .map(|run| (run, Some(setting)))
                     }),
                 },
             };
             let (run, setting) = match run {
                 Ok(run) => run,
+                Err(_) if from_error.is_some() => continue,
                 Err(why) => {
                     shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                     // The same refused reply again, told why: it will not change; the calls left would be spent on
@@ -561,15 +579,19 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 }
             };
             if let Err(error) = gate_script(&pane, &Script::command_line(&run), &cwd) {
-                shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
-                refused = Some(error.to_string());
+                if from_error.is_none() {
+                    shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
+                    refused = Some(error.to_string());
+                }
                 continue;
             }
-            break (command, run, setting);
+            break (command, run, setting, from_error.is_some());
         };
-        let (fix, run, setting) = fix;
+        let (fix, run, setting, from_error) = fix;
+        stated_made += u32::from(from_error);
         attempt += 1;
-        progress(request, calls, caller.tokens_so_far(), format!("fixing: {}", one_line(&fix, 80)));
+        let doing = if from_error { "fixing as the error says" } else { "fixing" };
+        progress(request, calls, caller.tokens_so_far(), format!("{doing}: {}", one_line(&fix, 80)));
         let fix_wait = shared.config.fix_wait;
         let mut ran = runs.run(&mut staging, attempt, &run, fix_wait).await?;
         if matches!(ran, Ran::Ended { settled: Settled::Unavailable, .. }) {

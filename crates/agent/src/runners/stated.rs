@@ -1,0 +1,461 @@
+//! The fix a program's error states itself: "output directory build/ does not exist", "tools/sign.sh is not
+//! executable", "app.cfg not found; create it with the line: mode=fast", "unknown key 'colour' (did you mean
+//! color?)". Such an error leaves nothing to judge: the fix-and-rerun loop makes it without a model call, for a model
+//! whose own fix to such an error is often another (a small model answered a missing config file with `mkdir` of a
+//! directory named like the file, and a missing key with a `sed` that matched no line, then gave the same reply
+//! again).
+//!
+//! The fix is read from the last error line that states one, and comes back in the form a model's reply takes
+//! (`mkdir -p DIR`, `chmod +x FILE`, `printf '%s\n' LINE > FILE`, `set FILE [SECTION] KEY VALUE`, `sed -i 'Ns/…/…/'
+//! FILE`), so that it goes the way of every fix: refused where a reply would be, gated, staged, and listed among the
+//! fixes made. Nothing is stated where the task has its say: a line setting a key the task names, a word the task
+//! uses, a folder the program reads from (making it empty would only hide that the program reads the wrong one), the
+//! program itself. What is not stated is left to the model.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tmux_habitat::shell_quote;
+
+use super::rerun::looks_like_file;
+
+/// The most lines at the end of the output searched for a stated fix.
+const TAIL_LINES: usize = 15;
+
+/// The longest line an error may state for a file: one setting or one entry, not a document.
+const LINE_CHARS: usize = 200;
+
+/// A directory the error says is missing: `output directory 'dist' does not exist`, `dist/ does not exist`,
+/// `no such folder: cache`.
+static MISSING_DIRECTORY: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?ix)
+        (?:\b(?:directory|folder|dir)\s+['"`]?(?P<a>[\w.][\w./-]*?)/?['"`]?\s+(?:does\s+not|doesn't|did\s+not)\s+exist)
+        |(?:['"`]?(?P<b>[\w.][\w./-]*)/['"`]?\s+(?:does\s+not|doesn't)\s+exist)
+        |(?:\b(?:no\s+such|missing)\s+(?:directory|folder)[:\s]+['"`]?(?P<c>[\w.][\w./-]*?)/?['"`]?(?:\s|$|[,;.)]))"#,
+    )
+});
+
+/// A folder the program reads from: made empty, it would hide that the program is pointed at the wrong one.
+static READ_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\b(?:source|input|from)\s+(?:directory|folder|dir)\b|\bread\s+from\b")
+});
+
+/// A file the error says cannot be run: `hooks/pre.sh is not executable`, `./tool: Permission denied`.
+static NOT_EXECUTABLE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?ix)
+        (?:['"`]?(?P<a>[\w.][\w./-]*)['"`]?:?\s+(?:is\s+not|isn't)\s+(?:an?\s+)?executable)
+        |(?:(?P<b>[\w.][\w./-]*):\s+permission\s+denied)"#,
+    )
+});
+
+/// A line the error says a file must hold: `(add the line: retries=3)`, `create it with the line: mode=fast`, `it
+/// must contain: [general]`.
+static STATED_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)
+        (?:\b(?:add|append|insert|put)\s+(?:the\s+|a\s+|this\s+)?line
+        |\b(?:create|make|write)\s+it\s+(?:holding|with|containing)\s+(?:the\s+|a\s+|this\s+)?(?:single\s+|one\s+)?line
+        |\bmust\s+(?:hold|contain|have|read)(?:\s+the\s+line)?)
+        \s*:\s*(?P<line>\S.*)$",
+    )
+});
+
+/// `KEY=VALUE` or `KEY: VALUE`.
+static KEY_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"^(?P<key>[A-Za-z_][\w.-]*)\s*[=:]\s*(?P<value>\S.*)$"));
+
+/// An INI section the error names: `[remote]`.
+static SECTION: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\[(?P<name>\w[\w .-]*)\]"));
+
+/// A key the error says is missing, and the value it says to use: `has no 'timeout' setting (seconds; use 30)`.
+static MISSING_KEY_USE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?ix)\b(?:has\s+no|is\s+missing(?:\s+the)?|missing(?:\s+the)?|lacks(?:\s+the)?)\s+(?:key\s+|setting\s+|option\s+)?['"`]?(?P<key>[A-Za-z_][\w.-]*)['"`]?
+        (?:\s+(?:key|setting|option|entry|value))?\b[^'"`]*?\buse\s+['"`]?(?P<value>[\w./:@+-]+?)['"`]?\s*(?:[).;,]|$)"#,
+    )
+});
+
+/// A word that calls what is missing a setting.
+static SETTING_WORD: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:key|setting|option|entry)\b"));
+
+/// A number the error wants in digits: `must be a whole number, got 'three'`.
+static WANTS_DIGITS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\bmust\s+be\s+(?:an?\s+)?(?:whole\s+|positive\s+|non-negative\s+)?(?:number|integer|count)\b|\bin\s+digits\b",
+    )
+});
+
+/// Numbers written as words, and their digits.
+const NUMBER_WORDS: &[(&str, &str)] = &[
+    ("zero", "0"),
+    ("one", "1"),
+    ("two", "2"),
+    ("three", "3"),
+    ("four", "4"),
+    ("five", "5"),
+    ("six", "6"),
+    ("seven", "7"),
+    ("eight", "8"),
+    ("nine", "9"),
+    ("ten", "10"),
+    ("eleven", "11"),
+    ("twelve", "12"),
+    ("thirteen", "13"),
+    ("fourteen", "14"),
+    ("fifteen", "15"),
+    ("sixteen", "16"),
+    ("seventeen", "17"),
+    ("eighteen", "18"),
+    ("nineteen", "19"),
+    ("twenty", "20"),
+    ("thirty", "30"),
+    ("forty", "40"),
+    ("fifty", "50"),
+    ("sixty", "60"),
+    ("ninety", "90"),
+    ("hundred", "100"),
+];
+
+/// A correction the error offers: `did you mean 'csv'?`.
+static DID_YOU_MEAN: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r#"(?i)\bdid\s+you\s+mean\s+['"`]?(?P<right>\w(?:[\w.-]*\w)?)['"`]?\s*\??"#)
+});
+
+/// A word the error quotes: the wrong one a correction replaces.
+static QUOTED_WORD: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r#"['"`](?P<word>\w(?:[\w.-]*\w)?)['"`]"#));
+
+/// The line of a file the error names: `line 3`.
+static LINE_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\bline\s+(?P<n>\d{1,6})\b"));
+
+/// A file's name in an error: a name and an extension, or a path.
+static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[\w.][\w./-]*"));
+
+/// Where a stated fix is read and made: the task, the program's file and the working directory.
+pub(crate) struct Scene<'a> {
+    /// The task's words.
+    pub(crate) task: &'a str,
+    /// The program's file, as its command line names it (`./deploy.sh`, `tool.py`).
+    pub(crate) program: &'a str,
+    /// The working directory.
+    pub(crate) cwd: &'a Path,
+}
+
+/// The fix `output`'s last error line that states one asks for, as a reply would give it; `None` where no line
+/// states one, or the one stated is the task's to decide (see the module's documentation).
+pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let start = lines.len().saturating_sub(TAIL_LINES);
+    lines[start..].iter().rev().find_map(|line| {
+        directory(line, scene)
+            .or_else(|| executable(line, scene))
+            .or_else(|| stated_line(line, scene))
+            .or_else(|| stated_value(line, scene))
+            .or_else(|| correction(line, scene))
+            .or_else(|| in_digits(line, scene))
+    })
+}
+
+/// `mkdir -p DIR` for a directory the line says is missing, one the program does not read from.
+fn directory(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = MISSING_DIRECTORY.captures(line)?;
+    if READ_FROM.is_match(line) {
+        return None;
+    }
+    let path = ["a", "b", "c"].iter().find_map(|g| found.name(g))?.as_str().trim_end_matches('/');
+    let relative = inside(path)?;
+    (!scene.cwd.join(relative).exists()).then(|| format!("mkdir -p {relative}"))
+}
+
+/// `chmod +x FILE` for a file here that the line says cannot be run and has no execute bit (not the program: the
+/// task may forbid touching it, and the model can say so).
+fn executable(line: &str, scene: &Scene<'_>) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let found = NOT_EXECUTABLE.captures(line)?;
+    let path = ["a", "b"].iter().find_map(|g| found.name(g))?.as_str();
+    let relative = inside(path)?;
+    if same_file(relative, scene.program) {
+        return None;
+    }
+    let meta = std::fs::metadata(scene.cwd.join(relative)).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o100 == 0).then(|| format!("chmod +x {relative}"))
+}
+
+/// The line the error says a file must hold, written to it: the file made holding it where it is missing, the key
+/// set where the line sets one (`set FILE [SECTION] KEY VALUE`: in its section, in the file's style), else the line
+/// added. Not where the task names the key: its value is then the task's.
+fn stated_line(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = STATED_LINE.captures(line)?;
+    let before = &line[..found.get(0)?.start()];
+    let stated = clean_line(found.name("line")?.as_str())?;
+    let file = named_file(before, scene)?;
+    let setting = KEY_VALUE.captures(&stated);
+    if let Some(setting) = &setting
+        && mentions(scene.task, &setting["key"])
+    {
+        return None;
+    }
+    let quoted = word(&stated);
+    let text = match std::fs::read_to_string(scene.cwd.join(&file)) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Some(format!("printf '%s\\n' {quoted} > {file}"));
+        }
+        Err(_) => return None,
+    };
+    if text.lines().any(|l| l.trim() == stated) {
+        return None;
+    }
+    match setting {
+        Some(setting) => {
+            let section = section_of(before, &text);
+            Some(format!("set {file} {section}{} {}", &setting["key"], word(&setting["value"])))
+        }
+        None => Some(format!("printf '%s\\n' {quoted} >> {file}")),
+    }
+}
+
+/// The value the line says to use for a key it says is missing, set in the file it names (in the section it names,
+/// where the file has it). Not where the task names the key.
+fn stated_value(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = MISSING_KEY_USE.captures(line)?;
+    let (key, value) = (&found["key"], &found["value"]);
+    // A setting, quoted or called one: not "has no permission; use sudo".
+    let said = &found[0];
+    let setting =
+        ['\'', '"', '`'].iter().any(|q| said.contains(&format!("{q}{key}{q}"))) || SETTING_WORD.is_match(said);
+    if !setting || mentions(scene.task, key) {
+        return None;
+    }
+    let before = &line[..found.get(0)?.start()];
+    let file = named_file(before, scene)?;
+    let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
+    Some(format!("set {file} {}{key} {}", section_of(before, &text), word(value)))
+}
+
+/// The section `error` names (`[remote] `), where `text` has it; else nothing.
+fn section_of(error: &str, text: &str) -> String {
+    SECTION
+        .captures(error)
+        .map(|s| format!("[{}] ", &s["name"]))
+        .filter(|s| text.lines().any(|l| l.trim() == s.trim()))
+        .unwrap_or_default()
+}
+
+/// The correction the line offers for the word it quotes (`unknown key 'colour' (did you mean color?)`), made on the
+/// line of the file that holds that word: the one the error numbers, else the only one. Not where the task uses the
+/// word.
+fn correction(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = DID_YOU_MEAN.captures(line)?;
+    let before = &line[..found.get(0)?.start()];
+    let right = &found["right"];
+    let wrong = QUOTED_WORD.captures_iter(before).last()?["word"].to_owned();
+    if wrong == right || mentions(scene.task, &wrong) {
+        return None;
+    }
+    replacement(before, &wrong, right, scene)
+}
+
+/// The digits for a number the line quotes in words where it wants a number (`retries must be a whole number, got
+/// 'three'`), on the line of the file that holds the word. Not where the task uses the word.
+fn in_digits(line: &str, scene: &Scene<'_>) -> Option<String> {
+    WANTS_DIGITS.find(line)?;
+    let (wrong, digits) = QUOTED_WORD.captures_iter(line).find_map(|c| {
+        let quoted = c.get(1)?.as_str();
+        NUMBER_WORDS.iter().find(|(w, _)| quoted.eq_ignore_ascii_case(w)).map(|(_, d)| (quoted.to_owned(), *d))
+    })?;
+    if mentions(scene.task, &wrong) {
+        return None;
+    }
+    replacement(line, &wrong, digits, scene)
+}
+
+/// `wrong` replaced by `right` in the file `error` names, on the line that holds it: the line the error numbers,
+/// else the only one.
+fn replacement(error: &str, wrong: &str, right: &str, scene: &Scene<'_>) -> Option<String> {
+    let file = named_file(error, scene)?;
+    let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
+    let word = Regex::new(&format!(r"\b{}\b", regex::escape(wrong))).ok()?;
+    let holding: Vec<usize> = text.lines().enumerate().filter(|(_, l)| word.is_match(l)).map(|(n, _)| n + 1).collect();
+    let numbered = LINE_NUMBER.captures(error).and_then(|c| c["n"].parse::<usize>().ok());
+    let at = match (numbered, holding.as_slice()) {
+        (Some(n), _) if holding.contains(&n) => n,
+        (_, [only]) => *only,
+        _ => return None,
+    };
+    // Both words are word characters, dots and dashes: a dot is the only one a pattern reads otherwise.
+    Some(format!("sed -i '{at}s/\\b{}\\b/{right}/' {file}", wrong.replace('.', "\\.")))
+}
+
+/// The first file `text` names that is not the program: a name with an extension, or a path, inside the working
+/// directory.
+fn named_file(text: &str, scene: &Scene<'_>) -> Option<String> {
+    FILE_NAME
+        .find_iter(text)
+        .map(|m| m.as_str().trim_end_matches(['.', ':', ',']))
+        .filter(|w| looks_like_file(w))
+        .filter_map(inside)
+        .find(|w| !same_file(w, scene.program))
+        .map(str::to_owned)
+}
+
+/// `path` relative to the working directory (`./` dropped), where it stays inside it.
+fn inside(path: &str) -> Option<&str> {
+    let relative = path.trim_start_matches("./");
+    let fits = !relative.is_empty() && !relative.starts_with('/') && !relative.split('/').any(|p| p == "..");
+    fits.then_some(relative)
+}
+
+/// Whether two names are the same file of the working directory (`./run.sh` and `run.sh`).
+fn same_file(a: &str, b: &str) -> bool {
+    a.trim_start_matches("./") == b.trim_start_matches("./")
+}
+
+/// Whether `task` uses `word` as a word of its own, in any case.
+fn mentions(task: &str, word: &str) -> bool {
+    Regex::new(&format!(r"(?i)\b{}\b", regex::escape(word))).is_ok_and(|re| re.is_match(task))
+}
+
+/// `text` as one shell word: bare where nothing in it is special to the shell, else quoted.
+fn word(text: &str) -> String {
+    let plain = text.chars().all(|c| c.is_alphanumeric() || "_./:@%+,=-".contains(c));
+    if plain { text.to_owned() } else { shell_quote(text) }
+}
+
+/// The line an error states, without the quotes around it and the punctuation of the sentence it ends; `None` for an
+/// empty or overlong one.
+fn clean_line(text: &str) -> Option<String> {
+    let mut line = text.trim();
+    // `(add the line: retries=3)`: the bracket closes the error's aside, not the line.
+    while line.ends_with(')') && line.matches('(').count() < line.matches(')').count() {
+        line = line[..line.len() - 1].trim_end();
+    }
+    line = line.trim_end_matches(['.', ';', ',']);
+    for quote in ['\'', '"', '`'] {
+        if line.len() >= 2 && line.starts_with(quote) && line.ends_with(quote) {
+            line = &line[1..line.len() - 1];
+        }
+    }
+    let line = line.trim();
+    (!line.is_empty() && line.chars().count() <= LINE_CHARS).then(|| line.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A working directory holding `files` (name, text), with `executable` ones made executable.
+    fn scene_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    fn fix(output: &str, task: &str, dir: &Path) -> Option<String> {
+        stated_fix(output, &Scene { task, program: "./job.sh", cwd: dir })
+    }
+
+    const TASK: &str = "Run ./job.sh and fix what it complains about until it succeeds.";
+
+    #[test]
+    fn a_missing_directory_is_made_unless_the_program_reads_from_it() {
+        let dir = scene_dir(&[]);
+        let p = dir.path();
+        assert_eq!(fix("job: output directory 'out' does not exist", TASK, p).as_deref(), Some("mkdir -p out"));
+        assert_eq!(fix("job: spool/ does not exist - create it", TASK, p).as_deref(), Some("mkdir -p spool"));
+        assert_eq!(fix("Error: no such folder: cache/tmp", TASK, p).as_deref(), Some("mkdir -p cache/tmp"));
+        assert_eq!(fix("job: the source folder 'photos' does not exist", TASK, p), None);
+        assert_eq!(fix("job: directory '../up' does not exist", TASK, p), None);
+        std::fs::create_dir(p.join("out")).unwrap();
+        assert_eq!(fix("job: output directory 'out' does not exist", TASK, p), None, "it is there");
+    }
+
+    #[test]
+    fn a_file_that_cannot_run_is_made_executable_but_not_the_program() {
+        let dir = scene_dir(&[("hooks/pre.sh", "echo hi\n"), ("job.sh", "exit 1\n")]);
+        let p = dir.path();
+        assert_eq!(fix("job: hooks/pre.sh is not executable", TASK, p).as_deref(), Some("chmod +x hooks/pre.sh"));
+        assert_eq!(fix("bash: ./hooks/pre.sh: Permission denied", TASK, p).as_deref(), Some("chmod +x hooks/pre.sh"));
+        assert_eq!(fix("bash: ./job.sh: Permission denied", TASK, p), None);
+        assert_eq!(fix("job: hooks/missing.sh is not executable", TASK, p), None);
+    }
+
+    #[test]
+    fn a_stated_line_makes_the_file_sets_the_key_or_is_added() {
+        let dir = scene_dir(&[("app.cfg", "name=web\n"), ("site.ini", "[main]\nport = 80\n\n[cache]\nsize = 2\n")]);
+        let p = dir.path();
+        assert_eq!(
+            fix("job: limits.conf not found; create it with the line: max=4", TASK, p).as_deref(),
+            Some("printf '%s\\n' max=4 > limits.conf")
+        );
+        assert_eq!(
+            fix("job: app.cfg has no 'mode' key (add the line: mode=fast)", TASK, p).as_deref(),
+            Some("set app.cfg mode fast")
+        );
+        assert_eq!(
+            fix("job: site.ini [cache] has no ttl; it must have: ttl = 60.", TASK, p).as_deref(),
+            Some("set site.ini [cache] ttl 60")
+        );
+        assert_eq!(
+            fix("job: app.cfg must contain the line: include defaults", TASK, p).as_deref(),
+            Some("printf '%s\\n' 'include defaults' >> app.cfg")
+        );
+        assert_eq!(fix("job: app.cfg has no name (add the line: name=web)", TASK, p), None, "it is there");
+        let task = "Run ./job.sh with mode=slow; fix what it complains about until it succeeds.";
+        assert_eq!(fix("job: app.cfg has no 'mode' key (add the line: mode=fast)", task, p), None, "the task's");
+    }
+
+    #[test]
+    fn an_offered_correction_replaces_the_quoted_word_on_its_line() {
+        let dir = scene_dir(&[("job.conf", "# job\nSOURCE=logs\nretain=14\n"), ("fmt.ini", "[x]\nformat = cvs\n")]);
+        let p = dir.path();
+        assert_eq!(
+            fix("job: job.conf line 3: unknown key 'retain' - did you mean RETAIN?", TASK, p).as_deref(),
+            Some("sed -i '3s/\\bretain\\b/RETAIN/' job.conf")
+        );
+        assert_eq!(
+            fix("job: fmt.ini format must be 'csv' or 'tsv', got 'cvs' (did you mean 'csv'?)", TASK, p).as_deref(),
+            Some("sed -i '2s/\\bcvs\\b/csv/' fmt.ini")
+        );
+        let task = "Run ./job.sh, keeping the cvs format, and fix what it complains about until it succeeds.";
+        assert_eq!(fix("job: fmt.ini got 'cvs' (did you mean 'csv'?)", task, p), None, "the task uses the word");
+    }
+
+    #[test]
+    fn a_value_the_error_says_to_use_is_set_and_a_number_in_words_is_written_in_digits() {
+        let dir = scene_dir(&[("pump.ini", "[pump]\nname = north\nspeed = five\n\n[valve]\nspeed = 2\n")]);
+        let p = dir.path();
+        assert_eq!(
+            fix("pump: pump.ini: [pump] has no 'interval' setting (minutes; use 15)", TASK, p).as_deref(),
+            Some("set pump.ini [pump] interval 15")
+        );
+        assert_eq!(
+            fix("pump: pump.ini is missing key mode; use eco.", TASK, p).as_deref(),
+            Some("set pump.ini mode eco")
+        );
+        let task = "Run ./job.sh with a 10 minute interval and fix what it complains about until it succeeds.";
+        assert_eq!(fix("pump: pump.ini: [pump] has no 'interval' setting (use 15)", task, p), None, "the task's");
+        assert_eq!(
+            fix("pump: pump.ini: [pump] speed must be a whole number, got 'five'", TASK, p).as_deref(),
+            Some("sed -i '3s/\\bfive\\b/5/' pump.ini")
+        );
+        assert_eq!(fix("pump: pump.ini: speed must be a whole number, got 'fast'", TASK, p), None);
+        assert_eq!(fix("pump: pump.ini has no permission to run; use sudo", TASK, p), None, "no setting");
+    }
+
+    #[test]
+    fn the_last_error_that_states_a_fix_is_the_one_read() {
+        let dir = scene_dir(&[]);
+        let output = "job: starting\njob: cache/ does not exist\njob: output directory 'out' does not exist\n";
+        assert_eq!(fix(output, TASK, dir.path()).as_deref(), Some("mkdir -p out"));
+        assert_eq!(fix("job: something went wrong\n", TASK, dir.path()), None);
+    }
+}
