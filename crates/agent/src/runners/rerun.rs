@@ -9,7 +9,8 @@
 //! why and asked again. The fix runs staged too (through the gate, as every model command), and is kept when it
 //! exits 0; then the program runs again. It ends when the program exits 0 without printing an error, or when the
 //! calls (`AgentConfig::max_turns`) run out. A program waiting at a prompt is answered from the task
-//! ([`super::questions`]).
+//! ([`super::questions`]). With the shell's fixes (`AgentConfig::shell_fixes`), a fix the error states itself (a
+//! directory to make, a line to add) is made first, without a call ([`super::stated`]).
 
 use std::sync::LazyLock;
 use std::time::Duration;
