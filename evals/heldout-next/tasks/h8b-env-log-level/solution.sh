@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -e
+sed -i 's/^LOG_LEVEL=.*/LOG_LEVEL=debug/' .env

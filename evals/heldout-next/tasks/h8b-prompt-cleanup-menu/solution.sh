@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -e
+printf '2\ny\n' | ./cleanup.sh

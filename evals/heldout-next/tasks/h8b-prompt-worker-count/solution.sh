@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -e
+printf '6\n' | ./configure.sh
