@@ -50,6 +50,7 @@ mod config;
 mod examples;
 mod gate;
 mod goal_protect;
+mod goal_question;
 mod goal_shape;
 mod goal_spec;
 mod model;

@@ -28,6 +28,9 @@ const END_FIRST: Duration = Duration::from_millis(3);
 const FIRST_LOOK: Duration = Duration::from_millis(30);
 /// When the shell's prompt sign says a command line is over, how long its end marker may still take to arrive.
 const END_MARKER_GRACE: Duration = Duration::from_millis(300);
+/// How long a command watched for prompts may go without output before the watcher asks the kernel whether it
+/// waits for input with its question where nobody looks ([`Seen::WaitsUnseen`]), and how often again.
+const UNSEEN_QUIET: Duration = Duration::from_secs(2);
 
 /// A command typed into the pane that the model has not seen end yet.
 pub(crate) struct Command {
@@ -71,6 +74,9 @@ pub(crate) enum Seen {
     Ended(i32),
     /// The command waits for a person (judged on new output).
     NeedsInput(Intervention),
+    /// The command waits for a line typed on the terminal, and its screen shows no question: what it asked went to
+    /// a file or a pipe (`./export.py > out.csv`), or it reads without asking (`cat` with no file).
+    WaitsUnseen,
     /// The awaited text appeared.
     Appeared,
     /// The deadline passed with the command still running.
@@ -185,6 +191,8 @@ pub(crate) async fn watch_command(
     // on output that may have come before it). Each look costs tmux calls: a command that ends at once is seen
     // ending without one.
     let mut look_now = look_first;
+    // A command watched for prompts that stays silent is asked after, in the kernel: is it reading the terminal?
+    let mut unseen_check = matches!(patience, Patience::Prompt(_)).then(|| Instant::now() + UNSEEN_QUIET);
     loop {
         if command.finish.is_finished() {
             return joined((&mut command.finish).await);
@@ -199,6 +207,13 @@ pub(crate) async fn watch_command(
                 finished = &mut command.finish => return joined(finished),
                 () = cancel.cancelled() => return Seen::Cancelled,
                 () = tokio::time::sleep_until(deadline) => return Seen::StillRunning,
+                () = sleep_until_opt(unseen_check) => {
+                    if waits_unseen(pane, command).await {
+                        return Seen::WaitsUnseen;
+                    }
+                    unseen_check = Some(Instant::now() + UNSEEN_QUIET);
+                    continue;
+                }
                 () = sleep_until_opt(quiet_limit) => {
                     let prompt_ok = match (patience, &quiet_since) {
                         (Patience::Prompt(_), Some((_, view))) => looks_like_prompt(view),
@@ -210,7 +225,10 @@ pub(crate) async fn watch_command(
                     quiet_since = None;
                     continue;
                 }
-                () = wakeups.next() => {}
+                () = wakeups.next() => {
+                    // Output came: the command is not silent.
+                    unseen_check = unseen_check.map(|_| Instant::now() + UNSEEN_QUIET);
+                }
             }
             if let Ok(finished) = tokio::time::timeout(END_FIRST, &mut command.finish).await {
                 return joined(finished);
@@ -246,6 +264,18 @@ pub(crate) async fn watch_command(
             return Seen::NeedsInput(found);
         }
     }
+}
+
+/// Whether `command` waits for a line typed on the pane's terminal with no question on its screen: a process under
+/// the pane blocked reading the terminal ([`tmux_habitat::reads_terminal`]), while its last line is no prompt (a
+/// question shown is the prompt watch's to see and answer).
+async fn waits_unseen(pane: &GatedPane, command: &Command) -> bool {
+    let Ok(info) = pane.pane().info().await else { return false };
+    if command.is_finished() || tmux_habitat::reads_terminal(info.pid, &info.tty) != Some(true) {
+        return false;
+    }
+    let view = command_view(pane, command).await.map(|v| v.text).unwrap_or_default();
+    !looks_like_prompt(&view) && !command.is_finished()
 }
 
 /// What the waiting task's end means.

@@ -160,3 +160,29 @@ async fn a_missing_input_ends_the_subtask_with_its_name_at_once() {
     assert!(result.reason.as_deref().unwrap().starts_with("settings.ini does not exist (in "), "{result:?}");
     assert_eq!(world.prompts().len(), 1, "no repair: no script makes the file appear");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_asking_into_a_file_is_seen_waiting_not_left_to_the_limit() {
+    let world = World::new().await;
+    // Its question goes where its output goes: into the file, so the screen shows nothing while it waits.
+    std::fs::write(world.work.path().join("tint.py"), "colour = input('Colour? ')\nprint(f'tint={colour}')\n").unwrap();
+    let hidden = "```bash\npython3 tint.py > tint.txt\n```";
+    let answered = "```bash\nprintf 'teal\\n' | python3 tint.py > tint.txt\n```";
+    world.replies(&[hidden, answered, &look_yes()]);
+    let agent = world.agent();
+    let started = std::time::Instant::now();
+    let goal = "Run tint.py with the colour teal and keep what it prints in tint.txt.";
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.read("tint.txt"), "Colour? tint=teal\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "waited {:?}", started.elapsed());
+    let prompts = world.prompts();
+    assert!(
+        prompts[1].contains(
+            "it waited for a line typed on the terminal (no question on the screen: what it asked went \
+                             to a file or a pipe)"
+        ),
+        "{}",
+        prompts[1]
+    );
+}

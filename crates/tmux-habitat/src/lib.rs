@@ -75,6 +75,7 @@ mod transport;
 mod turn;
 mod version;
 mod wait;
+mod waiting;
 
 pub use capture::CaptureOptions;
 pub use diff::{Hunk, ScreenDiff};
@@ -97,3 +98,4 @@ pub use tmux_control::Command;
 pub use transport::{DEFAULT_COMMAND_DEADLINE, Invocation, TransportKind};
 pub use version::TmuxVersion;
 pub use wait::Backoff;
+pub use waiting::reads_terminal;

@@ -490,7 +490,8 @@ impl Loop<'_> {
                 self.command = Some(running);
                 Ok(Turn::Next)
             }
-            Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged => {
+            // Waiting for a line with no question shown: still running, as the model sees it; it may type or stop.
+            Seen::StillRunning | Seen::Appeared | Seen::Settled | Seen::Unchanged | Seen::WaitsUnseen => {
                 let view = command_view(&self.pane, &running).await.map(|v| v.text).unwrap_or_default();
                 let fresh = new_part(&running.shown, &view).to_owned();
                 let appeared = matches!(seen, Seen::Appeared).then(|| label.clone());

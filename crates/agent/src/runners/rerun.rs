@@ -30,7 +30,9 @@ use crate::prompt::{FixPrompt, fix_request};
 use crate::runners::fix_sources;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
-use crate::runners::script::{Launch, PROMPT_QUIET, Script, gate_script, no_pager_file, tail, timed_out};
+use crate::runners::script::{
+    Launch, PROMPT_QUIET, Script, UNSEEN_QUESTION, gate_script, no_pager_file, tail, timed_out,
+};
 use crate::runners::setting::Setting;
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::stated::{Scene, stated_fix};
@@ -707,6 +709,12 @@ impl Runs<'_> {
                 self.pane.interrupt().await;
                 staging.abandon(&staged);
                 Ran::Stuck(found.prompt)
+            }
+            Seen::WaitsUnseen => {
+                drop(running);
+                self.pane.interrupt().await;
+                staging.abandon(&staged);
+                Ran::Stuck(UNSEEN_QUESTION.into())
             }
             Seen::Cancelled => {
                 drop(running);

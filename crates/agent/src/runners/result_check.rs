@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::claims::{goal_destinations, resolve};
+use crate::goal_question::asks_question;
 use crate::goal_shape;
 use crate::runners::peek::named_files;
 
@@ -274,7 +275,7 @@ pub(crate) fn check_result(
     }
     // A number told alone ("list them in a.txt, then tell me how many, just the number"): what the script printed
     // is that answer, and a list printed too is not it. (A question's printed answer is checked below.)
-    if told_number_alone(goal) && !(required.is_empty() && goal.contains('?')) {
+    if told_number_alone(goal) && !(required.is_empty() && asks_question(goal)) {
         let printed = printed.trim();
         if is_number(printed) {
             checks.push("the answer is one number".into());
@@ -297,7 +298,7 @@ pub(crate) fn check_result(
         }
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
-    if required.is_empty() && goal.contains('?') {
+    if required.is_empty() && asks_question(goal) {
         let printed = printed.trim();
         if printed.is_empty() {
             if !last {
@@ -316,7 +317,7 @@ pub(crate) fn check_result(
     // script printed is a program's output, which the goal's shapes (of the repaired file) do not describe; unless
     // the goal asks for something printed too ("fix tally.py and print the total").
     if required.is_empty()
-        && (spec.changes.is_empty() || goal.contains('?') || matches(&ASKS_TO_PRINT, goal))
+        && (spec.changes.is_empty() || asks_question(goal) || matches(&ASKS_TO_PRINT, goal))
         && !printed.is_empty()
         && !shapes.is_empty()
         && let Some(problem) = shaped(printed, &mut checks, None)
@@ -606,6 +607,14 @@ mod tests {
         let goal = "Pack the photos folder into photos.tar.gz.";
         let cwd = dir.path().to_str().unwrap();
         assert_eq!(result_problem(goal, cwd, "", false, &Before::default()).map(|p| p.to_string()), None);
+    }
+
+    #[test]
+    fn a_polite_request_for_work_prints_nothing_and_is_done() {
+        let goal = "render.py fails on layout.ini. Could you sort out the config so it renders?";
+        assert_eq!(check(goal, &[], "", false), None);
+        let question = "Could you tell me how many lines of kiln.log are warnings?";
+        assert_eq!(check(question, &[], "", false).unwrap(), "it printed nothing: print the answer");
     }
 
     #[test]

@@ -28,6 +28,9 @@ use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
 use crate::text::{bound, one_line};
 
+/// What stands for the question of a program that waits for a typed line with none on its screen.
+pub(crate) const UNSEEN_QUESTION: &str = "no question on the screen: what it asked went to a file or a pipe";
+
 /// How long a script sits quiet at a prompt-like line it printed before it counts as asking.
 pub(crate) const PROMPT_QUIET: Duration = Duration::from_millis(1500);
 
@@ -461,6 +464,22 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         script: script.text,
                         how: format!("exit code {}", output.exit_code),
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                    });
+                }
+                Seen::WaitsUnseen => {
+                    stuck_at_prompt = true;
+                    let so_far =
+                        crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
+                    drop(running);
+                    pane.interrupt().await;
+                    failure = Some(Failure {
+                        script: script.text,
+                        how: format!(
+                            "it waited for a line typed on the terminal ({UNSEEN_QUESTION}) and was interrupted: run \
+                             the program with its output on the screen, not into a file or a pipe, so that its \
+                             questions can be seen and answered"
+                        ),
+                        output: so_far,
                     });
                 }
                 Seen::NeedsInput(found) => {

@@ -34,6 +34,12 @@ static WC_ONE_FILE: LazyLock<Regex> = LazyLock::new(|| {
 static PYTHON_HEREDOC: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r#"^\s*python3?((?:[ \t]+-\S*)*)[ \t]*<<-?[ \t]*['"]?(\w+)['"]?\s*$"#));
 
+/// Where a heredoc starts (`<<'EOF'`, `<< "END"`, `<<-EOT`), with its delimiter: a word that starts with a letter
+/// (so `$((1 << 3))` is none), not `<<<` (a here-string).
+static HEREDOC: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r#"(?:^|[^<])<<(-?)[ \t]*(?:'([A-Za-z_]\w*)'|"([A-Za-z_]\w*)"|([A-Za-z_]\w*))"#)
+});
+
 /// Names python code uses without importing them, how a use looks, and the import that defines each.
 const IMPORT_TABLE: &[(&str, &str, &str)] = &[
     ("csv", r"csv\.", "import csv"),
@@ -80,7 +86,7 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     }
     text = match script.language {
         Language::Python => with_imports(&text, 1),
-        Language::Bash => heredoc_imports(&text),
+        Language::Bash => heredoc_imports(&closed_heredoc(&text)),
     };
     Script { language: script.language, text }
 }
@@ -185,6 +191,43 @@ fn with_parents(goal: &str, text: &str) -> String {
     rejoin(&lines, text)
 }
 
+/// `text` with the delimiter line of its last heredoc added at the end where the script lacks it. Bash reads such a
+/// heredoc to the end of the script, so the line changes nothing it runs; without it bash warns (`warning:
+/// here-document at line 2 delimited by end-of-file`), and a warning printed is an error printed: the attempt
+/// failed, and a small model's repair gave the same script back.
+fn closed_heredoc(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    // The heredoc open at the end: each one found starts after the delimiter line of the one before.
+    let mut at = 0;
+    let mut open: Option<String> = None;
+    while at < lines.len() {
+        let Some(c) = HEREDOC.captures(lines[at]) else {
+            at += 1;
+            continue;
+        };
+        let tabs = !c[1].is_empty();
+        let delimiter = (2..=4).find_map(|i| c.get(i)).map_or("", |m| m.as_str()).to_owned();
+        let ends = |line: &str| if tabs { line.trim_start_matches('\t') } else { line } == delimiter;
+        match (at + 1..lines.len()).find(|&i| ends(lines[i])) {
+            Some(end) => at = end + 1,
+            None => {
+                open = Some(delimiter);
+                break;
+            }
+        }
+    }
+    match open {
+        Some(delimiter) => {
+            let mut closed = text.trim_end_matches('\n').to_owned();
+            closed.push('\n');
+            closed.push_str(&delimiter);
+            closed.push('\n');
+            closed
+        }
+        None => text.to_owned(),
+    }
+}
+
 fn stdin_for_wc(text: &str) -> String {
     let re = &*WC_ONE_FILE;
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
@@ -252,7 +295,7 @@ mod tests {
 
     #[test]
     fn script_fix_patterns_compile() {
-        for re in [&*WC_ONE_FILE, &*PYTHON_HEREDOC] {
+        for re in [&*WC_ONE_FILE, &*PYTHON_HEREDOC, &*HEREDOC] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -399,5 +442,21 @@ mod tests {
         assert_eq!(fix(goal, &one, "three\n"), None, "one line is not a list");
         let which = "Which tickets are open? Answer with the number only.";
         assert_eq!(fix(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
+    }
+
+    #[test]
+    fn a_heredoc_left_open_at_the_end_gets_its_delimiter_line() {
+        let open = bash("python3 - <<'EOF'\nprint(sum(range(4)))");
+        assert_eq!(tidy("Print a sum.", &open).text, "#!/bin/bash\npython3 - <<'EOF'\nprint(sum(range(4)))\nEOF\n");
+        let second = bash("cat > a.txt <<EOF\nx\nEOF\nsort <<-\"END\"\n\tb\n\ta");
+        assert_eq!(closed_heredoc(&second.text), format!("{}END\n", second.text));
+        for closed in [
+            "#!/bin/bash\npython3 - <<'EOF'\nprint(1)\nEOF\n",
+            "#!/bin/bash\nsort <<-END\n\tb\n\tEND\necho done\n",
+            "#!/bin/bash\necho $((1<<3))\n",
+            "#!/bin/bash\ngrep -c x <<< \"$line\"\n",
+        ] {
+            assert_eq!(closed_heredoc(closed), closed, "{closed}");
+        }
     }
 }
