@@ -466,36 +466,24 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         output: bound(&output.output, ERROR_TAIL_CHARS * 2),
                     });
                 }
-                Seen::WaitsUnseen => {
+                Seen::NeedsInput(_) | Seen::WaitsUnseen => {
                     stuck_at_prompt = true;
-                    let so_far =
-                        crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
-                    drop(running);
-                    pane.interrupt().await;
-                    failure = Some(Failure {
-                        script: script.text,
-                        how: format!(
+                    let how = match &seen {
+                        Seen::NeedsInput(found) => format!(
+                            "it stopped at a prompt waiting for input (`{}`) and was interrupted",
+                            one_line(&found.prompt, 80)
+                        ),
+                        _ => format!(
                             "it waited for a line typed on the terminal ({UNSEEN_QUESTION}) and was interrupted: run \
                              the program with its output on the screen, not into a file or a pipe, so that its \
                              questions can be seen and answered"
                         ),
-                        output: so_far,
-                    });
-                }
-                Seen::NeedsInput(found) => {
-                    stuck_at_prompt = true;
+                    };
                     let so_far =
                         crate::observe::command_view(&pane, &running).await.map(|v| v.text).unwrap_or_default();
                     drop(running);
                     pane.interrupt().await;
-                    failure = Some(Failure {
-                        script: script.text,
-                        how: format!(
-                            "it stopped at a prompt waiting for input (`{}`) and was interrupted",
-                            one_line(&found.prompt, 80)
-                        ),
-                        output: so_far,
-                    });
+                    failure = Some(Failure { script: script.text, how, output: so_far });
                 }
                 Seen::Cancelled => {
                     drop(running);
