@@ -56,6 +56,14 @@ static MUST_NOT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A file (or list) the goal vouches for and then leaves by pronoun: "… are correct, leave them as they are", "… is
+/// fine; don't touch it", "… are right, so keep them".
+static FINE_LEFT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?i)^[`'\x22)]?{LISTED_AFTER}\s+(?:is|are)\s+(?:\w+\s+)?(?:fine|correct|right|ok|okay|good|working)\s*[,;:-]*\s*(?:so\s+|and\s+|just\s+|please\s+)*(?:(?:leave|keep)\s+(?:it|them)\b|{NOT}\s+{CHANGING}\w*\s+(?:it|them)\b)"
+    ))
+});
+
 /// "not the script itself", "(not the program)", "don't touch the script itself", "don't modify the training
 /// script": the program the goal runs is not to be changed (not "without changing the program's output", "the tool
 /// configuration").
@@ -120,7 +128,8 @@ pub(crate) fn protected_files(goal: &str, named: &[String], is_program: impl Fn(
             }
             let refuses = REFUSED_BEFORE.is_match(before) && !REMINDER.is_match(before)
                 || LEAVE_BEFORE.is_match(before) && LEFT_AFTER.is_match(after)
-                || MUST_NOT_AFTER.is_match(after) && !NOT_READ_ONLY.is_match(after) && !EXPLAINS.is_match(before);
+                || MUST_NOT_AFTER.is_match(after) && !NOT_READ_ONLY.is_match(after) && !EXPLAINS.is_match(before)
+                || FINE_LEFT_AFTER.is_match(after);
             if refuses {
                 refused = true;
             } else if asks_to_change(before) && !INTO_ANOTHER.is_match(after) {
@@ -173,7 +182,7 @@ fn occurrences<'a>(goal: &'a str, file: &'a str) -> impl Iterator<Item = usize> 
 
 /// Where the clause that ends `before` starts: after the last sentence or clause mark (`.`, `;`, `:`, `!`, `?`,
 /// `--`, a comma before "but").
-fn clause_start(before: &str) -> usize {
+pub(crate) fn clause_start(before: &str) -> usize {
     static MARK: LazyLock<Regex> =
         LazyLock::new(|| compile(r"(?i)(?:[.;:!?](?:\s|$)|\s--?\s|\(|\)|,\s*(?:but|though|however)\b)"));
     MARK.find_iter(before).last().map_or(0, |m| m.end())
@@ -190,8 +199,9 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let all = [&*REFUSED_BEFORE, &*LEAVE_BEFORE, &*LEFT_AFTER, &*MUST_NOT_AFTER, &*NOT_THE_PROGRAM, &*CHANGE_VERB];
-        for re in all.into_iter().chain([&*INTO_ANOTHER, &*REMINDER, &*NOT_READ_ONLY, &*EXPLAINS]) {
+        let all =
+            [&*REFUSED_BEFORE, &*LEAVE_BEFORE, &*LEFT_AFTER, &*MUST_NOT_AFTER, &*FINE_LEFT_AFTER, &*NOT_THE_PROGRAM];
+        for re in all.into_iter().chain([&*CHANGE_VERB, &*INTO_ANOTHER, &*REMINDER, &*NOT_READ_ONLY, &*EXPLAINS]) {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -220,6 +230,12 @@ mod tests {
             // A name after "so" is the subject of a clause of its own, not what the fix changes.
             assert_eq!(protected("Fix routes.json so ship.sh runs; don't edit ship.sh."), ["ship.sh"]);
         }
+        assert_eq!(
+            protected("Get ./mill running. mill.sh and sacks.csv are fine, leave them."),
+            ["mill.sh", "sacks.csv"]
+        );
+        assert_eq!(protected("Fix grain.toml; sacks.csv is correct, so don't edit it."), ["sacks.csv"]);
+        assert!(protected("sacks.csv is fine, but leave me a note in notes.md.").is_empty(), "no pronoun");
         assert_eq!(protected("Restore sync.py from sync.py.bak; do not edit sync.py.bak."), ["sync.py.bak"]);
         assert_eq!(protected("Do not change notes.txt; write the sorted lines to sorted.txt."), ["notes.txt"]);
         assert_eq!(protected("Repair app.ini. Leave main.py alone."), ["main.py"]);

@@ -248,7 +248,7 @@ static INPUT_WITHOUT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "in lower case", "lowercased", "lowercase them", "converted to lowercase", "the lowercase names" (not "lowercase
-/// letters": a goal may count or find those).
+/// letters": a goal may count or find those; not "a lowercase .jpg": the case of an extension in names changed).
 static LOWER: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?ix)
@@ -256,7 +256,7 @@ static LOWER: LazyLock<Regex> = LazyLock::new(|| {
           \s+(?:all\s+)?(?:lower[-\s]?case|small\s+letters|lower\s+letters)\b
         | \blower[-\s]?cased\b
         | \blower[-\s]?case\s+(?:it|them|each|every|all|the|those|these)\b
-        | \blower[-\s]?case\s*(?:$|[.,;:!)])
+        | \blower[-\s]?case\s*(?:$|[,;:!)]|\.(?:\s|$))
         | \b(?:the|a|an|as|all|their|its)\s+lower[-\s]?case\s+(?:names?|words?|emails?|addresses|versions?|text|lines?|strings?|keys?|values?|list|tags?|titles?|ids?
              |usernames?|copies|copy|form|hostnames?|domains?|labels?)\b",
     )
@@ -274,7 +274,7 @@ static UPPER: LazyLock<Regex> = LazyLock::new(|| {
         | \bupper[-\s]?cased\b
         | \ball[-\s]caps\b
         | \bupper[-\s]?case\s+(?:it|them|each|every|all|the|those|these)\b
-        | \bupper[-\s]?case\s*(?:$|[.,;:!)])
+        | \bupper[-\s]?case\s*(?:$|[,;:!)]|\.(?:\s|$))
         | \b(?:the|a|an|as|all|their|its)\s+upper[-\s]?case\s+(?:names?|words?|emails?|addresses|versions?|text|lines?|strings?|keys?|values?|list|tags?|titles?|ids?
              |usernames?|copies|copy|form|hostnames?|domains?|labels?)\b",
     )
@@ -309,9 +309,13 @@ static NOT_SORTED: LazyLock<Regex> = LazyLock::new(|| {
         | \bin\s+the\s+order\s+(?:they|it|of|in\s+which|given|found|listed)\b
         | \b(?:keep|keeping|preserve|preserving|retain|retaining)\s+(?:the\s+|their\s+|its\s+)?(?:original\s+)?order\b
         | \border\s+(?:does\s+not|doesn't|is\s+not|isn't|need\s+not|won't)\b
-        | \border\s+of\s+(?:appearance|occurrence)\b
-        | \bsort\s+(?:out|of|through)\b",
+        | \border\s+of\s+(?:appearance|occurrence)\b",
     )
+});
+
+/// "sort out" (to fix), "sorting through", "a sort of": the word without an order, blanked before [`SORTED`] looks.
+static PHRASAL_SORT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)\bsort(?:s|ed|ing)?\s+(?:(?:it|them|this|that|things|everything)\s+)?(?:out|of|through)\b")
 });
 
 /// "descending", "reverse", "largest first", "from highest to lowest", "from the highest score to the lowest",
@@ -518,6 +522,10 @@ static STRONG_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         | \bas\s+(?:a|one)\s+(?:single\s+|plain\s+|bare\s+)?(?:number|integer)\b",
     )
 });
+
+/// What just precedes a number's form when it is the form of every value of many ("with each price as a plain
+/// number"), for [`number_shape`].
+static EACH_VALUE: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\b(?:each|every|all)\s+(?:[\w-]+\s+){0,3}$"));
 
 /// "how many", "the number of", "count the", "the total", "the average": a number unless the goal wants more.
 static WEAK_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
@@ -763,7 +771,8 @@ fn quoted_spans(goal: &str) -> Vec<(usize, usize)> {
 /// One number, when the goal asks for it plainly, or weakly ("how many") and nothing says it wants more or a list
 /// (`listy`); a conditional goal only with the words it allows instead.
 fn number_shape(goal: &str, text: &str, listy: bool) -> Option<Shape> {
-    let strong = STRONG_NUMBER.is_match(text);
+    // "with each price as a plain number": the form of every value, not one number for the result.
+    let strong = STRONG_NUMBER.find_iter(text).any(|m| !EACH_VALUE.is_match(&text[..m.start()]));
     let weak = WEAK_NUMBER.find_iter(text).count();
     let weakly = weak > 0
         && !MANY_NUMBERS.is_match(text)
@@ -940,6 +949,8 @@ fn path_form(goal: &str, text: &str) -> PathForm {
 
 /// An order, with how keys compare, which way, and by what, unless the goal says no order is needed.
 fn sorted_shape(goal: &str, text: &str) -> Option<Shape> {
+    let blanked = PHRASAL_SORT.replace_all(text, |c: &regex::Captures<'_>| "_".repeat(c[0].len()));
+    let text = blanked.as_ref();
     let found = SORTED.find(text)?;
     if NOT_SORTED.is_match(text) {
         return None;
@@ -1945,7 +1956,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 50] = [
+        let patterns: [&LazyLock<Regex>; 52] = [
             &JSON_LINES,
             &PATH_AND_MEASURE,
             &COMPARED,
@@ -1967,6 +1978,8 @@ mod tests {
             &PARENTHESES,
             &SORTED,
             &NOT_SORTED,
+            &EACH_VALUE,
+            &PHRASAL_SORT,
             &DESCENDING,
             &ASCENDING,
             &SORT_BY,
@@ -2589,6 +2602,15 @@ mod tests {
             ("Print the lines of error.log that contain ERROR, in the order they appear.", vec![]),
             ("If backup.tar exists, write YES to found.txt, otherwise write NO.", vec![]),
             ("Rename every .jpeg file in photos/ to .jpg.", vec![]),
+            // A case word before an extension speaks of the names changed, not of all that is printed.
+            ("Make every song under tunes/ end in a lowercase .mp3 rather than .MP3.", vec![]),
+            ("Give each track under tunes/ an upper-case .WAV ending.", vec![]),
+            // "Sort out" is to fix, not to order.
+            ("Get ./bake.sh to finish. The oven setup needs sorting out; write the log to bake.log.", vec![]),
+            ("Sort out the mess in pantry.ini so ./stock runs.", vec![]),
+            // A form for each value is no single number.
+            ("Turn weights.tsv into weights.csv with each weight as a plain number (no units).", vec![]),
+            ("Rewrite temps.txt so every reading becomes a plain number, one per line.", vec![Shape::OnePerLine]),
         ] {
             assert_eq!(shapes(goal), expected, "{goal}");
         }

@@ -53,7 +53,7 @@ enum Governor {
 static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
     let table: &[(&str, Governor)] = &[
         (
-            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report)\b",
+            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report|restore|recover|retrieve)\b",
             Governor::Write,
         ),
         (r"(?i)\b(?:append|appends|appended|add|adds|added|prepend|insert|inserts)\b", Governor::Change),
@@ -66,10 +66,11 @@ static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
     table.iter().map(|(pattern, governor)| (compile(pattern), *governor)).collect()
 });
 
-/// A path after "to"/"into": `to lines.txt`, `into a new file named out.csv`, `to the file reports/x.txt`.
+/// A path after "to"/"into": `to lines.txt`, `into a new file named out.csv`, `into a new directory old/`, `to the file
+/// reports/x.txt`.
 static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:named|called)\s+)?[`'\x22]?([\w.+~/-]+)",
+        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:(?:named|called)\s+)?)?[`'\x22]?([\w.+~/-]+)",
     )
 });
 
@@ -179,9 +180,10 @@ static FIX_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)(?:^\s*|[,:]\s*|\b(?:then|and|please|to|must|should)\s+)(?:fix|repair|correct|patch|debug)\b")
 });
 
-/// A fix asked for by what it should come to, as a request (`Can you get it working?`, `please make it work`), not
+/// A fix asked for by what it should come to, as a request (`Can you get it working?`, `please make it work`, `…
+/// fails. Make it run`, `get ./plot.py running`: a name is masked to `_`), not
 /// a statement (`my colleague will get it working`, `we could never get it working`).
-const GET_IT_WORKING: &str = r"(?:^\s*|[,:]\s*|\b(?:then|and|please|to|you|me|us|help|let['’]?s)\s+)(?:get\s+(?:it|them|this|that)\s+(?:working|to\s+work)|make\s+(?:it|them|this|that)\s+work)\b";
+const GET_IT_WORKING: &str = r"(?:^\s*|[,:.;!]\s*|\b(?:then|and|please|to|you|me|us|help|let['’]?s)\s+)(?:get\s+(?:it|them|this|that|_+)\s+(?:working|running|to\s+(?:work|run))|make\s+(?:it|them|this|that|_+)\s+(?:work|run))\b";
 
 /// A path shown as an illustration of what the goal does (`so notes/a.txt ends up as archive/a.txt`, `e.g.
 /// img/1.png becomes png/1.png`, `x.log -> old/x.log`), and where it ends up.
@@ -223,6 +225,14 @@ fn illustrated_paths(goal: &str) -> Vec<String> {
 static FAULT_IN: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"(?i)\b(?:problem|bug|error|mistake|issue|typo|fault|culprit|breakage)\s+(?:is|lies|must\s+be|should\s+be|seems\s+to\s+be|has\s+to\s+be|'s)\s+(?:somewhere\s+)?(?:in|inside)\s+(?:the\s+file\s+)?[`'\x22]?([\w.+~/-]+)",
+    )
+});
+
+/// A file the goal calls faulty: `only lamp.cfg is wrong`, `router.ini is the broken one`, `the culprit is x.yaml`,
+/// `deploy.toml has a typo`. Not "… is not wrong" (the negation stands between) nor "… is correct".
+static FAULTY_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:[`'\x22]?([\w.+~/-]+\.[A-Za-z]\w*)[`'\x22]?\s+(?:is|are|was|seems|seems\s+to\s+be|looks|must\s+be)\s+(?:the\s+(?:one|file)\s+(?:that(?:'s|\s+is)\s+)?)?(?:wrong|faulty|broken|buggy|incorrect|misconfigured|corrupt(?:ed)?|at\s+fault|to\s+blame|the\s+(?:problem|culprit|broken\s+one|faulty\s+one|wrong\s+one|one\s+at\s+fault))\b|[`'\x22]?([\w.+~/-]+\.[A-Za-z]\w*)[`'\x22]?\s+(?:has|contains)\s+(?:the|a|an|some)\s+(?:bug|typo|mistake|error|fault)s?\b|\b(?:culprit|faulty\s+file|broken\s+file|wrong\s+file)\s+is\s+[`'\x22]?([\w.+~/-]+\.[A-Za-z]\w*))",
     )
 });
 
@@ -272,11 +282,12 @@ static CONFIG_NAME: LazyLock<Regex> = LazyLock::new(|| {
     compile(r"(?i)(?:^|[/._-])(?:conf|config|configuration|settings|setup|options|prefs|preferences)(?:[._-]|$)")
 });
 
-/// Unpacking an archive, which makes the files it holds: `extract site.tar.gz`, `unpack the archive`, `unzip x.zip`.
+/// Unpacking an archive, which makes the files it holds: `extract site.tar.gz`, `unpack the archive`, `unzip x.zip`,
+/// `restore the notes from notes.tgz into old/`.
 /// "Extract" alone makes nothing (`extract the emails and count them`); of an archive it does.
 static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:extract|extracts|unpack|unpacks|unarchive|expand|decompress|uncompress|inflate)\b(?:[^.?!;\n]|\.\S){0,80}?(?:\.(?:tar|tgz|tbz2?|txz|zip|gz|bz2|xz|zst|7z|rar|jar)\b|\b(?:archives?|tarballs?|zip)\b)",
+        r"(?i)\b(?:extract|extracts|unpack|unpacks|unarchive|expand|decompress|uncompress|inflate|restore|restores|recover|recovers|retrieve|retrieves)\b(?:[^.?!;\n]|\.\S){0,80}?(?:\.(?:tar|tgz|tbz2?|txz|zip|gz|bz2|xz|zst|7z|rar|jar)\b|\b(?:archives?|tarballs?|zip)\b)",
     )
 });
 
@@ -525,8 +536,15 @@ impl GoalSpec {
         if (!FIX_REQUEST.is_match(masked) && !FIXING.is_match(masked)) || !self.changes.is_empty() {
             return;
         }
-        for capture in FAULT_IN.captures_iter(goal) {
-            let Some(file) = capture.get(1) else { continue };
+        let placed = FAULT_IN.captures_iter(goal).filter_map(|capture| capture.get(1));
+        let called_faulty = FAULTY_FILE.captures_iter(goal).filter_map(|capture| {
+            let whole = capture.get(0)?;
+            let before = &goal[..whole.start()];
+            let clause = &before[crate::goal_protect::clause_start(before)..];
+            // "it is not that x.conf is wrong": a denied fault places nothing.
+            (!NEGATION.is_match(clause)).then(|| capture.get(1).or(capture.get(2)).or(capture.get(3))).flatten()
+        });
+        for file in placed.chain(called_faulty) {
             let file = file.as_str().trim_end_matches(['.', ',', ':', ';']);
             if looks_like_path(file) && !matches!(extension(file).as_str(), "log" | "out" | "err") {
                 self.change_unless_protected(file, protected);
@@ -1233,8 +1251,23 @@ mod tests {
             let s = spec(goal);
             assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
         }
-        // No fix asked, a fix of something else, a log: the file is only read.
+        // A file called faulty, in a goal to get a program working: the one to change, the rest protected.
+        for (goal, file, kept) in [
+            (
+                "./brew.sh fails. Make it run. Only kettle.ini is wrong; brew.sh and beans.txt are fine, leave them.",
+                "kettle.ini",
+                "brew.sh",
+            ),
+            ("Get ./plot.py working again; lines.yaml has a typo, don't touch plot.py.", "lines.yaml", "plot.py"),
+            ("Fix it so ./mill runs: the culprit is grain.toml (sacks.csv is correct).", "grain.toml", "sacks.csv"),
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.iter().any(|c| c == file) && s.only_reads(kept), "{goal}: {s:?}");
+        }
+        // No fix asked, a fault denied, a fix of something else, a log: the file is only read.
         for (goal, file) in [
+            ("kettle.ini is wrong somehow; tell me which line.", "kettle.ini"),
+            ("./brew.sh fails. Make it run; it is not that kettle.ini is wrong, fix brew.sh.", "kettle.ini"),
             ("The problem is in targets.list; tell me which line is wrong.", "targets.list"),
             ("The error is in app.log; please fix parse.py.", "app.log"),
             ("The issue is in data.csv, but fix reader.py so it copes with it.", "data.csv"),
@@ -1311,9 +1344,12 @@ mod tests {
             "Extract site.tar.gz, then tell me how many .html files it holds.",
             "Unpack the archive bundle.zip here. How many images are in it?",
             "extract everything from photos.tgz and say how many files there are",
+            "Recover the photos from pics-2019.zip into a new folder album/.",
         ] {
             assert!(spec(goal).mutates, "{goal}");
         }
+        let s = spec("Restore the recipes from cookbook.tar.xz into a new directory kitchen/. Keep the archive.");
+        assert!(s.mutates && s.destinations() == ["kitchen/"] && s.only_reads("cookbook.tar.xz"), "{s:?}");
         assert!(!spec("Extract the e-mail addresses from inbox.txt and tell me how many there are.").mutates);
     }
 

@@ -176,7 +176,9 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // call; none named is the person's to decide.
     let listed = options(question);
     let mut choices = if listed.is_empty() {
-        candidates(asker.goal, answered, question)
+        let mut all = candidates(asker.goal, answered, question);
+        all.extend(menu_choices(asker.goal, screen).into_iter().filter(|n| !all.contains(n)).collect::<Vec<_>>());
+        all
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
@@ -343,6 +345,14 @@ fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<
         }
     }
     phrases.truncate(MAX_CANDIDATES);
+    // "three copies" answers `Copies:` with `3`: a number the task writes in words is offered in digits too.
+    for word in &words {
+        if let Some(n) = number_word(word)
+            && !phrases.iter().any(|p| *p == n.to_string())
+        {
+            phrases.push(n.to_string());
+        }
+    }
     // A list the task gives ("the columns are id, name, city and joined") is one answer to a question that asks
     // for a list: written with commas, as such a question asks.
     for items in listed_in(task) {
@@ -353,6 +363,74 @@ fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<
         }
     }
     phrases
+}
+
+/// The value of a number written as a word, `zero` to `twenty`, the tens to `ninety`, `a hundred` as `hundred`.
+fn number_word(word: &str) -> Option<u32> {
+    const SMALL: [&str; 21] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    const TENS: [&str; 8] = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred"];
+    let word = word.to_lowercase();
+    if let Some(at) = SMALL.iter().position(|w| *w == word) {
+        return u32::try_from(at).ok();
+    }
+    TENS.iter()
+        .position(|w| *w == word)
+        .and_then(|at| u32::try_from(at).ok())
+        .map(|at| if at == 7 { 100 } else { 30 + 10 * at })
+}
+
+/// A numbered menu line on a screen: `1) Add a user`, `[2] Archive reports`, `3. Quit`, `4 - Export`.
+static MENU_LINE: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"^\s*[\[(]?(\d{1,2})\s*(?:[).:\]]|\s-)\s+([A-Za-z].{1,60}?)\s*$"));
+
+/// The numbers of `screen`'s menu whose item the task names by a word of its own (three letters or more, not a
+/// little word): `2` for `2) Water the beds` in a task to "water the garden". A menu answered by its number is
+/// named by its words in a task; a number nobody named is not offered. Only a menu of two items or more.
+fn menu_choices(task: &str, screen: &str) -> Vec<String> {
+    let items: Vec<(String, String)> = screen
+        .lines()
+        .filter_map(|line| {
+            let found = MENU_LINE.captures(line)?;
+            Some((found.get(1)?.as_str().to_owned(), found.get(2)?.as_str().to_owned()))
+        })
+        .collect();
+    if items.len() < 2 {
+        return Vec::new();
+    }
+    let named = |item: &str| {
+        item.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
+            .any(|w| names_option(task, w) || names_option(task, w.trim_end_matches('s')))
+    };
+    let mut numbers = Vec::new();
+    for (number, item) in &items {
+        if named(item) && !numbers.contains(number) {
+            numbers.push(number.clone());
+        }
+    }
+    numbers
 }
 
 /// A list written out in `task`: `a, b, c and d` (or `or`), three items or more, each one word.
@@ -427,6 +505,26 @@ mod tests {
         assert!(options("Continue (yes or no)?").is_empty());
         assert!(options("Port (default 8080, or leave empty to skip):").is_empty());
         assert!(options("Name (first and last; or just first):").is_empty());
+    }
+
+    #[test]
+    fn a_number_in_words_is_offered_in_digits() {
+        let offered = candidates("Run ./print.sh and ask for three copies of the flyer.", &[], "Copies:");
+        assert!(offered.contains(&"3".to_owned()) && offered.contains(&"three".to_owned()), "{offered:?}");
+        assert_eq!(number_word("Twenty"), Some(20));
+        assert_eq!(number_word("forty"), Some(40));
+        assert_eq!(number_word("hundred"), Some(100));
+        assert_eq!(number_word("tree"), None);
+    }
+
+    #[test]
+    fn a_menu_item_the_task_names_is_offered_by_its_number() {
+        let screen = "Garden log\n 1) Add a plant\n 2) Water the beds\n 3) Export the diary\n 4) Quit\nChoice: ";
+        assert_eq!(menu_choices("Use ./garden to export the diary, then quit.", screen), ["3", "4"]);
+        assert_eq!(menu_choices("Use ./garden to water everything.", screen), ["2"], "an inflected word");
+        assert!(menu_choices("Use ./garden to prune the roses.", screen).is_empty(), "nothing named, nothing offered");
+        assert!(menu_choices("Export the diary.", "1) Export the diary\nChoice: ").is_empty(), "one item is no menu");
+        assert_eq!(menu_choices("Back up the notes.", "[1] Back up notes\n[2] Restore\nPick: "), ["1"]);
     }
 
     #[test]

@@ -292,13 +292,17 @@ fn named_files(error: &str) -> Vec<String> {
         .collect()
 }
 
-/// The words of a command line, three characters or more, but for command names (`commands`: the first word of each
-/// part is one): what it acts on.
+/// The words of a text, three characters or more; of a command line (`commands`) those of its commands' arguments,
+/// read by the shell's parser (a `|` inside `'s|old|new|'` is no pipe): what it acts on.
 fn arguments(text: &str, commands: bool) -> Vec<String> {
+    let parts: Vec<String> = if commands {
+        operands(text)
+    } else {
+        text.split(['\n', ';', '|', '&', '(', ')', '`']).map(str::to_owned).collect()
+    };
     let mut words = Vec::new();
-    for part in text.split(['\n', ';', '|', '&', '(', ')', '`']) {
-        let split = part.split(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))).filter(|w| !w.is_empty());
-        for word in split.skip(usize::from(commands)) {
+    for part in &parts {
+        for word in part.split(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))).filter(|w| !w.is_empty()) {
             let word = word.trim_matches(['.', '/', '-']);
             if word.chars().count() >= 3 && !words.iter().any(|w| w == word) {
                 words.push(word.to_owned());
@@ -306,6 +310,21 @@ fn arguments(text: &str, commands: bool) -> Vec<String> {
         }
     }
     words
+}
+
+/// What the commands of `line` are given, quotes removed: the words after each program (wrappers skipped), the
+/// targets of redirections, and the same of command substitutions.
+fn operands(line: &str) -> Vec<String> {
+    let mut all = Vec::new();
+    for command in shell_syntax::parse(line).commands() {
+        let (words, _) = shell_syntax::strip_prefixes(&command.words);
+        all.extend(words.iter().skip(1).map(|w| w.text.clone()));
+        all.extend(command.redirections.iter().filter_map(|r| r.target.as_ref()).map(|w| w.text.clone()));
+        for inner in command.all_words().flat_map(|w| &w.substitutions) {
+            all.extend(operands(inner));
+        }
+    }
+    all
 }
 
 /// The directories a command line makes with `mkdir`.
@@ -902,6 +921,11 @@ mod tests {
         );
         assert!(refused("mkdir -p input.cfg.d/parts").unwrap().contains("acts on nothing"));
         assert!(refused("chmod +x publish.sh").is_none());
+        assert!(
+            refused("sed -i 's|^src=.*|src=input.cfg|' settings").is_none(),
+            "a `|` in a sed expression is no pipe"
+        );
+        assert!(refused("echo x | tee -a input.cfg").is_none());
         assert!(refused("touch input.cfg && ./publish.sh").unwrap().contains("runs the program"));
         assert!(refused("bash publish.sh").unwrap().contains("runs the program"));
         assert!(refused("./publish.sh").unwrap().contains("runs the program"));
