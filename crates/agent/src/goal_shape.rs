@@ -44,6 +44,9 @@ pub(crate) enum Shape {
     },
     /// The header line of the input it read is absent.
     NoHeader,
+    /// The first line is the header the goal states: these column names, in this order ("a header line
+    /// id,name,email").
+    Header(Vec<String>),
     /// Each line (or each string of a JSON array) is an existing path.
     ExistingPaths {
         /// Whether paths must be absolute or relative.
@@ -159,6 +162,7 @@ impl fmt::Display for Shape {
                 if keys.is_empty() { f.write_str(kind) } else { write!(f, "{kind} with the keys {}", keys.join(", ")) }
             }
             Shape::NoHeader => f.write_str("without the input's header line"),
+            Shape::Header(names) => write!(f, "with the header {}", names.join(",")),
             Shape::ExistingPaths { form: PathForm::Absolute } => f.write_str("one existing absolute path per line"),
             Shape::ExistingPaths { form: PathForm::Relative { .. } } => {
                 f.write_str("one existing relative path per line")
@@ -246,6 +250,38 @@ static INPUT_WITHOUT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:files?|csv|tsv|table|input)\s+(?:that\s+\w+\s+|which\s+\w+\s+)?(?:without|with\s+no|has\s+no|have\s+no|having\s+no|lacks?)\s+(?:a\s+|any\s+)?headers?\b",
     )
 });
+
+/// A header the goal spells out: "a header line id,name,email", "with the header `sku,qty`", "header row:
+/// date,amount". Two names or more, joined by commas alone (as the line itself is written).
+static STATED_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\bheader(?:\s+(?:line|row))?(?:\s+(?:of|is|reading|saying))?\s*:?\s*[`'\x22]?([A-Za-z_][\w.-]*(?:,[A-Za-z_][\w.-]*)+)[`'\x22]?",
+    )
+});
+
+/// Columns the goal names for its result: "columns sku,name,shortfall", "with the columns `a,b`".
+static COLUMNS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)\bcolumns\s*(?:named\s+|called\s+)?:?\s*[`'\x22]?([A-Za-z_][\w.-]*(?:,[A-Za-z_][\w.-]*)+)[`'\x22]?")
+});
+
+/// "no header", "without a header", "without any header".
+static HEADERLESS: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\b(?:no|without(?:\s+(?:a|the|any))?)\s+header"));
+
+/// The column names of a header `goal` states ([`STATED_HEADER`]), read from the goal itself (file names in it are
+/// not masked: `a header line name,file.csv` is rare, a header of names that look like words is not).
+fn stated_header(goal: &str) -> Option<Vec<String>> {
+    // "columns sku,name,qty with a header line": the columns are the header's when the goal asks for one.
+    let columns = || {
+        COLUMNS_NAMED
+            .captures(goal)
+            .filter(|_| goal.to_lowercase().contains("header") && !HEADERLESS.is_match(goal))
+            .and_then(|c| c.get(1))
+    };
+    let found = STATED_HEADER.captures(goal).and_then(|c| c.get(1)).or_else(columns)?.as_str();
+    // "the header id, name and email" ends where the list does; an "and" joins no header's names.
+    let names: Vec<String> = found.trim_end_matches('.').split(',').map(|n| n.trim().to_owned()).collect();
+    (names.len() >= 2 && names.iter().all(|n| !n.is_empty() && !n.contains(' '))).then_some(names)
+}
 
 /// "in lower case", "lowercased", "lowercase them", "converted to lowercase", "the lowercase names" (not "lowercase
 /// letters": a goal may count or find those; not "a lowercase .jpg": the case of an extension in names changed).
@@ -670,6 +706,8 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     }
     if NO_HEADER.is_match(text) && !INPUT_WITHOUT_HEADER.is_match(text) {
         found.push(Shape::NoHeader);
+    } else if let Some(names) = stated_header(goal) {
+        found.push(Shape::Header(names));
     }
     if let Some(paths) = paths
         && !found.iter().any(|s| matches!(s, Shape::Number { .. } | Shape::Numbers))
@@ -1093,6 +1131,7 @@ pub(crate) fn check(shape: &Shape, text: &str, context: &ShapeContext) -> Result
         Shape::OnePerLine => check_one_per_line(trimmed),
         Shape::Json { kind, keys } => check_json(trimmed, *kind, keys),
         Shape::NoHeader => check_no_header(trimmed, context),
+        Shape::Header(names) => check_header(trimmed, names),
         Shape::ExistingPaths { form } => check_paths(trimmed, form, context),
         Shape::PathAndNumber => check_path_and_number(trimmed, context),
         Shape::LowerCase => check_case(trimmed, true),
@@ -1406,6 +1445,22 @@ fn is_header_line(line: &str, header: &Header) -> bool {
             let f = unquote(f).to_ascii_lowercase();
             !f.is_empty() && header.fields.contains(&f)
         })
+}
+
+/// The first line of `text` holds the column names `names`, in order (quotes, case and spaces around them aside;
+/// split at the line's own separator, so a tab-separated header passes).
+fn check_header(text: &str, names: &[String]) -> Result<(), String> {
+    let first = text.lines().next().unwrap_or_default().trim_start_matches('\u{feff}').trim_end();
+    let got: Vec<String> = Separator::of_lines(&[first])
+        .split(first)
+        .iter()
+        .map(|cell| cell.trim().trim_matches('"').trim().to_lowercase())
+        .collect();
+    let want: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    if got == want {
+        return Ok(());
+    }
+    Err(format!("its first line is `{}`, not the header `{}` the goal states", excerpt(first), names.join(",")))
 }
 
 fn check_no_header(text: &str, context: &ShapeContext) -> Result<(), String> {
@@ -1956,7 +2011,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let patterns: [&LazyLock<Regex>; 52] = [
+        let patterns: [&LazyLock<Regex>; 55] = [
             &JSON_LINES,
             &PATH_AND_MEASURE,
             &COMPARED,
@@ -1980,6 +2035,9 @@ mod tests {
             &NOT_SORTED,
             &EACH_VALUE,
             &PHRASAL_SORT,
+            &STATED_HEADER,
+            &COLUMNS_NAMED,
+            &HEADERLESS,
             &DESCENDING,
             &ASCENDING,
             &SORT_BY,
@@ -2244,6 +2302,27 @@ mod tests {
             !shapes("users.csv is a CSV file without a header; write its names to n.txt.").contains(&Shape::NoHeader)
         );
         assert!(!shapes("Copy header.csv to b.csv.").contains(&Shape::NoHeader));
+    }
+
+    #[test]
+    fn a_stated_header_is_checked() {
+        let shape = Shape::Header(vec!["id".into(), "variety".into(), "kg".into()]);
+        let dir = tempfile::tempdir().unwrap();
+        let context = context(dir.path(), &[]);
+        assert!(check(&shape, "id,variety,kg\n1,bosc,3\n", &context).is_ok());
+        assert!(check(&shape, "\"id\", \"Variety\",kg\n1,bosc,3\n", &context).is_ok(), "quotes, case, spaces");
+        assert!(check(&shape, "id\tvariety\tkg\n1\tbosc\t3\n", &context).is_ok(), "its own separator");
+        assert_eq!(
+            check(&shape, "id,variety,kg,origin\n1,bosc,3,fr\n", &context).unwrap_err(),
+            "its first line is `id,variety,kg,origin`, not the header `id,variety,kg` the goal states"
+        );
+        assert!(stated_header("Keep the header line as it is.").is_none());
+        assert_eq!(stated_header("End with a header row: date,amount.").unwrap(), ["date", "amount"]);
+        let columns = "Write low.csv: columns sku,qty with a header line, one row per item.";
+        assert_eq!(stated_header(columns).unwrap(), ["sku", "qty"]);
+        assert!(stated_header("Write low.csv with columns sku,qty and no header.").is_none());
+        assert!(stated_header("Write low.csv with columns sku,qty.").is_none(), "no header asked for");
+        assert!(stated_header("the header id, name and email").is_none(), "no list of names with commas only");
     }
 
     #[test]
@@ -2602,6 +2681,14 @@ mod tests {
             ("Print the lines of error.log that contain ERROR, in the order they appear.", vec![]),
             ("If backup.tar exists, write YES to found.txt, otherwise write NO.", vec![]),
             ("Rename every .jpeg file in photos/ to .jpg.", vec![]),
+            (
+                "Write the ripe pears in pears.json to ripe.csv: a header line id,variety,kg, then one row each.",
+                vec![Shape::Header(vec!["id".into(), "variety".into(), "kg".into()])],
+            ),
+            (
+                "Join a.tsv and b.tsv into both.csv with the header `name,shelf`.",
+                vec![Shape::Header(vec!["name".into(), "shelf".into()])],
+            ),
             // A case word before an extension speaks of the names changed, not of all that is printed.
             ("Make every song under tunes/ end in a lowercase .mp3 rather than .MP3.", vec![]),
             ("Give each track under tunes/ an upper-case .WAV ending.", vec![]),

@@ -82,6 +82,16 @@ static SAVE_AS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A file made by name as the object of a verb that makes: `Write unique.csv with …`, `create a new file
+/// notes.md listing …`. Not `write notes.txt's first line …` (a possessive names a source), not a name followed by
+/// "to"/"into" (`write notes.txt to backup/` copies it; [`GoalSpec::read_sentence`]), and not "produce" or
+/// "generate", which a program the goal runs often does (`make it run and produce alerts.txt`).
+static MAKES_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:write|writes|create|creates|make\s+(?:a\s+|an\s+)?(?:new\s+)?file)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?:file|csv|tsv|json|text\s+file)\s+)?[`'\x22]?([\w.+~-]+(?:/[\w.+~-]+)*\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?(?:\s|$|[,.;:!?)])",
+    )
+});
+
 /// A file or directory to make by name: `a file named x`, `a directory called build`.
 static NAMED: LazyLock<Regex> =
     LazyLock::new(|| compile(r"(?i)\b(?:file|directory|folder|dir)\s+(?:named|called)\s+[`'\x22]?([\w.+~/-]+)"));
@@ -104,14 +114,14 @@ static LISTS: LazyLock<Regex> =
 /// `replace foo with bar in x.txt`, `delete old.log`, `sort names.txt in place`.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|set|enable|disable|bump|increase|decrease|uncomment|sort\s+\S+\s+in\s+place)\b",
+        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|set|switch|toggle|flip|enable|disable|bump|increase|decrease|uncomment|sort\s+\S+\s+in\s+place)\b",
     )
 });
 
 /// Verbs that make a goal change something on disk (any of the above, or running a program).
 static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
 
@@ -294,7 +304,7 @@ static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that opens with the file it changes: `In theme.json, set …`, `in tox.cfg replace …`.
 static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|sort|correct)\b",
+        r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|switch|toggle|flip|sort|correct)\b",
     )
 });
 
@@ -617,6 +627,17 @@ impl GoalSpec {
                 }
             }
         }
+        for capture in MAKES_FILE.captures_iter(sentence) {
+            let (Some(whole), Some(word)) = (capture.get(0), capture.get(1)) else { continue };
+            let before = &sentence[crate::goal_protect::clause_start(&sentence[..whole.start()])..whole.start()];
+            let after = sentence[whole.end()..].trim_start();
+            let copied = after.starts_with("to ") || after.starts_with("into ");
+            let word = word.as_str();
+            if !copied && !NEGATION.is_match(before) && !placeholder(word) && !self.changes.iter().any(|f| f == word) {
+                push(&mut self.writes, word);
+                self.guessed.retain(|f| f != word);
+            }
+        }
         if let Some(capture) = FINAL_IN.captures(sentence)
             && let (Some(whole), Some(word)) = (capture.get(0), capture.get(1))
         {
@@ -648,7 +669,7 @@ impl GoalSpec {
         // "In theme.json, set the font to serif": the file the sentence opens with is what it changes.
         if let Some(capture) = IN_FILE_THEN_CHANGE.captures(sentence)
             && let Some(file) = capture.get(1)
-            && looks_like_path(file.as_str())
+            && (looks_like_path(file.as_str()) || dotfile(file.as_str()))
         {
             push(&mut self.changes, file.as_str());
             self.guessed.retain(|f| f != file.as_str());
@@ -924,6 +945,44 @@ fn push(list: &mut Vec<String>, file: &str) {
     }
 }
 
+/// The settings files people keep under a dot and no extension: `.env`, `.bashrc`, `./.gitignore`. Only these: a
+/// word like `.jpg` or `.log` in a goal is an extension, not a file.
+fn dotfile(word: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "env",
+        "profile",
+        "bashrc",
+        "bash_profile",
+        "bash_aliases",
+        "zshrc",
+        "zprofile",
+        "vimrc",
+        "inputrc",
+        "netrc",
+        "gitignore",
+        "gitconfig",
+        "gitattributes",
+        "dockerignore",
+        "npmrc",
+        "yarnrc",
+        "editorconfig",
+        "htaccess",
+        "pgpass",
+        "my.cnf",
+        "curlrc",
+        "wgetrc",
+        "screenrc",
+        "nanorc",
+        "prettierrc",
+        "eslintrc",
+        "flake8",
+        "pylintrc",
+    ];
+    let name = word.rsplit('/').next().unwrap_or(word);
+    let plain = word.chars().all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c));
+    plain && name.strip_prefix('.').is_some_and(|rest| NAMES.contains(&rest))
+}
+
 /// Every name in `goal` that looks like a file (`parcels.csv`, `var/tidy.log`, `./tidy.sh`): a word with an
 /// extension, without the punctuation around it.
 pub fn all_named_files(goal: &str) -> Vec<String> {
@@ -931,6 +990,10 @@ pub fn all_named_files(goal: &str) -> Vec<String> {
     for word in goal.split_whitespace() {
         let around = |c: char| "\"'`,;:()[]{}<>!?".contains(c);
         let word = word.trim_start_matches(around).trim_end_matches(|c: char| around(c) || c == '.');
+        if dotfile(word) && !names.iter().any(|n| n == word) {
+            names.push(word.to_owned());
+            continue;
+        }
         let Some((stem, extension)) = word.rsplit_once('.') else { continue };
         let plain = |c: char| c.is_ascii_alphanumeric() || "._-/~".contains(c);
         if stem.trim_start_matches("./").is_empty()
@@ -962,6 +1025,7 @@ mod tests {
             &*TO_PATH,
             &*NAMED,
             &*SAVE_AS,
+            &*MAKES_FILE,
             &*FINAL_IN,
             &*MID_IN,
             &*LISTS,
@@ -1335,6 +1399,41 @@ mod tests {
         ] {
             let s = spec(goal);
             assert!(!s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn a_file_a_verb_makes_by_name_is_written() {
+        for (goal, file) in [
+            (
+                "beans.csv has repeats. Write beans_once.csv with the header and the first row of each.",
+                "beans_once.csv",
+            ),
+            ("Create a new file notes.md listing the chapter titles.", "notes.md"),
+            ("Create `sizes.txt`: one line per photo.", "sizes.txt"),
+        ] {
+            let s = spec(goal);
+            assert!(s.writes.iter().any(|w| w == file), "{goal}: {s:?}");
+        }
+        for (goal, file) in [
+            ("Write notes.txt's first line to head.txt.", "notes.txt"),
+            ("Don't create out.csv; just print the rows.", "out.csv"),
+            ("Write beans.csv to the printer queue dir/.", "beans.csv"),
+        ] {
+            let s = spec(goal);
+            assert!(!s.writes.iter().any(|w| w == file), "{goal}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn an_edit_of_a_file_that_exists_changes_it() {
+        for (goal, file) in [
+            ("In .profile, switch EDITOR to nano. Nothing else in the file should change.", ".profile"),
+            ("Toggle dark_mode in prefs.toml; leave the rest alone.", "prefs.toml"),
+            ("Fix lamp.ini so `python3 lint.py lamp.ini` says OK; keep its comments.", "lamp.ini"),
+        ] {
+            let s = spec(goal);
+            assert!(s.changes.iter().any(|c| c == file), "{goal}: {s:?}");
         }
     }
 

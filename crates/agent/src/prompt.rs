@@ -363,6 +363,8 @@ pub struct FixPrompt<'a> {
     pub output: &'a str,
     /// Why the model's last reply was not run, if it was not.
     pub refused: Option<&'a str>,
+    /// What the shell found about the error, if anything (a missing file's name found under another path).
+    pub found: Option<&'a str>,
 }
 
 /// The prompt of one fixing action: [`FixPrompt`].
@@ -382,6 +384,7 @@ pub fn fix_request(fix: &FixPrompt<'_>) -> Prompt {
             ("fixes", fixes),
             ("how", fix.how.to_owned()),
             ("output", fence("output", "", &tail_lines(fix.output, 15))),
+            ("found", fix.found.map(|found| format!("The shell looked: {found}")).unwrap_or_default()),
             ("refused", refused),
         ],
     );

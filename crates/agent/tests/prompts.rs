@@ -137,8 +137,15 @@ fn confirm_prompt() {
 fn fix_prompts() {
     let output = "reading targets...\nbuild.sh: cannot open targets.list: No such file or directory\n";
     let task = "Start ./build.sh and keep repairing whatever it reports until it works.";
-    let first =
-        fix_request(&FixPrompt { task, program: "./build.sh", fixes: &[], how: "exit code 1", output, refused: None });
+    let first = fix_request(&FixPrompt {
+        task,
+        program: "./build.sh",
+        fixes: &[],
+        how: "exit code 1",
+        output,
+        refused: None,
+        found: Some("`lists/targets.list` does not exist; a file of that name is at `targets.list`"),
+    });
     let fixes = [("touch targets.list".to_owned(), "exit 0".to_owned())];
     let later = fix_request(&FixPrompt {
         task,
@@ -147,6 +154,7 @@ fn fix_prompts() {
         how: "exit code 3",
         output: "build.sh: targets.list is empty\n",
         refused: Some("`./build.sh` runs the program, which the shell runs again after your fix"),
+        found: None,
     });
     insta::assert_snapshot!(format!("{}\n=====\n{}", first.transcript(), later.transcript()));
 }

@@ -202,7 +202,31 @@ async fn route_task(
     // step: `RouterOptions::drives_need_a_program`.
     let small = small_model(provider, options, budget)?;
     let router = router.unplanned_single_steps(small).drives_need_a_program(small);
-    router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))
+    let mut routed =
+        router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))?;
+    if small && let Route::Plan(planned) = &mut routed.route {
+        edits_are_scripts(&mut planned.plan, &cwd);
+    }
+    Ok(routed)
+}
+
+/// Each `llm` subtask of `plan` whose description changes a file that exists in `cwd` (`switch LOG_LEVEL to debug in
+/// .env`, `fix app.ini so the checker passes`) becomes a script subtask. A text reply can only write a file whole,
+/// which such a goal never asks for, so the runner refuses it and nothing is done; a small model's classifier says
+/// `write` for these edits (Qwen2.5-Coder-1.5B, for an edit of one line of a config, and for a fix of a YAML file a
+/// linter rejects).
+fn edits_are_scripts(plan: &mut dag_sched::Plan, cwd: &Path) {
+    for subtask in &mut plan.subtasks {
+        if subtask.mode != Mode::Llm {
+            continue;
+        }
+        let spec = agent::GoalSpec::parse(&subtask.description);
+        let exists = |file: &String| cwd.join(file.trim_start_matches("./")).is_file();
+        if spec.changes.iter().any(exists) {
+            tracing::debug!(subtask = %subtask.id, "the subtask changes a file that exists: a script subtask");
+            subtask.mode = Mode::Script;
+        }
+    }
 }
 
 /// Whether the configured model is `small` (its profile: `ModelChoice`).
@@ -442,5 +466,35 @@ mod tests {
         assert!(!only_runs_named_program("Run ask.sh.", "ask.sh"), "not on PATH: it needs ./");
         let writes = "Run ./bench.sh and save the fastest time it prints to best.txt.";
         assert!(!only_runs_named_program(writes, "./bench.sh"), "the task has a file to write");
+    }
+
+    #[test]
+    fn a_text_subtask_that_edits_a_file_that_exists_is_a_script() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".profile"), "EDITOR=vi\n").unwrap();
+        std::fs::write(dir.path().join("lamp.ini"), "[lamp]\n").unwrap();
+        let subtask = |id: &str, description: &str| dag_sched::Subtask {
+            id: id.into(),
+            description: description.into(),
+            pane: "shell".into(),
+            mode: Mode::Llm,
+            command: None,
+            depends_on: Vec::new(),
+            timeout: None,
+            host: None,
+        };
+        let mut plan = dag_sched::Plan {
+            version: dag_sched::PLAN_VERSION,
+            panes: None,
+            subtasks: vec![
+                subtask("a", "In .profile, switch EDITOR to nano. Nothing else in the file should change."),
+                subtask("b", "Fix lamp.ini so `python3 lint.py lamp.ini` says OK."),
+                subtask("c", "Write a haiku about lamps to haiku.txt."),
+                subtask("d", "Fix wick.ini so it parses."),
+            ],
+        };
+        edits_are_scripts(&mut plan, dir.path());
+        let modes: Vec<Mode> = plan.subtasks.iter().map(|s| s.mode).collect();
+        assert_eq!(modes, [Mode::Script, Mode::Script, Mode::Llm, Mode::Llm], "d's file does not exist");
     }
 }

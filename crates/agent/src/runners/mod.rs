@@ -5,6 +5,7 @@ mod consent;
 mod final_look;
 mod fix_sources;
 mod interactive;
+mod looked;
 mod peek;
 mod questions;
 mod rerun;

@@ -69,6 +69,10 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
     let reads: Vec<String> = names
         .iter()
         .filter_map(|name| {
+            if let Some(list) = archive_listing(name) {
+                let name = shell_quote(name);
+                return Some(format!("if [ -f {name} ]; then printf '==> %s <==\\n' {name}; {list}; fi"));
+            }
             let show = match (is_code(name), fixing) {
                 (false, _) => data_view(name, &quoted),
                 (true, true) => head(name, CODE_PEEK_LINES),
@@ -89,6 +93,28 @@ pub(crate) async fn peek_named_files(pane: &GatedPane, goal: &str) -> Vec<Input>
         return Vec::new();
     };
     split_peeks(&output.output)
+}
+
+/// The most entries of an archive shown.
+const ARCHIVE_ENTRIES: usize = 20;
+
+/// The shell that lists what an archive named `name` holds (its first [`ARCHIVE_ENTRIES`] paths, after a line saying
+/// so), when its name says it is one: where its files land when it is unpacked. Shown as bytes, a small model guessed
+/// a folder named after the archive (`find logs-archive …`) for files that unpacked under `var/log/`.
+fn archive_listing(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let file = shell_quote(name);
+    let tar = [".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar.zst"];
+    let list = if tar.iter().any(|ext| lower.ends_with(ext)) {
+        format!("tar -tf {file} 2>/dev/null")
+    } else if lower.ends_with(".zip") {
+        format!(
+            "{{ unzip -Z1 {file} 2>/dev/null || python3 -c 'import sys, zipfile; print(\"\\n\".join(zipfile.ZipFile(sys.argv[1]).namelist()))' {file} 2>/dev/null; }}"
+        )
+    } else {
+        return None;
+    };
+    Some(format!("echo '(an archive; the paths it holds, as they unpack:)'; {list} | head -n {ARCHIVE_ENTRIES}"))
 }
 
 /// The filter that writes a data file's tabs as `\t`.
@@ -205,6 +231,29 @@ mod tests {
             .output()
             .expect("bash runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn an_archive_shows_the_paths_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("srv/notes")).unwrap();
+        std::fs::write(dir.path().join("srv/notes/a.md"), "a\n").unwrap();
+        let run = |script: &str| {
+            let out = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(script)
+                .current_dir(dir.path())
+                .output()
+                .expect("bash");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        run("tar -czf bundle.tar.gz srv && python3 -m zipfile -c bundle.zip srv");
+        for name in ["bundle.tar.gz", "bundle.zip"] {
+            let shown = run(&archive_listing(name).unwrap());
+            assert!(shown.starts_with("(an archive; the paths it holds"), "{name}: {shown}");
+            assert!(shown.contains("srv/notes/a.md"), "{name}: {shown}");
+        }
+        assert!(archive_listing("notes.md").is_none());
     }
 
     #[test]

@@ -175,10 +175,13 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // A question that lists its answers (`Branch (east/west):`) is answered with the one the task names, with no
     // call; none named is the person's to decide.
     let listed = options(question);
-    let mut choices = if listed.is_empty() {
-        let mut all = candidates(asker.goal, answered, question);
-        all.extend(menu_choices(asker.goal, screen).into_iter().filter(|n| !all.contains(n)).collect::<Vec<_>>());
-        all
+    // A numbered menu above the prompt is answered with an item's number: the items the task names are offered as
+    // `2) cache`, and the number is typed (Qwen2.5-Coder-1.5B answered a menu's `Choice [3]:` with the item's word).
+    let menu = menu_choices(asker.goal, screen);
+    let mut choices = if !menu.is_empty() && listed.is_empty() {
+        menu.iter().map(|(number, item)| format!("{number}) {item}")).collect()
+    } else if listed.is_empty() {
+        candidates(asker.goal, answered, question)
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
@@ -209,6 +212,9 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let answer = answer.trim().trim_matches(['"', '\'', '`']).trim();
     if answer.is_empty() || !choices.iter().any(|c| c.eq_ignore_ascii_case(answer)) {
         return None;
+    }
+    if let Some((number, _)) = menu.iter().find(|(number, item)| format!("{number}) {item}") == answer) {
+        return Some(number.clone());
     }
     // "Keep the default" for `Port [8080]:` is Enter, not those words typed.
     Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
@@ -365,40 +371,25 @@ fn candidates(task: &str, answered: &[(String, String)], question: &str) -> Vec<
     phrases
 }
 
-/// The value of a number written as a word, `zero` to `twenty`, the tens to `ninety`, `a hundred` as `hundred`.
+/// The value of a number written as a word: `zero` to `twenty`, the tens to `ninety` and between (`thirty-seven`),
+/// `hundred`.
 fn number_word(word: &str) -> Option<u32> {
-    const SMALL: [&str; 21] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
-    const TENS: [&str; 8] = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred"];
+    const SMALL: &str = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen \
+                         fifteen sixteen seventeen eighteen nineteen twenty";
+    const TENS: &str = "thirty forty fifty sixty seventy eighty ninety";
+    let position =
+        |list: &str, w: &str| list.split_whitespace().position(|s| s == w).and_then(|at| u32::try_from(at).ok());
+    let small = |w: &str| position(SMALL, w);
+    let tens = |w: &str| if w == "twenty" { Some(20) } else { position(TENS, w).map(|at| 30 + 10 * at) };
     let word = word.to_lowercase();
-    if let Some(at) = SMALL.iter().position(|w| *w == word) {
-        return u32::try_from(at).ok();
+    // "thirty-seven", "twenty-one".
+    if let Some((ten, unit)) = word.split_once('-') {
+        return tens(ten)?.checked_add(small(unit).filter(|u| (1..10).contains(u))?);
     }
-    TENS.iter()
-        .position(|w| *w == word)
-        .and_then(|at| u32::try_from(at).ok())
-        .map(|at| if at == 7 { 100 } else { 30 + 10 * at })
+    if word == "hundred" {
+        return Some(100);
+    }
+    small(&word).or_else(|| tens(&word))
 }
 
 /// A numbered menu line on a screen: `1) Add a user`, `[2] Archive reports`, `3. Quit`, `4 - Export`.
@@ -408,7 +399,7 @@ static MENU_LINE: LazyLock<Regex> =
 /// The numbers of `screen`'s menu whose item the task names by a word of its own (three letters or more, not a
 /// little word): `2` for `2) Water the beds` in a task to "water the garden". A menu answered by its number is
 /// named by its words in a task; a number nobody named is not offered. Only a menu of two items or more.
-fn menu_choices(task: &str, screen: &str) -> Vec<String> {
+fn menu_choices(task: &str, screen: &str) -> Vec<(String, String)> {
     let items: Vec<(String, String)> = screen
         .lines()
         .filter_map(|line| {
@@ -424,13 +415,13 @@ fn menu_choices(task: &str, screen: &str) -> Vec<String> {
             .filter(|w| w.len() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
             .any(|w| names_option(task, w) || names_option(task, w.trim_end_matches('s')))
     };
-    let mut numbers = Vec::new();
-    for (number, item) in &items {
-        if named(item) && !numbers.contains(number) {
-            numbers.push(number.clone());
+    let mut offered: Vec<(String, String)> = Vec::new();
+    for (number, item) in items {
+        if named(&item) && !offered.iter().any(|(n, _)| *n == number) {
+            offered.push((number, item));
         }
     }
-    numbers
+    offered
 }
 
 /// A list written out in `task`: `a, b, c and d` (or `or`), three items or more, each one word.
@@ -514,17 +505,26 @@ mod tests {
         assert_eq!(number_word("Twenty"), Some(20));
         assert_eq!(number_word("forty"), Some(40));
         assert_eq!(number_word("hundred"), Some(100));
+        assert_eq!(number_word("thirty-seven"), Some(37));
+        assert_eq!(number_word("Twenty-one"), Some(21));
+        assert_eq!(number_word("hundred-two"), None);
+        assert_eq!(number_word("well-known"), None);
+        let offered = candidates("Book a table for Ada; she's sixty-two.", &[], "Age:");
+        assert!(offered.contains(&"62".to_owned()), "{offered:?}");
         assert_eq!(number_word("tree"), None);
     }
 
     #[test]
     fn a_menu_item_the_task_names_is_offered_by_its_number() {
         let screen = "Garden log\n 1) Add a plant\n 2) Water the beds\n 3) Export the diary\n 4) Quit\nChoice: ";
-        assert_eq!(menu_choices("Use ./garden to export the diary, then quit.", screen), ["3", "4"]);
-        assert_eq!(menu_choices("Use ./garden to water everything.", screen), ["2"], "an inflected word");
-        assert!(menu_choices("Use ./garden to prune the roses.", screen).is_empty(), "nothing named, nothing offered");
-        assert!(menu_choices("Export the diary.", "1) Export the diary\nChoice: ").is_empty(), "one item is no menu");
-        assert_eq!(menu_choices("Back up the notes.", "[1] Back up notes\n[2] Restore\nPick: "), ["1"]);
+        let numbers = |task: &str, screen: &str| -> Vec<String> {
+            menu_choices(task, screen).into_iter().map(|(number, _)| number).collect()
+        };
+        assert_eq!(numbers("Use ./garden to export the diary, then quit.", screen), ["3", "4"]);
+        assert_eq!(menu_choices("Use ./garden to water everything.", screen), [("2".into(), "Water the beds".into())]);
+        assert!(numbers("Use ./garden to prune the roses.", screen).is_empty(), "nothing named, nothing offered");
+        assert!(numbers("Export the diary.", "1) Export the diary\nChoice: ").is_empty(), "one item is no menu");
+        assert_eq!(numbers("Back up the notes.", "[1] Back up notes\n[2] Restore\nPick: "), ["1"]);
     }
 
     #[test]

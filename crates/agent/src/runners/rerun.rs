@@ -45,6 +45,7 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)
         |(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)
         |make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it
+        |get\s+(?:it|this|that|[\w./-]+)\s+(?:to\s+(?:run|work|finish|complete|pass|succeed)|working|running)
         |(?:repeat|again|keep\s+(?:going|trying|running|at\s+it))\b[^.;!?]{0,40}?\buntil\b
         |what(?:ever)?\s+it\s+(?:complains\s+about|says\s+is\s+(?:wrong|missing)|reports)
         |until\s+it\s+(?:no\s+longer|stops)\s+(?:fails|failing|complaining|complains|erroring))",
@@ -65,7 +66,7 @@ static DESCRIBES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that ask for something to be fixed or made to work: a missing input is then something to make.
 static SAYS_FIX: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?i)\b(?:fix|fixes|repair|resolve|make\s+it\s+(?:work|run|succeed|pass)|until\s+it\s+(?:succeeds|works|runs|passes))\b",
+        r"(?i)\b(?:fix|fixes|repair|resolve|make\s+it\s+(?:work|run|succeed|pass)|until\s+it\s+(?:succeeds|works|runs|passes)|get\s+(?:it|this|that|[\w./-]+)\s+(?:to\s+(?:run|work|finish|complete|pass|succeed)|working|running))\b",
     )
 });
 
@@ -168,6 +169,28 @@ fn unmade(promised: &[String], before: &Before, cwd: &std::path::Path) -> Option
     None
 }
 
+/// `output` without the prefix bash puts before an error about the line that started the program (`/…/.runner/
+/// run-9.sh: line 2: ./count.sh: cannot execute: required file not found`): the shell's own file, which is not the
+/// program's. Shown it, a small model made a `.runner` directory and wrote into it.
+fn without_wrapper(output: &str, wrapper: &str) -> String {
+    let prefix = format!("{wrapper}: line ");
+    output
+        .lines()
+        .map(|line| match line.find(&prefix) {
+            Some(at) => {
+                let rest = &line[at + prefix.len()..];
+                let after_number = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+                match after_number.strip_prefix(": ") {
+                    Some(message) if after_number.len() < rest.len() => format!("{}{message}", &line[..at]),
+                    _ => line.to_owned(),
+                }
+            }
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Why a fixing command is not run, if it is not: it runs the program itself, writes the program out again, is
 /// longer than one change, repeats a fix already made, or acts on nothing the error names (`error`: the program's
 /// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times).
@@ -205,7 +228,10 @@ fn refusal(
     }
     // A missing `x.conf` made a directory (what Qwen2.5-Coder-0.5B does for "not found"): a name with an extension
     // is a file's.
-    if let Some(file) = made_directories(fix).into_iter().find(|d| looks_like_file(d) && !d.contains('/')) {
+    if let Some(file) = made_directories(fix).into_iter().find(|d| {
+        let plain = d.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c));
+        plain && looks_like_file(d.rsplit('/').next().unwrap_or(d))
+    }) {
         return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
     }
     if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
@@ -534,6 +560,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         let mut stated = (shared.config.shell_fixes && stated_made < shared.config.max_turns)
             .then(|| stated_fix(&output, &scene))
             .flatten();
+        let found = super::looked::look(&output, std::path::Path::new(&cwd), &program_path);
         let fix = loop {
             let from_error = stated.take();
             let command = if let Some(command) = &from_error {
@@ -559,6 +586,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     how: &how,
                     output: &bound(&output, OUTPUT_CHARS),
                     refused: refused.as_deref(),
+                    found: found.as_deref(),
                 });
                 // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
                 // the refused reply again).
@@ -698,7 +726,8 @@ impl Runs<'_> {
         }
         let staged = staging.begin(attempt);
         self.shared.ledger.update(id, |s| s.staged = Some(staged.is_staged()));
-        let (_, line) = self.launch.command(&Script::command_line(command), &format!("run-{attempt}"), &staged)?;
+        let (wrapper, line) =
+            self.launch.command(&Script::command_line(command), &format!("run-{attempt}"), &staged)?;
         let until = self.deadline.min(Instant::now() + limit);
         let wakeups = Wakeups::new(self.pane, until).await;
         let running = self.pane.start(&line).await.map_err(|error| DagError::runner(id, error))?;
@@ -721,7 +750,8 @@ impl Runs<'_> {
         Ok(match seen {
             Seen::Finished(output) => {
                 let settled = staging.settle(&staged, output.exit_code, &output.output);
-                Ran::Ended { exit_code: output.exit_code, output: output.output, settled }
+                let shown = without_wrapper(&output.output, &wrapper.display().to_string());
+                Ran::Ended { exit_code: output.exit_code, output: shown, settled }
             }
             Seen::NeedsInput(found) => {
                 drop(running);
@@ -843,6 +873,14 @@ mod tests {
 
     #[test]
     fn goals_to_fix_and_rerun_a_program_are_told_apart() {
+        for goal in [
+            "./kiln.py fails. Make it run and produce glaze.txt. Only kiln.conf is wrong.",
+            "I can't run ./bake.sh. Make it work so that running ./bake.sh directly produces loaves.txt, and run it.",
+            "Could you get ./mill.sh to run all the way through? The scripts are fine; the setup around them is not.",
+            "Please get ./mill.sh working again without touching it.",
+        ] {
+            assert!(rerun_program(goal, None).is_some(), "{goal}");
+        }
         let program = |goal: &str| rerun_program(goal, None);
         assert_eq!(
             program("Start ./publish.sh; when it fails, fix what it complains about and start it again.").as_deref(),
@@ -909,6 +947,15 @@ mod tests {
     }
 
     #[test]
+    fn the_shells_own_wrapper_is_not_shown_in_an_error() {
+        let wrapper = "/tmp/runs/x/.runner/run-9.sh";
+        let output = format!("{wrapper}: line 2: ./count.sh: cannot execute: required file not found\nlast");
+        assert_eq!(without_wrapper(&output, wrapper), "./count.sh: cannot execute: required file not found\nlast");
+        let other = "./count.sh: line 4: wc: command not found";
+        assert_eq!(without_wrapper(other, wrapper), other, "the program's own line is kept");
+    }
+
+    #[test]
     fn a_fix_is_one_change_not_the_program() {
         let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
         let error = "publish.sh: line 3: input.cfg: No such file or directory";
@@ -920,6 +967,8 @@ mod tests {
             "input.cfg is a file's name, not a directory's: write the file (`printf '…\\n' > input.cfg`)"
         );
         assert!(refused("mkdir -p input.cfg.d/parts").unwrap().contains("acts on nothing"));
+        assert!(refused("mkdir -p conf/input.cfg").unwrap().contains("a file's name, not a directory's"));
+        assert!(refused("mkdir -p \"$(sed -n 's/^dir=//p' input.cfg)\"").is_none(), "a directory read from the file");
         assert!(refused("chmod +x publish.sh").is_none());
         assert!(
             refused("sed -i 's|^src=.*|src=input.cfg|' settings").is_none(),

@@ -140,6 +140,11 @@ pub(crate) enum Problem {
         /// What it printed, trimmed.
         printed: String,
     },
+    /// The goal asks for a program to be fixed, and the script did its work another way, never naming it.
+    NotFixed {
+        /// The program, as the goal names it.
+        file: String,
+    },
 }
 
 impl fmt::Display for Problem {
@@ -163,6 +168,11 @@ impl fmt::Display for Problem {
             Problem::PrintedNoNumber { printed } => {
                 write!(f, "it printed `{}`, and no number: print the number the goal asks to be told", excerpt(printed))
             }
+            Problem::NotFixed { file } => write!(
+                f,
+                "it never touched {file}, which the goal asks to be fixed: change the lines of {file} that are wrong \
+                 (`sed -i …` on {file}), then run {file}"
+            ),
         }
     }
 }
@@ -178,6 +188,20 @@ pub(crate) struct Checked {
     pub content_checked: bool,
     /// Whether the checks cover the whole result, not only its shape: a directory asked for with nothing in it, made.
     pub whole: bool,
+}
+
+/// The program `spec` asks to be fixed (a file it changes that is a program and existed before the attempt,
+/// `before`) that a script exiting 0 left as it was without naming it: it did the program's work itself instead, so
+/// the program is as broken as before (a small model, asked to fix a backup script and run it, wrote a backup script
+/// of its own). `script` is the attempt's text.
+pub(crate) fn not_fixed(spec: &crate::GoalSpec, script: &str, cwd: &str, before: &Before) -> Option<String> {
+    spec.changes.iter().find_map(|file| {
+        let name = file.trim_start_matches("./");
+        let base = name.rsplit('/').next().unwrap_or(name);
+        let meta = std::fs::metadata(resolve(file, Path::new(cwd))).ok()?;
+        (crate::goal_spec::is_program(name) && before.unchanged(file, &meta) && !script.contains(base))
+            .then(|| file.clone())
+    })
 }
 
 /// Why a result only its shape vouches for stays unchecked for a model whose right-shaped results are often wrong
@@ -206,7 +230,11 @@ pub(crate) fn check_result(
     let wants_number = asks_number(goal);
     // A file holds the number only when the number is not only the user's ("write the list to a.txt, then tell me
     // how many": a.txt holds the list).
-    let file_wants_number = wants_number && number_asked_of_a_file(goal);
+    // A file whose header the goal states is a table ("errors_by_hour.csv with the header `hour,errors`"): the
+    // numbers the goal asks for are its rows', not one for the whole file.
+    let shapes = goal_shape::shapes(goal);
+    let tabular = shapes.iter().any(|shape| matches!(shape, goal_shape::Shape::Header(_)));
+    let file_wants_number = wants_number && number_asked_of_a_file(goal) && !tabular;
     let mut checks = Vec::new();
     // A directory the goal asks for and nothing in it ("make a directory named build"), made and empty: that is
     // all of the result.
@@ -215,13 +243,22 @@ pub(crate) fn check_result(
         |problem: Problem| Checked { problem: Some(problem), checks: Vec::new(), content_checked: false, whole: false };
     // The shapes the goal states about its result, checked on the one file it asks for (or on what a question's
     // script printed): a wrong shape is wrong on any attempt.
-    let shapes = if required.len() <= 1 { goal_shape::shapes(goal) } else { Vec::new() };
+    let shapes = if required.len() <= 1 { shapes } else { Vec::new() };
     let spec = crate::GoalSpec::parse(goal);
     let headers: Vec<String> =
         spec.reads.iter().filter_map(|file| goal_shape::input_header(&resolve(file, Path::new(cwd)))).collect();
     let context = goal_shape::ShapeContext { cwd: Path::new(cwd), input_headers: &headers };
+    // "Write the list to a.csv. Then tell me the total": the number is the one told, not a.csv's shape; nor is it
+    // a table's.
+    let told_apart = tabular || (tells_a_number(goal) && !number_asked_of_a_file(goal));
+    let file_shapes: Vec<goal_shape::Shape> = shapes
+        .iter()
+        .filter(|shape| !(told_apart && matches!(shape, goal_shape::Shape::Number { .. } | goal_shape::Shape::Numbers)))
+        .cloned()
+        .collect();
     let shaped = |text: &str, checks: &mut Vec<String>, file: Option<&String>| -> Option<Problem> {
-        let problems = goal_shape::problems(&shapes, text, &context);
+        let shapes = if file.is_some() { &file_shapes } else { &shapes };
+        let problems = goal_shape::problems(shapes, text, &context);
         if problems.is_empty() {
             checks.extend(shapes.iter().map(|shape| format!("{}: {shape}", file.map_or("the output", |f| f.as_str()))));
             None
@@ -528,6 +565,21 @@ fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_to_fix_left_alone_and_unnamed_is_not_fixed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("sow.sh"), "#!/bin/bash\necho $SEEDS\n").unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        let spec = crate::GoalSpec::parse("sow.sh dies at once. Fix the script and run it so the beds are sown.");
+        let before = Before::of(&spec.changes, cwd);
+        assert_eq!(not_fixed(&spec, "mkdir -p beds\ncp seeds/* beds/\n", cwd, &before).as_deref(), Some("sow.sh"));
+        assert_eq!(not_fixed(&spec, "sed -i 's/SEEDS/SEED/' sow.sh\n./sow.sh\n", cwd, &before), None, "named");
+        std::fs::write(dir.path().join("sow.sh"), "#!/bin/bash\necho ok\n").unwrap();
+        assert_eq!(not_fixed(&spec, "python3 - <<'EOF'\n…\nEOF\n", cwd, &Before::default()), None, "changed");
+        let data = crate::GoalSpec::parse("Fix rows.csv so that it parses.");
+        assert!(data.changes.is_empty() || not_fixed(&data, "true", cwd, &Before::default()).is_none(), "no program");
+    }
 
     #[test]
     fn result_check_patterns_compile() {

@@ -22,7 +22,7 @@ use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::rerun::{rerun_program, run_rerun, unanswered_reason};
-use crate::runners::result_check::{Before, Problem, SHAPE_ONLY, check_result, missing_input};
+use crate::runners::result_check::{Before, Problem, SHAPE_ONLY, check_result, missing_input, not_fixed};
 use crate::runners::script_fix;
 use crate::runners::staging::{Attempt, Settled, Staging};
 use crate::runners::{budget_outcome, dependency_inputs, pane_directory, progress};
@@ -311,6 +311,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             });
             let before =
                 if attempt > 1 && !is_staged { Before::take(&subtask.description, &cwd) } else { Before::default() };
+            let programs_before = Before::of(&spec.changes, &cwd);
             let wakeups = crate::observe::Wakeups::new(&pane, deadline).await;
             let running = match pane.start(&command).await {
                 Ok(running) => running,
@@ -358,7 +359,12 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             if let Seen::Finished(output) = &mut seen
                 && output.exit_code == 0
             {
-                let checked = check_result(&subtask.description, &required, &cwd, &output.output, last, &before);
+                let mut checked = check_result(&subtask.description, &required, &cwd, &output.output, last, &before);
+                if checked.problem.is_none()
+                    && let Some(file) = not_fixed(&spec, &script.text, &cwd, &programs_before)
+                {
+                    checked.problem = Some(Problem::NotFixed { file });
+                }
                 if let Some(problem) = checked.problem {
                     staging.take_back(applied);
                     // Exit 0 is not the goal: a result the goal rules out is a failed attempt. Where the shell can

@@ -86,7 +86,7 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     }
     text = match script.language {
         Language::Python => with_imports(&text, 1),
-        Language::Bash => heredoc_imports(&closed_heredoc(&text)),
+        Language::Bash => heredoc_imports(&shell_after_python(&closed_heredoc(&text))),
     };
     Script { language: script.language, text }
 }
@@ -228,6 +228,40 @@ fn closed_heredoc(text: &str) -> String {
     }
 }
 
+/// A line of bash that runs a program by its path (`python3 deploy.py`, `./deploy.py --dry-run`, `bash x.sh`):
+/// never a line of python.
+static RUNS_A_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"^(?:(?:python3?|bash|sh)[ \t]+[\w./-]+\.(?:py|sh)|\./[\w./-]+)(?:[ \t]+[^()=:]*)?$")
+});
+
+/// `text` with the lines that run a program, at the end of a python heredoc's code, moved after its delimiter: where
+/// the script meant them (`python3 - <<'EOF'` … edit a file … `python3 deploy.py` then `EOF`, the program's line
+/// run as python: `SyntaxError`). A small model wrote that twice in a row, and also left the heredoc open with such
+/// a line last, which [`closed_heredoc`] closes after it.
+fn shell_after_python(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut at = 0;
+    while at < lines.len() {
+        out.push(lines[at]);
+        let Some(delimiter) = PYTHON_HEREDOC.captures(lines[at]).map(|c| c[2].to_owned()) else {
+            at += 1;
+            continue;
+        };
+        let Some(end) = (at + 1..lines.len()).find(|&i| lines[i] == delimiter) else {
+            out.extend(&lines[at + 1..]);
+            break;
+        };
+        let body = &lines[at + 1..end];
+        let code = body.len() - body.iter().rev().take_while(|l| RUNS_A_PROGRAM.is_match(l)).count();
+        out.extend(&body[..code]);
+        out.push(lines[end]);
+        out.extend(&body[code..]);
+        at = end + 1;
+    }
+    rejoin(&out, text)
+}
+
 fn stdin_for_wc(text: &str) -> String {
     let re = &*WC_ONE_FILE;
     re.replace_all(text, |c: &Captures<'_>| format!("wc{} < {}{}", &c[1], &c[2], &c[3])).into_owned()
@@ -295,7 +329,7 @@ mod tests {
 
     #[test]
     fn script_fix_patterns_compile() {
-        for re in [&*WC_ONE_FILE, &*PYTHON_HEREDOC, &*HEREDOC] {
+        for re in [&*WC_ONE_FILE, &*PYTHON_HEREDOC, &*HEREDOC, &*RUNS_A_PROGRAM] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -457,6 +491,26 @@ mod tests {
             "#!/bin/bash\ngrep -c x <<< \"$line\"\n",
         ] {
             assert_eq!(closed_heredoc(closed), closed, "{closed}");
+        }
+    }
+
+    #[test]
+    fn a_program_run_at_the_end_of_python_code_runs_after_it() {
+        let code =
+            "python3 - <<'EOF'\nimport json\nd = json.load(open('kiln.json'))\njson.dump(d, open('kiln.json', 'w'))";
+        let after = "#!/bin/bash\npython3 - <<'EOF'\nimport json\nd = json.load(open('kiln.json'))\njson.dump(d, open('kiln.json', 'w'))\nEOF\npython3 fire.py\n./glaze.sh --dry-run\n";
+        for script in [
+            format!("{code}\npython3 fire.py\n./glaze.sh --dry-run\nEOF"),
+            format!("{code}\npython3 fire.py\n./glaze.sh --dry-run"),
+        ] {
+            assert_eq!(tidy("Fix kiln.json, then run ./fire.py.", &bash(&script)).text, after, "{script}");
+        }
+        for kept in [
+            "#!/bin/bash\npython3 - <<'EOF'\nimport os\nos.system('./a.sh')\nEOF\n",
+            "#!/bin/bash\npython3 - <<'EOF'\nfor f in files:\n    print(f)\nEOF\n./a.sh\n",
+            "#!/bin/bash\ncat > run.sh <<'EOF'\n./a.sh\nEOF\n",
+        ] {
+            assert_eq!(shell_after_python(kept), kept, "{kept}");
         }
     }
 }

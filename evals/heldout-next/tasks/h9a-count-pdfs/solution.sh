@@ -1,0 +1,2 @@
+#!/bin/bash
+find reports -type f -name '*.pdf' | wc -l

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'garden-club\n8443\ny\n' | ./configure_site.sh

@@ -1,0 +1,2 @@
+#!/bin/bash
+tar -czf logs-backup.tar.gz logs/*.log

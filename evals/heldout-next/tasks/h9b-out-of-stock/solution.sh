@@ -1,0 +1,2 @@
+#!/bin/bash
+jq -r '.items[] | select(.qty == 0) | .name' inventory.json > restock.txt
