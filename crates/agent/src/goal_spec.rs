@@ -433,6 +433,12 @@ impl GoalSpec {
         self.guessed.iter().find(|file| after_to.contains(file) && crate::claims::resolve(file, cwd).is_file()).cloned()
     }
 
+    /// Whether a file the goal asks to be changed in place exists in `cwd` (so the change is an edit, not a new
+    /// file).
+    pub fn changes_an_existing_file(&self, cwd: &Path) -> bool {
+        self.changes.iter().any(|file| crate::claims::resolve(file, cwd).is_file())
+    }
+
     /// Whether `file` is one the goal only reads.
     pub fn only_reads(&self, file: &str) -> bool {
         self.reads.iter().any(|named| same_file(named, file))
@@ -669,7 +675,7 @@ impl GoalSpec {
         // "In theme.json, set the font to serif": the file the sentence opens with is what it changes.
         if let Some(capture) = IN_FILE_THEN_CHANGE.captures(sentence)
             && let Some(file) = capture.get(1)
-            && (looks_like_path(file.as_str()) || dotfile(file.as_str()))
+            && looks_like_path(file.as_str())
         {
             push(&mut self.changes, file.as_str());
             self.guessed.retain(|f| f != file.as_str());
@@ -899,8 +905,11 @@ fn mask_files(goal: &str) -> String {
     String::from_utf8(bytes).unwrap_or_else(|_| goal.to_owned())
 }
 
-/// Whether `word` looks like a path: an extension with a letter, or a `/`.
+/// Whether `word` looks like a path: an extension with a letter, a `/`, or a settings dotfile ([`dotfile`]).
 fn looks_like_path(word: &str) -> bool {
+    if dotfile(word) {
+        return true;
+    }
     if word.contains('/') {
         return word.chars().any(|c| c.is_ascii_alphanumeric());
     }

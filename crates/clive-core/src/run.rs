@@ -220,9 +220,7 @@ fn edits_are_scripts(plan: &mut dag_sched::Plan, cwd: &Path) {
         if subtask.mode != Mode::Llm {
             continue;
         }
-        let spec = agent::GoalSpec::parse(&subtask.description);
-        let exists = |file: &String| cwd.join(file.trim_start_matches("./")).is_file();
-        if spec.changes.iter().any(exists) {
+        if agent::GoalSpec::parse(&subtask.description).changes_an_existing_file(cwd) {
             tracing::debug!(subtask = %subtask.id, "the subtask changes a file that exists: a script subtask");
             subtask.mode = Mode::Script;
         }

@@ -177,9 +177,12 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let listed = options(question);
     // A numbered menu above the prompt is answered with an item's number: the items the task names are offered as
     // `2) cache`, and the number is typed (Qwen2.5-Coder-1.5B answered a menu's `Choice [3]:` with the item's word).
-    let menu = menu_choices(asker.goal, screen);
+    let menu: Vec<(String, String)> = menu_choices(asker.goal, screen)
+        .into_iter()
+        .map(|(number, item)| (format!("{number}) {item}"), number))
+        .collect();
     let mut choices = if !menu.is_empty() && listed.is_empty() {
-        menu.iter().map(|(number, item)| format!("{number}) {item}")).collect()
+        menu.iter().map(|(label, _)| label.clone()).collect()
     } else if listed.is_empty() {
         candidates(asker.goal, answered, question)
     } else {
@@ -213,7 +216,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     if answer.is_empty() || !choices.iter().any(|c| c.eq_ignore_ascii_case(answer)) {
         return None;
     }
-    if let Some((number, _)) = menu.iter().find(|(number, item)| format!("{number}) {item}") == answer) {
+    if let Some((_, number)) = menu.iter().find(|(label, _)| label == answer) {
         return Some(number.clone());
     }
     // "Keep the default" for `Port [8080]:` is Enter, not those words typed.

@@ -234,7 +234,8 @@ pub(crate) fn check_result(
     // numbers the goal asks for are its rows', not one for the whole file.
     let shapes = goal_shape::shapes(goal);
     let tabular = shapes.iter().any(|shape| matches!(shape, goal_shape::Shape::Header(_)));
-    let file_wants_number = wants_number && number_asked_of_a_file(goal) && !tabular;
+    let asked_of_a_file = number_asked_of_a_file(goal);
+    let file_wants_number = wants_number && asked_of_a_file && !tabular;
     let mut checks = Vec::new();
     // A directory the goal asks for and nothing in it ("make a directory named build"), made and empty: that is
     // all of the result.
@@ -250,7 +251,7 @@ pub(crate) fn check_result(
     let context = goal_shape::ShapeContext { cwd: Path::new(cwd), input_headers: &headers };
     // "Write the list to a.csv. Then tell me the total": the number is the one told, not a.csv's shape; nor is it
     // a table's.
-    let told_apart = tabular || (tells_a_number(goal) && !number_asked_of_a_file(goal));
+    let told_apart = tabular || (tells_a_number(goal) && !asked_of_a_file);
     let file_shapes: Vec<goal_shape::Shape> = shapes
         .iter()
         .filter(|shape| !(told_apart && matches!(shape, goal_shape::Shape::Number { .. } | goal_shape::Shape::Numbers)))
@@ -576,9 +577,11 @@ mod tests {
         assert_eq!(not_fixed(&spec, "mkdir -p beds\ncp seeds/* beds/\n", cwd, &before).as_deref(), Some("sow.sh"));
         assert_eq!(not_fixed(&spec, "sed -i 's/SEEDS/SEED/' sow.sh\n./sow.sh\n", cwd, &before), None, "named");
         std::fs::write(dir.path().join("sow.sh"), "#!/bin/bash\necho ok\n").unwrap();
-        assert_eq!(not_fixed(&spec, "python3 - <<'EOF'\n…\nEOF\n", cwd, &Before::default()), None, "changed");
+        assert_eq!(not_fixed(&spec, "python3 - <<'EOF'\n…\nEOF\n", cwd, &before), None, "changed");
+        std::fs::write(dir.path().join("rows.csv"), "a,b\n").unwrap();
         let data = crate::GoalSpec::parse("Fix rows.csv so that it parses.");
-        assert!(data.changes.is_empty() || not_fixed(&data, "true", cwd, &Before::default()).is_none(), "no program");
+        assert_eq!(data.changes, ["rows.csv"]);
+        assert_eq!(not_fixed(&data, "true", cwd, &Before::of(&data.changes, cwd)), None, "no program");
     }
 
     #[test]
