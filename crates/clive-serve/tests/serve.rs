@@ -284,7 +284,14 @@ async fn archived_recordings_are_listed_and_served() {
 
 /// `WxH` of the pane's window as tmux reports it, and the window's own `window-size` option.
 async fn window(pane: &tmux_habitat::Pane) -> (String, Option<String>) {
-    let size = pane.window_size().await.unwrap();
+    let size = match pane.window_size().await {
+        Ok(size) => size,
+        Err(e) => {
+            // Whether the server itself is gone (a tmux crash) or only the pane, for the failure report.
+            let sessions = pane.server().tmux(tmux_habitat::Command::new("list-sessions")).await;
+            panic!("{e}; the server's sessions: {sessions:?}")
+        }
+    };
     (format!("{}x{}", size.width, size.height), size.option)
 }
 
@@ -358,8 +365,10 @@ async fn a_page_fits_the_pane_to_its_screen_the_last_request_wins_and_the_size_c
     let mut client = served.open_pane(&split_key, None).await;
     client.send(json!({"type": "fit", "cols": 40, "rows": 12})).await;
     assert_eq!(client.until_message("fit").await["result"], "refused", "no input access to the session `split`");
-    drop(client);
-    let tmux = served.tmux.clone();
+    drop((client, first, reader));
+    // One server at a time, as `clive serve` runs: the first stops (its pane is unfitted already).
+    let Served { tmux, serve, .. } = served;
+    serve.stop().await;
     let policy = InputPolicy::everywhere(Access::Input);
     let served_again = Served::on(tmux, policy).await;
     let mut client = served_again.open_pane(&split_key, None).await;

@@ -52,8 +52,9 @@ impl Control {
             // tmux (3.3a, and 3.5a too) crashes when a session is created while a control client is attaching;
             // creating sessions and opening connections take turns (across processes too: `crate::turn`).
             let mut conns = self.connections.lock().await;
-            let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
-            if let Some(created) = self.create_attached(&invocation, &mut conns).await {
+            // Shared with the creating client's task, which holds it until the client has answered.
+            let turn = std::sync::Arc::new(crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?);
+            if let Some(created) = self.create_attached(&invocation, &mut conns, std::sync::Arc::clone(&turn)).await {
                 return created;
             }
             return self.subprocess.run(invocation).await;
@@ -116,6 +117,7 @@ impl Control {
         &self,
         invocation: &Invocation,
         conns: &mut HashMap<String, Connection>,
+        turn: std::sync::Arc<Option<crate::turn::Turn>>,
     ) -> Option<Result<String>> {
         let (new_session, rest) = invocation.commands.split_first()?;
         let created = ControlCreation::of(new_session.arguments())?;
@@ -126,12 +128,23 @@ impl Control {
         let mut cmd = self.subprocess.command();
         cmd.args(["-C", "new-session", "-f", "ignore-size"]).args(&created.arguments);
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
-        let child = cmd.spawn().ok()?;
-        // The connection stays with the session: its own commands (pause-after, continue) get the default
-        // timeout every connection has; the creation's lines get the call's deadline below.
-        let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
-        let (conn, _events) = Connection::from_child(child, options).ok()?;
-        let mut replies = futures_join(&conn, &lines, invocation.deadline).await.into_iter();
+        let deadline = invocation.deadline;
+        let work = async move {
+            let child = cmd.spawn().ok()?;
+            // The connection stays with the session: its own commands (pause-after, continue) get the default
+            // timeout every connection has; the creation's lines get the call's deadline below.
+            let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
+            let (conn, _events) = Connection::from_child(child, options).ok()?;
+            let replies = futures_join(&conn, &lines, deadline).await;
+            Some((conn, replies, lines))
+        };
+        let release = |created: Option<(Connection, _, _)>| async move {
+            if let Some((conn, _, _)) = created {
+                detach(&conn).await;
+            }
+        };
+        let (conn, replies, lines) = unabandoned(turn, work, release).await.flatten()?;
+        let mut replies = replies.into_iter();
         let ids = match replies.next()? {
             Ok(reply) if reply.ok => reply.text(),
             _ => return None,
@@ -257,8 +270,8 @@ impl Control {
     /// Starts a control client attached to `session` (or the most recent one) and returns it with the id of
     /// the session it is attached to.
     async fn open(&self, session: Option<&str>) -> Result<(Connection, String)> {
-        // Held until the client has answered, so no session is created (by any process) while it attaches.
-        let _turn = crate::turn::take(&self.subprocess.socket_path, crate::turn::WAIT).await?;
+        let socket = self.subprocess.socket_path.clone();
+        let program = self.subprocess.program.display().to_string();
         let mut cmd = self.subprocess.command();
         // -N: attaching must never start a server (one that just exited, or was never started).
         cmd.args(["-N", "-C", "attach-session", "-f", "ignore-size"]);
@@ -266,26 +279,41 @@ impl Control {
             cmd.args(["-t", session]);
         }
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).kill_on_drop(true);
-        let child = cmd
-            .spawn()
-            .map_err(|source| Error::Spawn { program: self.subprocess.program.display().to_string(), source })?;
-        let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
-        let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
-        let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
-        // Written together: one round trip.
-        let (reply, paused) =
-            tokio::join!(conn.command("display-message -p '#{session_id}'"), conn.set_pause_after(PAUSE_AFTER_SECS));
-        let reply = reply.map_err(attach)?;
-        let attached = reply.text().trim().to_owned();
-        if !reply.ok || !attached.starts_with('$') {
-            return Err(Error::Protocol {
+        // Held until the client has answered, so no session is created (by any process) while it attaches.
+        let turn = crate::turn::take(&socket, crate::turn::WAIT).await?;
+        let work = async move {
+            let child = cmd.spawn().map_err(|source| Error::Spawn { program, source })?;
+            let options = ConnectionOptions { command_timeout: CONNECTION_TIMEOUT, ..ConnectionOptions::default() };
+            let attach = |source| Error::Control { command: "tmux -C attach-session".into(), source };
+            let (conn, _events) = Connection::from_child(child, options).map_err(attach)?;
+            // Written together: one round trip.
+            let (reply, paused) = tokio::join!(
+                conn.command("display-message -p '#{session_id}'"),
+                conn.set_pause_after(PAUSE_AFTER_SECS)
+            );
+            let reply = reply.map_err(attach)?;
+            let attached = reply.text().trim().to_owned();
+            if !reply.ok || !attached.starts_with('$') {
+                return Err(Error::Protocol {
+                    command: "tmux -C attach-session".into(),
+                    detail: format!("no session: {}", reply.text()),
+                });
+            }
+            paused.map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
+            tracing::debug!(session = %attached, "control connection attached");
+            Ok((conn, attached))
+        };
+        let release = |opened: Result<(Connection, String)>| async move {
+            if let Ok((conn, _)) = opened {
+                detach(&conn).await;
+            }
+        };
+        unabandoned(turn, work, release).await.unwrap_or_else(|| {
+            Err(Error::Protocol {
                 command: "tmux -C attach-session".into(),
-                detail: format!("no session: {}", reply.text()),
-            });
-        }
-        paused.map_err(|source| Error::Control { command: "refresh-client -f pause-after".into(), source })?;
-        tracing::debug!(session = %attached, "control connection attached");
-        Ok((conn, attached))
+                detail: "the runtime is shutting down".into(),
+            })
+        })
     }
 
     /// Kills a session, taking turns (see `crate::turn`). When we have a control client attached to the
@@ -502,6 +530,32 @@ async fn other_clients(conn: &Connection, id: &str, conn_is_in_it: bool) -> Vec<
     let listed = replies.next().flatten().map(|text| parse_clients(&text)).unwrap_or_default();
     let own = replies.next().flatten().map(|text| text.trim().to_owned());
     listed.into_iter().map(|(name, _)| name).filter(|name| Some(name) != own.as_ref()).collect()
+}
+
+/// Runs `work` (starting a control client and waiting for its first answers) as a task of its own that holds
+/// `turn` throughout, so a caller that gives up (a deadline, a dropped future) never cuts it short: tmux 3.3a
+/// crashes, ending every session on the server, when a control client is killed before tmux has identified
+/// it, or goes away while a session is being created. A result nobody waits for any more is handed to
+/// `release` (which detaches its client properly) before the turn is let go. `None` when the work did not
+/// finish (it panicked, or the runtime is shutting down).
+async fn unabandoned<T, Turn, Released>(
+    turn: Turn,
+    work: impl std::future::Future<Output = T> + Send + 'static,
+    release: impl FnOnce(T) -> Released + Send + 'static,
+) -> Option<T>
+where
+    T: Send + 'static,
+    Turn: Send + 'static,
+    Released: std::future::Future<Output = ()> + Send,
+{
+    let (done, result) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let _turn = turn;
+        if let Err(unwanted) = done.send(work.await) {
+            release(unwanted).await;
+        }
+    });
+    result.await.ok()
 }
 
 /// Asks a control client to detach and waits (at most a second) until it has gone.

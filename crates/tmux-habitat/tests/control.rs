@@ -176,6 +176,26 @@ async fn sessions_created_while_other_processes_attach_never_crash_the_server() 
 }
 
 #[tokio::test]
+async fn a_command_given_up_while_its_connection_attaches_never_crashes_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("shared.sock");
+    let handle = || Server::builder().socket_path(&socket).keep_on_drop(true).transport(TransportKind::Control);
+    let keeper = handle().keep_on_drop(false).start().await.unwrap();
+    keeper.new_session(SessionOptions::new("base")).await.unwrap();
+    // A fresh handle's first command opens its connection; a deadline that passes at every moment of the attach
+    // drops the command there. A client killed before tmux has identified it, or while a session is being
+    // created, would crash tmux 3.3a.
+    for round in 0..60u64 {
+        let fresh = handle().start().await.unwrap();
+        let give_up = Duration::from_micros(round * 150);
+        let _ = tokio::time::timeout(give_up, fresh.list_sessions()).await;
+        let _ = tokio::time::timeout(give_up, fresh.new_session(SessionOptions::new(format!("n{round}")))).await;
+        fresh.close().await;
+        assert!(keeper.has_session("base").await.unwrap(), "round {round}: the server died");
+    }
+}
+
+#[tokio::test]
 async fn a_server_gone_leaves_no_turn_file_behind() {
     let dir = tempfile::tempdir().unwrap();
     let left = || std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
