@@ -275,6 +275,11 @@ impl Snapshot {
         snapshot
     }
 
+    /// The files (not directories) the walk saw, with their sizes.
+    pub fn files(&self) -> impl Iterator<Item = (&Path, u64)> {
+        self.entries.iter().filter(|(_, seen)| !seen.dir).map(|(path, seen)| (path.as_path(), seen.len))
+    }
+
     /// What changed from `self` to `after` (a directory whose entries changed is not itself a change).
     pub fn changes_to(&self, after: &Snapshot) -> Vec<Change> {
         let mut changes = Vec::new();

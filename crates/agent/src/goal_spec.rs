@@ -53,7 +53,7 @@ enum Governor {
 static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
     let table: &[(&str, Governor)] = &[
         (
-            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report|restore|recover|retrieve)\b",
+            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|bundle|bundles|pack|packs|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report|restore|recover|retrieve)\b",
             Governor::Write,
         ),
         (r"(?i)\b(?:append|appends|appended|add|adds|added|prepend|insert|inserts)\b", Governor::Change),
@@ -67,10 +67,10 @@ static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
 });
 
 /// A path after "to"/"into": `to lines.txt`, `into a new file named out.csv`, `into a new directory old/`, `to the file
-/// reports/x.txt`.
+/// reports/x.txt`, `into a signed bundle called site.zip` (any kind of thing, named).
 static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:(?:named|called)\s+)?)?[`'\x22]?([\w.+~/-]+)",
+        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:(?:named|called)\s+)?|an?\s+(?:[\w-]+\s+){1,3}?(?:named|called)\s+)?[`'\x22]?([\w.+~/-]+)",
     )
 });
 
@@ -121,15 +121,15 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 /// Verbs that make a goal change something on disk (any of the above, or running a program).
 static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|bundle|pack|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|enable|disable|uncomment|comment\s+out|deduplicate|dedupe|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
 
 /// A program the goal names to be run with a verb other than "run": `use ./enrol.sh to add …`, `using tidy.py, …`,
-/// `invoke bin/sync`. The path must look like a program (`./x`, or a script's extension, [`is_program`]).
+/// `invoke bin/sync`, `use the ./till menu to …`. The path must look like a program (`./x`, or a script's extension, [`is_program`]).
 static USES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:use|uses|using|invoke|invokes|invoking|launch|launches|launching)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?([\w.+~/-]+)",
+        r"(?i)\b(?:use|uses|using|invoke|invokes|invoking|launch|launches|launching)\s+(?:the\s+)?(?:(?:script|program|tool|command)\s+)?[`'\x22]?([\w.+~/-]+)",
     )
 });
 
@@ -137,7 +137,7 @@ static USES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
 /// Only an explicit `./` path, and one that looks like a program (its extension, or none): "with b.py" may be a
 /// file to compare with, "with ./expected.txt" is one.
 static WITH_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
-    compile(r"(?i)\b(?:with|via)\s+(?:the\s+(?:script|program|tool|command)\s+)?[`'\x22]?(\./[\w.+~-][\w.+~/-]*)")
+    compile(r"(?i)\b(?:with|via)\s+(?:the\s+)?(?:(?:script|program|tool|command)\s+)?[`'\x22]?(\./[\w.+~-][\w.+~/-]*)")
 });
 
 /// Whether `goal` runs a program it names with [`USES_PROGRAM`]'s verbs, or does something [`WITH_PROGRAM`].
@@ -1577,6 +1577,33 @@ mod tests {
     }
 
     #[test]
+    fn a_thing_of_any_kind_named_after_into_is_made() {
+        for (goal, made) in [
+            ("Bundle the .svg icons under art/ into a compressed zip named icons.zip in this folder.", "icons.zip"),
+            ("Pack the photos into a tar archive called shots.tar, please.", "shots.tar"),
+            ("Put the three reports into a single merged PDF named all.pdf.", "all.pdf"),
+        ] {
+            let s = spec(goal);
+            assert!(s.mutates && s.writes.contains(&made.to_owned()), "{goal}: {s:?}");
+        }
+        // A name after "into" with no thing before it is read as before.
+        assert_eq!(spec("Pack the photos into shots.tar.").destinations(), ["shots.tar"]);
+    }
+
+    #[test]
+    fn every_change_verb_makes_a_goal_change_something() {
+        for goal in [
+            "Disable the guest login on the printer.",
+            "Enable night mode for the kiosk.",
+            "Uncomment the mirror line in the sources list.",
+            "Comment out the debug flag in the build settings.",
+        ] {
+            assert!(spec(goal).mutates, "{goal}");
+        }
+        assert!(!spec("How many printers have guest login disabled?").mutates);
+    }
+
+    #[test]
     fn a_program_the_goal_uses_may_change_what_it_likes() {
         for goal in [
             "Use ./enrol.sh to register Ada Byrne as a member.",
@@ -1585,6 +1612,8 @@ mod tests {
             "Please use the script ./seed-db to load the demo data.",
             "A parcel came for flat 4 - book it in with ./intake.sh please.",
             "Log the visitor via ./visitors, they arrived at noon.",
+            "Use the ./till menu to void receipt 88, then exit it.",
+            "Refund order 12 with the ./orders tool.",
         ] {
             let s = spec(goal);
             assert!(s.mutates, "{goal}: {s:?}");

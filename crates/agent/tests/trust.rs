@@ -120,6 +120,30 @@ async fn a_failed_attempt_leaves_nothing_behind() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unstaged_failed_attempt_is_taken_back_whole_files_the_goal_never_names_included() {
+    let world = World::new().await;
+    write(&world, "ledger.dat", "alpha 1\n");
+    std::fs::create_dir_all(world.work.path().join("keep")).unwrap();
+    write(&world, "keep/card.txt", "card\n");
+    world.replies(&[
+        // What a program the goal runs may do on its way to failing: edit its own data, remove a directory.
+        "```bash\necho 'alpha 0' > ledger.dat\nrm -r keep\necho partial > out.txt\nexit 2\n```",
+        "```bash\necho done > out.txt\n```",
+        &look_yes(),
+    ]);
+    let agent = world.agent_with(AgentConfig { stage: false, ..AgentConfig::default() }, None);
+    let summary = world.run(&agent, &plan("Write done to out.txt.")).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded);
+    assert_eq!(world.read("out.txt"), "done\n");
+    assert_eq!(world.read("ledger.dat"), "alpha 1\n", "the failed attempt's edit stayed (half undone)");
+    assert_eq!(world.read("keep/card.txt"), "card\n", "the failed attempt's deletion stayed");
+    let stats = agent.ledger().get("s").unwrap();
+    assert_eq!(stats.staged, Some(false));
+    let changes: Vec<String> = stats.changes.iter().map(ToString::to_string).collect();
+    assert_eq!(changes, ["created out.txt (5 bytes)"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn applied_changes_are_in_a_journal_that_undoes_them_and_refuses_a_file_changed_since() {
     let world = World::new().await;
     write(&world, "notes.txt", "b\na\n");

@@ -7,9 +7,10 @@
 //! - A goal that asks for no change gets none: files its script created are discarded.
 //! - An attempt that failed (non-zero exit, stopped at a prompt, timed out, cancelled) leaves nothing behind, and
 //!   one whose result check fails after it was applied is taken back from the journal.
-//! - Unstaged (no user namespaces or overlayfs here), the files the goal only reads are copied first and restored
-//!   if an attempt changes them, and files an attempt created are removed when it fails; what else it changed in
-//!   place cannot be taken back, and is reported.
+//! - Unstaged (no user namespaces or overlayfs here, or an interactive pane), the files the goal only reads — and
+//!   in a small working directory every file — are copied first and restored if an attempt changes them, and files
+//!   an attempt created are removed when it fails; what else it changed in place cannot be taken back, and is
+//!   reported.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,13 @@ use crate::stage::{STAGE_UNAVAILABLE, Stage, UNAVAILABLE_LINE, unstageable};
 
 /// The largest input copied to protect it when an attempt cannot be staged.
 const GUARD_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// A working directory whose files together are at most this many bytes, and this many files, has every file
+/// copied before the first unstaged attempt (not only those the goal reads): a program the goal runs may change
+/// files the goal never names, and a failed attempt must not be left half undone (its new files removed, its
+/// edits kept).
+const WHOLE_GUARD_BYTES: u64 = 32 * 1024 * 1024;
+const WHOLE_GUARD_FILES: usize = 2_000;
 
 /// The subtask's transactions.
 pub(crate) struct Staging<'a> {
@@ -275,6 +283,10 @@ impl<'a> Staging<'a> {
                 _ if change.dir => {}
                 _ => match self.guard.as_ref().and_then(|g| g.get(&change.path)) {
                     Some(copy) => {
+                        // Its directory may have gone with it.
+                        if let Some(parent) = path.parent() {
+                            let _ = std::fs::create_dir_all(parent);
+                        }
                         let _ = std::fs::copy(copy, &path);
                     }
                     None => stays.push(change.path.display().to_string()),
@@ -288,21 +300,33 @@ impl<'a> Staging<'a> {
         }
     }
 
-    /// Copies the files the goal only reads, once, before the first unstaged attempt.
+    /// Copies the files the goal only reads (and, in a small working directory, every file: see
+    /// [`WHOLE_GUARD_BYTES`]), once, before the first unstaged attempt.
     fn protect_inputs(&mut self) {
         if self.guard.is_some() {
             return;
         }
+        let mut files: Vec<PathBuf> =
+            self.spec.reads.iter().map(|file| crate::claims::resolve(file, &self.cwd)).collect();
+        let walk = Snapshot::take(&self.cwd, &self.skipped());
+        let (count, bytes) = walk.files().fold((0, 0), |(n, total), (_, len)| (n + 1, total + len));
+        if walk.complete && count <= WHOLE_GUARD_FILES && bytes <= WHOLE_GUARD_BYTES {
+            files.extend(walk.files().map(|(rel, _)| self.cwd.join(rel)));
+        }
         let mut guard = HashMap::new();
         let dir = self.records.join("inputs");
-        for (index, file) in self.spec.reads.iter().enumerate() {
-            let path = crate::claims::resolve(file, &self.cwd);
-            let Ok(meta) = std::fs::metadata(&path) else { continue };
+        for path in files {
+            // A link is left alone: copied, it would come back as a file of its own.
+            let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
             let Ok(rel) = path.strip_prefix(&self.cwd) else { continue };
-            if !meta.is_file() || meta.len() > GUARD_LIMIT || std::fs::create_dir_all(&dir).is_err() {
+            if guard.contains_key(rel)
+                || !meta.is_file()
+                || meta.len() > GUARD_LIMIT
+                || std::fs::create_dir_all(&dir).is_err()
+            {
                 continue;
             }
-            let copy = dir.join(format!("{index}"));
+            let copy = dir.join(format!("{}", guard.len()));
             if std::fs::copy(&path, &copy).is_ok() {
                 guard.insert(rel.to_owned(), copy);
             }
@@ -329,5 +353,14 @@ impl<'a> Staging<'a> {
     pub(crate) fn keep(&mut self, applied: Option<Applied>) -> Kept {
         let Some(applied) = applied else { return Kept::default() };
         Kept { changes: applied.changes, journal: applied.journal.map(|j| j.dir().to_owned()) }
+    }
+}
+
+impl Drop for Staging<'_> {
+    /// The copies taken to protect an unstaged subtask's files are needed only while it runs.
+    fn drop(&mut self) {
+        if self.guard.is_some() {
+            let _ = std::fs::remove_dir_all(self.records.join("inputs"));
+        }
     }
 }
