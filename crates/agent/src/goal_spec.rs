@@ -53,7 +53,7 @@ enum Governor {
 static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
     let table: &[(&str, Governor)] = &[
         (
-            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|bundle|bundles|pack|packs|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report|restore|recover|retrieve)\b",
+            r"(?i)\b(?:write|writes|writing|wrote|save|saves|saved|store|stored|output|outputs|export|exports|put|puts|dump|redirect|copy|copies|copied|duplicate|convert|converts|converted|turn|turns|transform|translate|render|extract|extracts|split|merge|combine|concatenate|join|download|fetch|generate|produce|create|make|compress|archive|zip|pipe|send|record|list|sort|summari[sz]e|count|collect|gather|report|restore|recover|retrieve)\b",
             Governor::Write,
         ),
         (r"(?i)\b(?:append|appends|appended|add|adds|added|prepend|insert|inserts)\b", Governor::Change),
@@ -121,7 +121,7 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 /// Verbs that make a goal change something on disk (any of the above, or running a program).
 static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|bundle|pack|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|enable|disable|uncomment|comment\s+out|deduplicate|dedupe|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
 
@@ -147,11 +147,17 @@ fn uses_a_program(goal: &str) -> bool {
         (is_program(name) || !name.contains('.')) && !path.ends_with('/')
     });
     with_program
-        || USES_PROGRAM
-            .captures_iter(goal)
-            .map(captured_path)
-            .any(|path| (path.starts_with("./") && path.len() > 2) || is_program(path))
+        || USES_PROGRAM.captures_iter(goal).any(|capture| {
+            // "use the ./till menu" runs a program; "using the report.py docstring" reads one.
+            let bare_the = BARE_THE.is_match(capture.get(0).map_or("", |m| m.as_str()));
+            let path = captured_path(capture);
+            let explicit = path.starts_with("./") && path.len() > 2;
+            explicit || (is_program(path) && !bare_the)
+        })
 }
+
+/// A [`USES_PROGRAM`] match with "the" and no noun before the path: `use the ./till menu`.
+static BARE_THE: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)^\S+\s+the\s+[`'\x22]?[\w.+~/-]+$"));
 
 /// The path a pattern's first group caught, without the punctuation that ends a sentence or a clause.
 fn captured_path(capture: regex::Captures<'_>) -> &str {
@@ -596,7 +602,9 @@ impl GoalSpec {
             let (Some(whole), Some(word)) = (capture.get(0), capture.get(1)) else { continue };
             let word = word.as_str().trim_end_matches(['.', ',', ':', ';']);
             let lower = whole.as_str().to_ascii_lowercase();
-            let named = lower.contains("named") || lower.contains("called");
+            // "a file named notes" names a file; "a user named alice" names one only if it looks like a path.
+            let of_a_file = ["file", "directory", "folder"].iter().any(|kind| lower.contains(kind));
+            let named = (lower.contains("named") || lower.contains("called")) && (of_a_file || looks_like_path(word));
             let before = &sentence[segment_start..whole.start()];
             let masked_before = &masked[segment_start..whole.start()];
             segment_start = whole.end();
@@ -1588,19 +1596,17 @@ mod tests {
         }
         // A name after "into" with no thing before it is read as before.
         assert_eq!(spec("Pack the photos into shots.tar.").destinations(), ["shots.tar"]);
-    }
-
-    #[test]
-    fn every_change_verb_makes_a_goal_change_something() {
+        // Someone or something named, not a file: nothing to make.
         for goal in [
-            "Disable the guest login on the printer.",
-            "Enable night mode for the kiosk.",
-            "Uncomment the mirror line in the sources list.",
-            "Comment out the debug flag in the build settings.",
+            "Send a short greeting to a user named alice.",
+            "Assign the ticket to a developer called Sam.",
+            "How many messages were sent to a user named root?",
+            "Print the lines of a.txt that belong to a customer named acme.",
         ] {
-            assert!(spec(goal).mutates, "{goal}");
+            let s = spec(goal);
+            assert!(s.writes.is_empty() && s.guessed.is_empty(), "{goal}: {s:?}");
         }
-        assert!(!spec("How many printers have guest login disabled?").mutates);
+        assert!(!spec("How many messages were sent to a user named root?").mutates);
     }
 
     #[test]
@@ -1628,6 +1634,7 @@ mod tests {
             "Compare notes.py with backup/notes.py and tell me which is newer.",
             "Search through ./logs and tell me how many lines say ERROR.",
             "Compare out.txt with ./expected.txt and say whether they differ.",
+            "Using the report.py docstring, explain what it does.",
         ] {
             assert!(!spec(goal).mutates, "{goal}");
         }

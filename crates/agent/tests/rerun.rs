@@ -465,3 +465,32 @@ async fn the_program_line_a_subtask_came_with_passes_the_gate_like_any_command()
     assert!(world.prompts().is_empty(), "no call was made");
     assert_eq!(agent.ledger().get("s").unwrap().refused_commands, 1);
 }
+
+/// Fails until its config has an ink line and its output directory exists.
+const STAMP: &str = r#"#!/bin/bash
+grep -q '^ink=' stamp.conf || { echo "stamp: stamp.conf has no ink setting" >&2; exit 1; }
+[ -d out ] || { echo "stamp: output directory out/ does not exist" >&2; exit 1; }
+echo "stamp: inked $(sed -n 's/^ink=//p' stamp.conf)"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unstaged_a_failed_fix_goes_back_to_the_fixes_kept_before_it_not_to_the_start() {
+    let world = World::new().await;
+    program(&world, "stamp.sh", STAMP);
+    std::fs::write(world.work.path().join("stamp.conf"), "paper=a4\n").unwrap();
+    world.replies(&[
+        &fix("echo ink=black >> stamp.conf"),
+        // Half a fix, then a failure: taken back to where the first fix left things.
+        &fix("mkdir out && echo size=9 >> stamp.conf && false"),
+        &fix("mkdir out"),
+    ]);
+    let config = AgentConfig { stage: false, shell_fixes: false, ..AgentConfig::default() };
+    let agent = world.agent_with(config, None);
+    let goal = "Run ./stamp.sh; if it fails, fix what it complains about and run it again until it succeeds.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "stamp: inked black");
+    assert_eq!(world.read("stamp.conf"), "paper=a4\nink=black\n", "the failed fix undid the kept one, or stayed");
+    assert_eq!(agent.ledger().get("s").unwrap().staged, Some(false));
+}

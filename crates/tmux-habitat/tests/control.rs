@@ -193,6 +193,11 @@ async fn a_command_given_up_while_its_connection_attaches_never_crashes_the_serv
         fresh.close().await;
         assert!(keeper.has_session("base").await.unwrap(), "round {round}: the server died");
     }
+    // A creation takes its turn after every attach still in flight has answered (and been detached).
+    let last = handle().start().await.unwrap();
+    last.new_session(SessionOptions::new("last")).await.unwrap();
+    last.close().await;
+    assert!(keeper.has_session("base").await.unwrap(), "the server died after the last round");
 }
 
 #[tokio::test]

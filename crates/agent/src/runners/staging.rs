@@ -162,8 +162,8 @@ impl<'a> Staging<'a> {
         if let Some(reason) = &self.unstaged {
             tracing::debug!(%reason, "the attempt runs unstaged");
         }
-        self.protect_inputs();
-        Attempt::Unstaged(Snapshot::take(&self.cwd, &self.skipped()))
+        let walked = self.protect_inputs();
+        Attempt::Unstaged(walked.unwrap_or_else(|| Snapshot::take(&self.cwd, &self.skipped())))
     }
 
     /// Settles an attempt whose command ended with `exit_code` after printing `output`.
@@ -287,7 +287,9 @@ impl<'a> Staging<'a> {
                         if let Some(parent) = path.parent() {
                             let _ = std::fs::create_dir_all(parent);
                         }
-                        let _ = std::fs::copy(copy, &path);
+                        if std::fs::copy(copy, &path).is_err() {
+                            stays.push(change.path.display().to_string());
+                        }
                     }
                     None => stays.push(change.path.display().to_string()),
                 },
@@ -302,9 +304,10 @@ impl<'a> Staging<'a> {
 
     /// Copies the files the goal only reads (and, in a small working directory, every file: see
     /// [`WHOLE_GUARD_BYTES`]), once, before the first unstaged attempt.
-    fn protect_inputs(&mut self) {
+    /// Returns the walk it took (the working directory as it is now), if it took one.
+    fn protect_inputs(&mut self) -> Option<Snapshot> {
         if self.guard.is_some() {
-            return;
+            return None;
         }
         let mut files: Vec<PathBuf> =
             self.spec.reads.iter().map(|file| crate::claims::resolve(file, &self.cwd)).collect();
@@ -332,6 +335,24 @@ impl<'a> Staging<'a> {
             }
         }
         self.guard = Some(guard);
+        Some(walk)
+    }
+
+    /// After an unstaged attempt is kept, its changes are the state a later failed attempt goes back to: the copies
+    /// of what it modified or created are taken again, and those of what it deleted dropped.
+    fn refresh_guard(&mut self, changes: &[Change]) {
+        let Some(guard) = self.guard.as_mut() else { return };
+        let dir = self.records.join("inputs");
+        for change in changes.iter().filter(|c| !c.dir) {
+            let path = self.cwd.join(&change.path);
+            let small = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= GUARD_LIMIT);
+            let copy = guard.get(&change.path).cloned().unwrap_or_else(|| dir.join(format!("k{}", guard.len())));
+            if change.kind != ChangeKind::Deleted && small && std::fs::copy(&path, &copy).is_ok() {
+                guard.insert(change.path.clone(), copy);
+            } else if let Some(stale) = guard.remove(&change.path) {
+                let _ = std::fs::remove_file(stale);
+            }
+        }
     }
 
     /// Takes back an applied attempt whose result check failed.
@@ -352,6 +373,9 @@ impl<'a> Staging<'a> {
     /// Keeps an applied attempt: its changes, for the ledger.
     pub(crate) fn keep(&mut self, applied: Option<Applied>) -> Kept {
         let Some(applied) = applied else { return Kept::default() };
+        if applied.journal.is_none() {
+            self.refresh_guard(&applied.changes);
+        }
         Kept { changes: applied.changes, journal: applied.journal.map(|j| j.dir().to_owned()) }
     }
 }
