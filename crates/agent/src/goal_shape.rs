@@ -283,6 +283,15 @@ fn stated_header(goal: &str) -> Option<Vec<String>> {
     (names.len() >= 2 && names.iter().all(|n| !n.is_empty() && !n.contains(' '))).then_some(names)
 }
 
+/// Both cases, or any, named as what the input may be in: "upper and lower case", "upper- or lowercase", "any
+/// case", "mixed case".
+static EITHER_CASE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?ix)\b(?:upper|lower)(?:[-\s]?case)?[-\s]*(?:and|or|/)\s*(?:upper|lower)[-\s]?case\b
+        | \b(?:any|either|whatever|mixed|mixed[-\s]up)\s+(?:(?:mix|combination)\s+of\s+)?(?:letter\s+)?case\b",
+    )
+});
+
 /// "in lower case", "lowercased", "lowercase them", "converted to lowercase", "the lowercase names" (not "lowercase
 /// letters": a goal may count or find those; not "a lowercase .jpg": the case of an extension in names changed).
 static LOWER: LazyLock<Regex> = LazyLock::new(|| {
@@ -717,6 +726,8 @@ pub(crate) fn shapes(goal: &str) -> Vec<Shape> {
     // Both cases named ("the first letter in upper case, the rest in lower case") is about parts: neither holds.
     // A case in parentheses qualifies the word before it ("the tag NOTE (in capitals)"), not the result.
     let unqualified = PARENTHESES.replace_all(text, " ");
+    // "in any mix of upper and lower case" says the input's case does not matter: no case of the result.
+    let unqualified = EITHER_CASE.replace_all(&unqualified, " ");
     match (LOWER.is_match(&unqualified), UPPER.is_match(&unqualified)) {
         (true, false) => found.push(Shape::LowerCase),
         (false, true) => found.push(Shape::UpperCase),
@@ -2007,6 +2018,19 @@ mod tests {
 
     fn sorted(order: Order, direction: Direction, by: Option<SortKey>) -> Shape {
         Shape::Sorted(Sort { order, direction, by })
+    }
+
+    #[test]
+    fn a_case_the_input_may_be_in_is_no_case_of_the_result() {
+        for goal in [
+            "Rename every .tif under scans/, whatever its mix of upper and lower case, to end in .tiff.",
+            "Give every .PNG or .png file (upper- or lowercase) a .png ending.",
+            "Count the lines of notes.txt that say done in any case.",
+        ] {
+            let found = shapes(goal);
+            assert!(!found.contains(&Shape::LowerCase) && !found.contains(&Shape::UpperCase), "{goal}: {found:?}");
+        }
+        assert!(shapes("Write the tags of posts.txt to tags.txt in lower case.").contains(&Shape::LowerCase));
     }
 
     #[test]

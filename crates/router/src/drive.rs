@@ -16,7 +16,7 @@ pub(crate) fn scripted_unless_driven(route: Route, task: &str, context: &RouteCo
     let [subtask] = plan.subtasks.as_slice() else { return route };
     if subtask.mode != Mode::Interactive
         || subtask.pane != context.default_pane()
-        || !names_files(task)
+        || !names_files(task, context)
         || names_something_to_drive(task)
     {
         return route;
@@ -42,7 +42,7 @@ pub(crate) fn planned_scripts_unless_driven(mut plan: Plan, context: &RouteConte
         if subtask.mode == Mode::Interactive
             && subtask.pane == pane
             && subtask.command.as_deref().is_none_or(|command| command.trim().is_empty())
-            && names_files(description)
+            && names_files(description, context)
             && !names_something_to_drive(description)
             && !addressed_to_a_program(description)
         {
@@ -71,9 +71,23 @@ fn words(task: &str) -> impl Iterator<Item = &str> {
     task.split_whitespace().map(|word| word.trim_matches(|c: char| ",;:!?()[]{}'\"`".contains(c)).trim_end_matches('.'))
 }
 
-/// Whether `task` names a file or a directory (`notes.txt`, `inbox/`): work on files, which a script does.
-fn names_files(task: &str) -> bool {
-    words(task).any(|word| classifier::file_name(word) || classifier::directory_name(word))
+/// Whether `task` names a file or a directory (`notes.txt`, `inbox/`, a kind of file by its extension: `every .jpeg
+/// file`, or an entry of the working directory's listing: `the photos folder`): work on files, which a script does.
+fn names_files(task: &str, context: &RouteContext) -> bool {
+    let listed = |word: &str| {
+        let word = word.trim_end_matches('/');
+        !word.is_empty()
+            && context.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
+    };
+    let extension = |word: &str| {
+        word.strip_prefix('.').is_some_and(|ext| {
+            (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        })
+    };
+    words(task)
+        .any(|word| classifier::file_name(word) || classifier::directory_name(word) || extension(word) || listed(word))
 }
 
 /// Programs people drive at their own prompt or screen, rather than run once for their output.
@@ -176,6 +190,7 @@ pub(crate) fn names_something_to_drive(task: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{names_files, names_something_to_drive};
+    use crate::context::RouteContext;
 
     #[test]
     fn programs_pages_and_prompts_are_things_to_drive() {
@@ -197,10 +212,20 @@ mod tests {
 
     #[test]
     fn file_work_names_files_or_directories() {
-        assert!(names_files("rename every file in scans/ to lower case"));
-        assert!(names_files("count the lines of notes.txt."));
-        assert!(!names_files("tidy up a bit"));
-        assert!(!names_files("list this directory"));
+        let none = RouteContext::new();
+        assert!(names_files("rename every file in scans/ to lower case", &none));
+        assert!(names_files("count the lines of notes.txt.", &none));
+        assert!(!names_files("tidy up a bit", &none));
+        assert!(!names_files("list this directory", &none));
+        // A kind of file by its extension, or a folder the listing shows.
+        assert!(names_files("give every .TIF file a lower-case .tif ending", &none));
+        let listing = RouteContext::new().workdir(crate::context::WorkDir {
+            name: "w".into(),
+            entries: vec!["albums/".into()],
+            more: 0,
+        });
+        assert!(names_files("In the albums folder, drop the year from each name", &listing));
+        assert!(!names_files("In the albums folder, drop the year from each name", &none));
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
     // `(3 files)`, `(*.tmp)`: what the question shows of its subject, not the subject.
     let question = PARENTHESISED.replace_all(&question, " ");
     let asked = subject_words(&question);
+    if let Some(on) = stated_state(task, &asked) {
+        // "Debug mode should be off" answers `Enable debug mode?` no, and `Disable debug mode?` yes.
+        return Some(on != SWITCHES_OFF.is_match(&question));
+    }
     let removes = DESTRUCTIVE.is_match(&question);
     let marks = marks(task)?;
     let yes_may_stand = !GUARDED.is_match(task);
@@ -60,6 +64,32 @@ pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
     let blanket = marks.iter().any(|mark| mark.about.is_empty());
     (blanket && marks.iter().all(|mark| mark.yes == first) && (!first || yes_may_stand)).then_some(first)
 }
+
+/// Whether `task` says the thing the question asks about (`asked`: its subject words, every one named) is to be on
+/// or off: `debug mode should be off`, `telemetry must be turned on`, `with colours set to off`. `None` when it
+/// says neither, or both.
+fn stated_state(task: &str, asked: &[String]) -> Option<bool> {
+    let mut said = STATE.captures_iter(task).filter_map(|found| {
+        let about = subject_words(found.get(1)?.as_str());
+        let on = matches!(found.get(2)?.as_str().to_lowercase().as_str(), "on" | "enabled");
+        covers(&about, asked).then_some(on)
+    });
+    let first = said.next()?;
+    said.all(|on| on == first).then_some(first)
+}
+
+/// A setting the task says is to be on or off: up to four words naming it, then `should be off`, `must be turned
+/// on`, `set to off`, `is to be disabled`.
+static STATE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:should|must|needs?\s+to|has\s+to|is\s+to|ought\s+to)\s+(?:be\s+|stay\s+)?(?:(?:turned|switched|set|left|kept)\s+)?|(?:set|turned|switched)\s+(?:to\s+)?)(off|on|disabled|enabled)\b",
+    )
+});
+
+/// A question whose yes turns something off: `Disable debug mode?`, `Turn off the cache?`.
+static SWITCHES_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\b(?:disable|deactivate|(?:turn|switch|shut)\s+(?:\S+\s+){0,3}?off)\b")
+});
 
 /// One yes or no the task says, and the words it is about (none: about every question).
 #[derive(Debug, PartialEq, Eq)]
@@ -427,6 +457,20 @@ static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constan
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_setting_said_to_be_on_or_off_answers_the_question_that_names_it() {
+        let task =
+            "Run ./setup and answer it: the site is called atlas, it listens on 7000, and telemetry should be off.";
+        assert_eq!(consent(task, "Enable telemetry? [y/N]:"), Some(false));
+        assert_eq!(consent(task, "Disable telemetry? [y/N]:"), Some(true));
+        // A question about something else is not answered by it.
+        assert_eq!(consent(task, "Listen on all interfaces? [y/N]:"), None);
+        let task = "Start ./kiosk with the screen saver turned on.";
+        assert_eq!(consent(task, "Use a screen saver? [y/N]"), Some(true));
+        assert_eq!(consent("Run ./kiosk; sound must be on but music off.", "Enable music? [y/N]"), None);
+    }
+
     use super::{Mark, consent, marks};
 
     #[test]

@@ -7,6 +7,7 @@ mod fix_sources;
 mod interactive;
 mod looked;
 mod peek;
+mod program_rewrite;
 mod questions;
 mod rerun;
 mod result_check;

@@ -403,13 +403,7 @@ static MENU_LINE: LazyLock<Regex> =
 /// little word): `2` for `2) Water the beds` in a task to "water the garden". A menu answered by its number is
 /// named by its words in a task; a number nobody named is not offered. Only a menu of two items or more.
 fn menu_choices(task: &str, screen: &str) -> Vec<(String, String)> {
-    let items: Vec<(String, String)> = screen
-        .lines()
-        .filter_map(|line| {
-            let found = MENU_LINE.captures(line)?;
-            Some((found.get(1)?.as_str().to_owned(), found.get(2)?.as_str().to_owned()))
-        })
-        .collect();
+    let items = menu_above_prompt(screen);
     if items.len() < 2 {
         return Vec::new();
     }
@@ -425,6 +419,32 @@ fn menu_choices(task: &str, screen: &str) -> Vec<(String, String)> {
         }
     }
     offered
+}
+
+/// A prompt answered already, on a line of its own above the question now asked: `Choose [1-4]: 3`.
+static ANSWERED_PROMPT: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[:?]\s*\S+\s*$"));
+
+/// The numbered items (number, words) of the menu the question at the end of `screen` belongs to: the menu lines
+/// right above it (a line or two of instructions between allowed). A menu further up, above a prompt answered
+/// already (`Choose [1-4]: 3`), was for that prompt: `Username to disable:` after it is no menu question.
+fn menu_above_prompt(screen: &str) -> Vec<(String, String)> {
+    let mut lines = screen.lines().rev().filter(|line| !line.trim().is_empty());
+    lines.next(); // the question itself
+    let (mut items, mut between) = (Vec::new(), 0);
+    for line in lines {
+        if let Some(found) = MENU_LINE.captures(line)
+            && let (Some(number), Some(item)) = (found.get(1), found.get(2))
+        {
+            items.push((number.as_str().to_owned(), item.as_str().to_owned()));
+            continue;
+        }
+        if !items.is_empty() || ANSWERED_PROMPT.is_match(line) || between == 2 {
+            break;
+        }
+        between += 1;
+    }
+    items.reverse();
+    items
 }
 
 /// A list written out in `task`: `a, b, c and d` (or `or`), three items or more, each one word.
@@ -528,6 +548,11 @@ mod tests {
         assert!(numbers("Use ./garden to prune the roses.", screen).is_empty(), "nothing named, nothing offered");
         assert!(numbers("Export the diary.", "1) Export the diary\nChoice: ").is_empty(), "one item is no menu");
         assert_eq!(numbers("Back up the notes.", "[1] Back up notes\n[2] Restore\nPick: "), ["1"]);
+        // A question after the menu's own prompt was answered is no menu question.
+        let asked = format!("{screen}2\nWhich bed?\n");
+        assert!(numbers("Use ./garden to water the beds.", &asked).is_empty(), "{asked}");
+        let asked = "1) Add a plant\n2) Water the beds\nType the number of your choice\n> ";
+        assert_eq!(numbers("Use ./garden to water the beds.", asked), ["2"]);
     }
 
     #[test]

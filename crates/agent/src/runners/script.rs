@@ -20,6 +20,7 @@ use crate::runners::consensus;
 use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
 use crate::runners::peek::peek_named_files;
+use crate::runners::program_rewrite;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::rerun::{rerun_program, run_rerun, unanswered_reason};
 use crate::runners::result_check::{Before, Problem, SHAPE_ONLY, check_result, missing_input, not_fixed};
@@ -287,6 +288,13 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 },
             };
             let script = tidied(shared, &subtask.description, script);
+            // The program the goal fixes, written out whole as the script: saved over the program instead.
+            let script = match shared.config.shell_fixes.then(|| {
+                program_rewrite::saved_as_program(&subtask.description, &spec, std::path::Path::new(&cwd), &script)
+            }) {
+                Some(Some(saved)) => saved,
+                _ => script,
+            };
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
             if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {

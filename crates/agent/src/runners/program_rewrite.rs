@@ -1,0 +1,146 @@
+//! A script that is the program the goal fixes, written out whole, is saved over the program.
+//!
+//! Asked to fix a broken program, a small model often writes the fixed program as its script: run as a script, it
+//! leaves the file as broken as before, and it runs without the arguments the program is given (Qwen2.5-Coder-1.5B
+//! fixed a word-count script's syntax error this way; its script printed the program's usage line). Such a script
+//! (in the program's language, not naming the program, holding most of its lines) is written to the program
+//! instead, and the program is then run the way the goal runs it, when the goal shows how.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tmux_habitat::shell_quote;
+
+use crate::goal_spec::{GoalSpec, is_program};
+use crate::runners::script::{Language, Script};
+
+/// The least share of the program's lines a script must hold to be the program written out again.
+const SHARED_LINES: f64 = 0.5;
+
+/// The script that saves `script` over the program `spec` asks to fix, when `script` is that program written out
+/// whole; `None` otherwise. `cwd`: the working directory (where the program is read).
+pub(crate) fn saved_as_program(goal: &str, spec: &GoalSpec, cwd: &Path, script: &Script) -> Option<Script> {
+    let mut programs = spec.changes.iter().filter(|file| is_program(file));
+    let program = programs.next()?;
+    if programs.next().is_some() {
+        return None;
+    }
+    let language = match program.rsplit_once('.').map(|(_, extension)| extension) {
+        Some("sh" | "bash") => Language::Bash,
+        Some("py") => Language::Python,
+        _ => return None,
+    };
+    let base = program.rsplit('/').next().unwrap_or(program);
+    if script.language != language || script.text.contains(base) {
+        return None;
+    }
+    let text = std::fs::read_to_string(crate::claims::resolve(program, cwd)).ok()?;
+    if !rewrites(&text, &script.text) {
+        return None;
+    }
+    let mut saved = format!(
+        "#!/bin/bash\n# The shell's repair: the script is {program} written out again, so it is saved as {program}.\n\
+         cat > {} <<'CLIVE_PROGRAM_END'\n{}\nCLIVE_PROGRAM_END\n",
+        shell_quote(program),
+        script.text.trim_end_matches('\n')
+    );
+    if let Some(run) = run_line(goal, base) {
+        saved.push_str(&run);
+        saved.push('\n');
+    }
+    Some(Script { language: Language::Bash, text: saved })
+}
+
+/// Whether `script` holds most of `program`'s lines (those with some substance: comments and short lines left out).
+fn rewrites(program: &str, script: &str) -> bool {
+    if script.contains("CLIVE_PROGRAM_END") {
+        return false;
+    }
+    let substantial = |line: &&str| {
+        let line = line.trim();
+        line.len() >= 6 && !line.starts_with('#')
+    };
+    let lines: Vec<&str> = program.lines().filter(substantial).map(str::trim).collect();
+    if lines.len() < 3 {
+        return false;
+    }
+    let held: std::collections::HashSet<&str> = script.lines().map(str::trim).collect();
+    let shared = lines.iter().filter(|line| held.contains(*line)).count();
+    shared as f64 >= SHARED_LINES * lines.len() as f64
+}
+
+/// How the goal runs the program `base`: a command in backticks that names it, else `./base`, `bash base` or
+/// `python3 base` with the files named right after it (`./count.sh notes.txt`).
+fn run_line(goal: &str, base: &str) -> Option<String> {
+    if let Some(quoted) = QUOTED.captures_iter(goal).filter_map(|c| c.get(1)).find(|q| q.as_str().contains(base)) {
+        return Some(quoted.as_str().trim().to_owned());
+    }
+    let escaped = regex::escape(base);
+    let pattern = format!(
+        r"(?:\b(?:bash|sh|python3?)\s+(?:\./)?{escaped}|(?:^|\s)\./{escaped})((?:\s+[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}\b)*)"
+    );
+    let found = Regex::new(&pattern).ok()?.captures(goal)?;
+    let whole = found.get(0)?.as_str().trim();
+    // A file named after it that ends the sentence keeps its full stop out.
+    Some(whole.trim_end_matches('.').to_owned())
+}
+
+/// A command in backticks.
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"`([^`\n]{3,160})`"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BROKEN: &str = "#!/bin/bash\n# Print the number of lines of the file given.\nfile=$1\nif [ ! -f \"$file\" ] then\n  \
+                          echo \"usage: $0 FILE\" >&2\n  exit 1\nfi\nwc -l < \"$file\"\n";
+    const FIXED: &str = "#!/bin/bash\n# Print the number of lines of the file given.\nfile=$1\nif [ ! -f \"$file\" ]; then\n  \
+                         echo \"usage: $0 FILE\" >&2\n  exit 1\nfi\nwc -l < \"$file\"\n";
+
+    fn world() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("lines.sh"), BROKEN).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_program_written_out_again_is_saved_over_it_and_run_as_the_goal_runs_it() {
+        let dir = world();
+        let goal = "./lines.sh poem.md should print how many lines poem.md has, but it is broken. Fix lines.sh so \
+                    that command works.";
+        let spec = GoalSpec::parse(goal);
+        let script = Script { language: Language::Bash, text: FIXED.to_owned() };
+        let saved = saved_as_program(goal, &spec, dir.path(), &script).expect("a rewrite");
+        assert!(saved.text.contains("cat > 'lines.sh' <<'CLIVE_PROGRAM_END'\n#!/bin/bash\n"), "{}", saved.text);
+        assert!(saved.text.ends_with("CLIVE_PROGRAM_END\n./lines.sh poem.md\n"), "{}", saved.text);
+        // Run, it writes the fixed program.
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(saved.text.replace("./lines.sh poem.md", "true"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(std::fs::read_to_string(dir.path().join("lines.sh")).unwrap(), FIXED);
+    }
+
+    #[test]
+    fn other_scripts_are_left_as_they_are() {
+        let dir = world();
+        let goal = "Fix lines.sh so that `bash lines.sh poem.md` works.";
+        let spec = GoalSpec::parse(goal);
+        let fixed = Script { language: Language::Bash, text: FIXED.to_owned() };
+        assert_eq!(run_line(goal, "lines.sh").as_deref(), Some("bash lines.sh poem.md"));
+        // A script that names the program acts on it already; another language, or a script of its own, is no
+        // rewrite; a goal that fixes no program has none.
+        let sed = Script { language: Language::Bash, text: "#!/bin/bash\nsed -i 's/ then/; then/' lines.sh\n".into() };
+        assert!(saved_as_program(goal, &spec, dir.path(), &sed).is_none());
+        let python = Script { language: Language::Python, text: FIXED.to_owned() };
+        assert!(saved_as_program(goal, &spec, dir.path(), &python).is_none());
+        let own = Script { language: Language::Bash, text: "#!/bin/bash\nwc -l < poem.md\n".into() };
+        assert!(saved_as_program(goal, &spec, dir.path(), &own).is_none());
+        let counting = GoalSpec::parse("How many lines does poem.md have?");
+        assert!(saved_as_program("How many lines does poem.md have?", &counting, dir.path(), &fixed).is_none());
+    }
+}
