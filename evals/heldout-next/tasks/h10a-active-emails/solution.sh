@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+jq -r '.[] | select(.active) | .email' users.json > active_emails.txt

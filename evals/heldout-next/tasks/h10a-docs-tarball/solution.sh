@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf docs-backup.tar.gz docs

@@ -1,0 +1,2 @@
+#!/bin/bash
+jq -r '.[] | select(.active) | .name' users.json > active.txt

@@ -1,0 +1,2 @@
+#!/bin/bash
+for f in notes/*.txt; do mv -- "$f" "${f%.txt}.md"; done

@@ -1,0 +1,2 @@
+#!/bin/bash
+find tools -type f -name '*.sh' -exec chmod +x {} +
