@@ -225,15 +225,11 @@ const LOCAL_WORDS: [&str; 10] =
 /// The first word of `task` that refers to this machine: a word of [`LOCAL_WORDS`], a path, or a name in the
 /// working directory's listing.
 fn local_reference<'t>(task: &'t str, context: &RouteContext) -> Option<&'t str> {
-    let listed = |word: &str| {
-        let word = word.trim_end_matches('/');
-        context.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
-    };
     task.split_whitespace().map(|word| word.trim_matches(|c: char| ",.;:!?()'\"`".contains(c))).find(|word| {
         LOCAL_WORDS.contains(&word.to_ascii_lowercase().as_str())
             || word.starts_with(['/', '~', '$'])
             || word.starts_with("./")
-            || listed(word)
+            || context.lists(word)
             || file_name(word)
             || directory_name(word)
     })

@@ -164,6 +164,13 @@ impl RouteContext {
         if self.panes.is_empty() { vec![PaneInfo::new(DEFAULT_PANE, "shell")] } else { self.panes.clone() }
     }
 
+    /// Whether the working directory's listing holds `word` (a trailing `/` aside on either side).
+    pub(crate) fn lists(&self, word: &str) -> bool {
+        let word = word.trim_end_matches('/');
+        !word.is_empty()
+            && self.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
+    }
+
     /// The pane names, in order (the default pane when none were given).
     pub fn pane_names(&self) -> Vec<String> {
         self.effective_panes().into_iter().map(|p| p.name).collect()

@@ -74,11 +74,6 @@ fn words(task: &str) -> impl Iterator<Item = &str> {
 /// Whether `task` names a file or a directory (`notes.txt`, `inbox/`, a kind of file by its extension: `every .jpeg
 /// file`, or an entry of the working directory's listing: `the photos folder`): work on files, which a script does.
 fn names_files(task: &str, context: &RouteContext) -> bool {
-    let listed = |word: &str| {
-        let word = word.trim_end_matches('/');
-        !word.is_empty()
-            && context.workdir.as_ref().is_some_and(|dir| dir.entries.iter().any(|e| e.trim_end_matches('/') == word))
-    };
     let extension = |word: &str| {
         word.strip_prefix('.').is_some_and(|ext| {
             (1..=5).contains(&ext.len())
@@ -86,8 +81,9 @@ fn names_files(task: &str, context: &RouteContext) -> bool {
                 && ext.chars().any(|c| c.is_ascii_alphabetic())
         })
     };
-    words(task)
-        .any(|word| classifier::file_name(word) || classifier::directory_name(word) || extension(word) || listed(word))
+    words(task).any(|word| {
+        classifier::file_name(word) || classifier::directory_name(word) || extension(word) || context.lists(word)
+    })
 }
 
 /// Programs people drive at their own prompt or screen, rather than run once for their output.

@@ -311,7 +311,7 @@ impl Control {
         unabandoned(turn, work, release).await.unwrap_or_else(|| {
             Err(Error::Protocol {
                 command: "tmux -C attach-session".into(),
-                detail: "the runtime is shutting down".into(),
+                detail: "the attach did not finish (it panicked, or the runtime is shutting down)".into(),
             })
         })
     }
