@@ -51,6 +51,7 @@ mod examples;
 mod gate;
 mod goal_protect;
 mod goal_question;
+mod goal_setting;
 mod goal_shape;
 mod goal_spec;
 mod model;

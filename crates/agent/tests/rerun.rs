@@ -278,6 +278,27 @@ async fn fixes_the_errors_state_are_made_by_the_shell_without_a_call() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_allowed_value_the_task_names_is_set_by_the_shell_without_a_call() {
+    let world = World::new().await;
+    let ship = "#!/bin/bash\n. ./ship.conf\ncase \"$CARRIER\" in courier|freight) ;; *) echo \"ship: CARRIER in \
+                ship.conf must be courier or freight (it is '$CARRIER')\" >&2; exit 2;; esac\necho \"ship: sent by \
+                $CARRIER\"\n";
+    program(&world, "ship.sh", ship);
+    std::fs::write(world.work.path().join("ship.conf"), "# shipping\nCARRIER=post\n").unwrap();
+    world.replies(&[]);
+    let agent = world.agent_with(AgentConfig { trace_fixes: true, ..AgentConfig::default() }, None);
+    let goal = "Run ./ship.sh. The parcels go by courier. Fix what it complains about (not the script) and run it \
+                again until it succeeds.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "ship: sent by courier");
+    assert_eq!(world.read("ship.conf"), "# shipping\nCARRIER=courier\n");
+    assert!(world.prompts().is_empty(), "{:#?}", world.prompts());
+    assert_eq!(agent.ledger().get("s").unwrap().verified, Some(true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stated_line_setting_what_the_task_names_is_left_to_the_model() {
     let world = press_world().await;
     world.replies(&[&fix("set press.conf ink blue")]);

@@ -186,3 +186,63 @@ async fn a_program_asking_into_a_file_is_seen_waiting_not_left_to_the_limit() {
         prompts[1]
     );
 }
+
+/// A tally program with a misspelt name in its last line: it crashes, or (`quiet`) prints nothing and exits 0.
+fn tally_world(world: &World, quiet: bool) {
+    let last = if quiet { "if False: print(totl)" } else { "print(totl)" };
+    let program =
+        format!("import sys\ntotal = 0\nfor line in open(sys.argv[1]):\n    total += int(line.split()[1])\n{last}\n");
+    std::fs::write(world.work.path().join("tally.py"), program).unwrap();
+    std::fs::write(world.work.path().join("votes.txt"), "ann 3\nbo 4\n").unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_that_only_runs_the_program_to_fix_is_told_to_change_it() {
+    let goal = "Running `python3 tally.py votes.txt` should print the sum of the votes. Fix tally.py so that command \
+                works.";
+    let world = World::new().await;
+    tally_world(&world, false);
+    world.replies(&[
+        "```bash\npython3 tally.py votes.txt\n```",
+        "```bash\nsed -i 's/totl/total/' tally.py\npython3 tally.py votes.txt\n```",
+    ]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert!(world.read("tally.py").ends_with("print(total)\n"), "{}", world.read("tally.py"));
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:?}");
+    assert!(prompts[1].contains("exit code 1, and it left tally.py as it was"), "{}", prompts[1]);
+
+    // A clean run of the program is not second-guessed ("fix it if it fails" may need nothing): one call.
+    let world = World::new().await;
+    tally_world(&world, true);
+    world.replies(&["```bash\npython3 tally.py votes.txt\n```"]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan("Run `python3 tally.py votes.txt`; fix tally.py if it fails.", None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.prompts().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_goal_that_sets_one_key_is_edited_by_the_shell_without_a_call() {
+    let ini = "; mill settings\n[web]\nport = 8080 ; public\n\n[cache]\nport = 6379\nttl = 300\n";
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("mill.ini"), ini).unwrap();
+    world.replies(&[]);
+    let agent = world.agent();
+    let goal = "In mill.ini, change the cache port to 6380. Leave everything else exactly as it is.";
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.read("mill.ini"), ini.replace("port = 6379", "port = 6380"));
+    assert!(world.prompts().is_empty(), "{:?}", world.prompts());
+    // Without the shell's fixes, the model writes the edit.
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("mill.ini"), ini).unwrap();
+    world.replies(&["```bash\nsed -i '6s/6379/6380/' mill.ini\n```"]);
+    let agent = world.agent_with(AgentConfig { shell_fixes: false, ..AgentConfig::default() }, None);
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    assert_eq!(summary.result("s").unwrap().status, SubtaskStatus::Succeeded, "{:?}", summary.result("s"));
+    assert_eq!(world.prompts().len(), 1);
+}

@@ -248,20 +248,44 @@ fn plans_the_planner_cannot_fix_are_a_clear_error_and_a_program_runs_as_a_script
 }
 
 /// A small model's planner splits one step into several: a task that names no steps of its own goes to one script
-/// subtask when the classifier passes it on (no planner call); one that orders its steps still gets a plan.
+/// subtask when the classifier passes it on (no planner call); one that orders its steps still gets a plan. File
+/// work named by its files is one script subtask without asking the classifier at all (and a goal that sets one
+/// key is the shell's edit: no call at all).
 #[test]
 fn a_small_model_plans_only_a_task_that_names_its_steps() {
     let world = World::new();
     std::fs::write(world.dir.path().join("kiosk.ini"), "volume=3\nbrightness=9\n").unwrap();
     let model = Model::start();
-    model.classify("plan", "");
     model.reply("```bash\nsed -i 's/^volume=.*/volume=7/' kiosk.ini\n```");
-    let goal = "In kiosk.ini set volume to 7 and leave every other line as it is";
+    let goal = "In kiosk.ini set volume to 7 unless it is 7 already";
     let out = clive(&world, &model, &["--json", goal]);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["routing"]["tier"], "classifier", "{report}");
+    assert_eq!(report["routing"]["steps"][1]["calls"], 0, "{report}");
+    assert_eq!(report["routing"]["steps"][1]["rule"], "file_work", "{report}");
     assert_eq!(report["subtasks"][0]["mode"], "script", "{report}");
     assert_eq!(std::fs::read_to_string(world.dir.path().join("kiosk.ini")).unwrap(), "volume=7\nbrightness=9\n");
+    let requests = model.server.requests();
+    assert_eq!(requests.len(), 1, "only the script writer was asked");
+    assert!(requests[0].text().contains("short bash script"), "{}", requests[0].text());
+    std::fs::write(world.dir.path().join("kiosk.ini"), "volume=3\nbrightness=9\n").unwrap();
+    let out = clive(&world, &model, &["--json", "In kiosk.ini set volume to 7 and leave every other line as it is"]);
+    assert_eq!(std::fs::read_to_string(world.dir.path().join("kiosk.ini")).unwrap(), "volume=7\nbrightness=9\n");
+    assert_eq!(model.server.requests().len(), 1, "no call: {}", text(&out.stdout));
+    std::fs::write(world.dir.path().join("kiosk.ini"), "volume=7\nbrightness=9\n").unwrap();
+
+    // Naming no file, the classifier is asked; its plan for one step is one script subtask, no planner call.
+    model.classify("plan", "");
+    model.reply("```bash\nsed -i 's/^brightness=.*/brightness=5/' kiosk.ini\n```");
+    let out =
+        clive(&world, &model, &["--json", "Set the kiosk brightness to 5 and leave every other setting as it is"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["routing"]["tier"].as_str(), report["subtasks"][0]["mode"].as_str()),
+        (Some("classifier"), Some("script")),
+        "{report}"
+    );
+    assert_eq!(std::fs::read_to_string(world.dir.path().join("kiosk.ini")).unwrap(), "volume=7\nbrightness=5\n");
     let requests = model.server.requests();
     assert!(requests.iter().all(|r| !r.text().contains("subtasks")), "the planner was asked");
 

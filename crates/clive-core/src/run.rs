@@ -199,9 +199,10 @@ async fn route_task(
     let installed = options.tools.installed().await;
     // A small model's planner splits one step into several it cannot join up again: see
     // `RouterOptions::unplanned_single_steps`. Its classifier says `drive` for file work it then cannot do step by
-    // step: `RouterOptions::drives_need_a_program`.
+    // step: `RouterOptions::drives_need_a_program`. Its classifier's verdict on file work named by its files comes to
+    // one script subtask anyway, at ~500 tokens: `RouterOptions::file_work_scripted`.
     let small = small_model(provider, options, budget)?;
-    let router = router.unplanned_single_steps(small).drives_need_a_program(small);
+    let router = router.unplanned_single_steps(small).drives_need_a_program(small).file_work_scripted(small);
     let mut routed =
         router.route(task, &context_for(&cwd, &installed)).await.map_err(|error| route_error(error, budget))?;
     if small && let Route::Plan(planned) = &mut routed.route {

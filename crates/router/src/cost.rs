@@ -29,6 +29,28 @@ pub struct TierStep {
     /// The plan came from the router's plan cache (same task, same context, same model).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+    /// The rule that decided in this tier's place, without a model call (see
+    /// [`crate::RouterOptions::file_work_scripted`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+}
+
+/// A rule that decides a route in a tier's place, without a model call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Rule {
+    /// File work named by its files, with nothing to drive: one script subtask
+    /// ([`crate::RouterOptions::file_work_scripted`]).
+    FileWork,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::FileWork => f.write_str("file work named by its files, nothing to drive: one script subtask"),
+        }
+    }
 }
 
 impl TierStep {
@@ -42,6 +64,7 @@ impl TierStep {
             latency_ms: latency.as_secs_f64() * 1000.0,
             declined: None,
             cached: false,
+            rule: None,
         }
     }
 
@@ -63,6 +86,9 @@ impl fmt::Display for TierStep {
         }
         if self.cached {
             f.write_str(", plan from the cache")?;
+        }
+        if let Some(rule) = &self.rule {
+            write!(f, ", no model call: {rule}")?;
         }
         write!(f, ", {:.1} ms", self.latency_ms)?;
         if let Some(reason) = &self.declined {

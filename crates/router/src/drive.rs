@@ -86,6 +86,79 @@ fn names_files(task: &str, context: &RouteContext) -> bool {
     })
 }
 
+/// Whether `task` is file work a script does, with nothing for a model to decide first: it names a file of its own
+/// ([`names_own_files`]), nothing to drive ([`names_something_to_drive`]), no steps of its own
+/// ([`crate::steps::names_several_steps`]), asks no how-to question and no prose to write ([`asks_for_prose`]).
+pub(crate) fn is_file_work(task: &str, context: &RouteContext) -> bool {
+    names_own_files(task, context)
+        && !names_something_to_drive(task)
+        && !crate::steps::names_several_steps(task)
+        && !asks_how(task)
+        && !asks_for_prose(task)
+}
+
+/// Whether `task` names a file or a directory of its own: a name with an extension (`notes.txt`), a directory by
+/// its slash (`inbox/`), or an entry of the working directory's listing called a file or folder (`the photos
+/// folder`). A kind of file alone (`.tmp files`) or a listed word used as a word (`build` beside `build/`) is no
+/// file of the task's: "how do I delete all .tmp files?" and "what does a build system do?" are questions.
+fn names_own_files(task: &str, context: &RouteContext) -> bool {
+    let words: Vec<&str> = words(task).collect();
+    words.iter().enumerate().any(|(at, word)| {
+        let called_a_file = words.get(at + 1).is_some_and(|next| FILE_NOUNS.contains(&next.to_lowercase().as_str()));
+        (classifier::file_name(word) && !ABBREVIATIONS.contains(&word.to_lowercase().as_str()))
+            || classifier::directory_name(word)
+            || (context.lists(word) && called_a_file)
+    })
+}
+
+/// Nouns that call the word before them a file or a directory.
+const FILE_NOUNS: &[&str] = &["file", "files", "folder", "folders", "directory", "directories", "dir"];
+
+/// Abbreviations that look like a file's name once their last full stop is trimmed.
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "a.m", "p.m", "vs"];
+
+/// Whether `task` asks how to do something, rather than to do it ("how do I …", "how to …").
+fn asks_how(task: &str) -> bool {
+    let lower = task.trim_start().to_lowercase();
+    ["how do ", "how does ", "how can ", "how could ", "how should ", "how would ", "how to "]
+        .iter()
+        .any(|start| lower.starts_with(start))
+}
+
+/// Whether `task` asks for text a model writes from judgement (a summary, a translation, an explanation, a letter)
+/// rather than a result a script computes. Generous: a task read as prose only costs the classifier's call.
+fn asks_for_prose(task: &str) -> bool {
+    let lower = task.to_lowercase();
+    lower.contains("in your own words")
+        || lower.contains("sum up")
+        || words(&lower).filter(|word| !word.contains(['.', '/'])).any(|word| {
+            PROSE_STEMS.iter().any(|stem| word.starts_with(stem)) || PROSE_WORDS.contains(&word.trim_end_matches("'s"))
+        })
+}
+
+/// The beginnings of words that ask for prose.
+const PROSE_STEMS: &[&str] = &[
+    "summar",
+    "translat",
+    "explain",
+    "explanation",
+    "describ",
+    "paraphras",
+    "rephras",
+    "reword",
+    "proofread",
+    "critiq",
+    "criticis",
+    "criticiz",
+    "compos",
+    "draft",
+    "review",
+];
+
+/// Words that ask for prose, or for judgement in words.
+const PROSE_WORDS: &[&str] =
+    &["why", "poem", "haiku", "limerick", "essay", "story", "stories", "letter", "advice", "opinion", "grammar"];
+
 /// Programs people drive at their own prompt or screen, rather than run once for their output.
 const INTERACTIVE_PROGRAMS: &[&str] = &[
     "vim",
@@ -222,6 +295,44 @@ mod tests {
         });
         assert!(names_files("In the albums folder, drop the year from each name", &listing));
         assert!(!names_files("In the albums folder, drop the year from each name", &none));
+    }
+
+    #[test]
+    fn file_work_is_one_scripts_work_without_steps_prose_or_a_program() {
+        let none = RouteContext::new();
+        for task in [
+            "sum the second column of data.csv per month and write it to sums.txt",
+            "Move the files larger than 1 MB from inbox/ into big/",
+            "How many distinct hosts appear in uptime.log? Tell me the count.",
+        ] {
+            assert!(super::is_file_work(task, &none), "{task}");
+        }
+        // A listed entry is a file of the task's when it is called one.
+        let listing = RouteContext::new().workdir(crate::context::WorkDir {
+            name: "w".into(),
+            entries: vec!["albums/".into(), "build/".into()],
+            more: 0,
+        });
+        assert!(super::is_file_work("In the albums folder, drop the year from each name", &listing));
+        assert!(!super::is_file_work("what does a build system do?", &listing));
+        for task in [
+            "tidy up a bit",
+            "How do I delete all .tmp files?",
+            "give every .TIF file a lower-case .tif ending",
+            "What is the difference between .jpg and .png files?",
+            "what does a build system do?",
+            "Is e.g. a Latin abbreviation?",
+            "how to count the lines of notes.txt",
+            "Run ./import.sh and answer its questions about quotas.csv",
+            "Summarise minutes.md in three sentences",
+            "Translate greeting.txt into German and save it as gruss.txt",
+            "Explain what crontab.txt schedules",
+            "Why is the total in ledger.csv negative?",
+            "Sort names.txt, then mail the first ten to me",
+            "copy a.txt to b.txt\ncount the words of b.txt",
+        ] {
+            assert!(!super::is_file_work(task, &none), "{task}");
+        }
     }
 
     #[test]

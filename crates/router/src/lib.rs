@@ -59,7 +59,7 @@ mod tiers;
 pub use arithmetic::arithmetic_answer;
 pub use classifier::SINGLE_SUBTASK_ID;
 pub use context::{PaneInfo, PastTask, RouteContext, WorkDir};
-pub use cost::{Routed, TierStep};
+pub use cost::{Routed, Rule, TierStep};
 pub use error::RouterError;
 pub use installed::Installed;
 pub use route::{Answer, Clarification, DEFAULT_PANE, Decline, DirectRoute, Escalation, PlanRoute, Route, Tier};

@@ -10,7 +10,7 @@ use llm::ChatModel;
 
 use crate::classifier::{self, Verdict};
 use crate::context::RouteContext;
-use crate::cost::{Routed, TierStep};
+use crate::cost::{Routed, Rule, TierStep};
 use crate::drive::{planned_scripts_unless_driven, scripted_unless_driven};
 use crate::error::RouterError;
 use crate::model_call::Meter;
@@ -48,6 +48,14 @@ pub struct RouterOptions {
     /// whose step-by-step driving then looks once and declares it done (Qwen2.5-Coder-1.5B listed the directory
     /// and called files renamed that it never touched).
     pub drives_need_a_program: bool,
+    /// When the context offers one pane and a task is file work named by its files (a file's name, a directory's
+    /// with its slash, a listed entry called a file or folder), with nothing to drive, no steps of its own, no
+    /// how-to question and no prose to write, one script subtask does it without a classifier call (default off;
+    /// [`Rule::FileWork`] in the tier-1 step). For a small model, whose classifier's verdict on such a task mostly
+    /// came to one script subtask (with [`RouterOptions::unplanned_single_steps`] and
+    /// [`RouterOptions::drives_need_a_program`]) at about 500 prompt tokens: a third of Qwen2.5-Coder-1.5B's tokens
+    /// on a batch of ordinary tasks.
+    pub file_work_scripted: bool,
 }
 
 impl Default for RouterOptions {
@@ -61,6 +69,7 @@ impl Default for RouterOptions {
             plan_cache_entries: 32,
             unplanned_single_steps: false,
             drives_need_a_program: false,
+            file_work_scripted: false,
         }
     }
 }
@@ -133,6 +142,12 @@ impl Router {
         self
     }
 
+    /// Sets [`RouterOptions::file_work_scripted`].
+    pub fn file_work_scripted(mut self, on: bool) -> Self {
+        self.options.file_work_scripted = on;
+        self
+    }
+
     /// The options in use.
     pub fn options(&self) -> &RouterOptions {
         &self.options
@@ -163,6 +178,17 @@ impl Router {
         let mut tier0 = TierStep::new(Tier::Direct, started.elapsed());
         tier0.declined = Some(declined.to_string());
         let mut steps = vec![tier0];
+        // One pane only: where there are more, which one the work needs is the classifier's to say.
+        if self.options.file_work_scripted
+            && context.effective_panes().len() == 1
+            && crate::drive::is_file_work(task, context)
+            && let Verdict::Decided(route) = classifier::one_subtask(task, context, dag_sched::Mode::Script, None)
+        {
+            let mut step = TierStep::new(Tier::Classifier, started.elapsed());
+            step.rule = Some(Rule::FileWork);
+            steps.push(step);
+            return Ok(Routed { route, tier: Tier::Classifier, steps });
+        }
 
         let (verdict, step, answered) = match self.run_classifier(task, context).await {
             Ok(decided) => decided,

@@ -144,6 +144,37 @@ async fn a_drive_for_file_work_is_one_script_when_drives_need_a_program() {
 }
 
 #[tokio::test]
+async fn file_work_is_one_script_without_a_classifier_call_when_file_work_is_scripted() {
+    let server = FakeServer::start().await.unwrap();
+    let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));
+    let router = Router::new(model.unwrap()).file_work_scripted(true);
+    let context = RouteContext::new();
+    let routed = router.route("sum the second column of data.csv per month into sums.txt", &context).await.unwrap();
+    let Route::Plan(route) = &routed.route else { panic!("{:?}", routed.route) };
+    assert_eq!((route.plan.subtasks.len(), route.plan.subtasks[0].mode), (1, Mode::Script));
+    assert_eq!(route.plan.subtasks[0].description, "sum the second column of data.csv per month into sums.txt");
+    assert_eq!((routed.tier, routed.model_calls()), (Tier::Classifier, 0));
+    assert!(routed.steps[1].to_string().contains("no model call: file work named by its files"), "{}", routed.steps[1]);
+    assert!(server.requests().is_empty());
+    // A program to drive, prose to write, steps of its own: the classifier decides.
+    for task in [
+        "run ./setup.sh and answer its questions",
+        "Summarise minutes.md in three sentences",
+        "Sort names.txt, then count the lines of sorted.txt",
+    ] {
+        reply(&server, &classifier_reply("program", ""));
+        let routed = router.route(task, &context).await.unwrap();
+        assert_eq!(routed.model_calls(), 1, "{task}");
+    }
+    // Off by default: the classifier is asked.
+    let (server, router) = fake(ProviderKind::OpenAiCompatible).await;
+    reply(&server, &classifier_reply("program", ""));
+    let routed = router.route("sum the second column of data.csv per month into sums.txt", &context).await.unwrap();
+    assert_eq!(routed.model_calls(), 1);
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
 async fn a_planned_drive_for_file_work_is_a_script_when_drives_need_a_program() {
     let server = FakeServer::start().await.unwrap();
     let model = llm::connect(server.config(ProviderKind::OpenAiCompatible).fast_model(FAST).default_model(DEFAULT));

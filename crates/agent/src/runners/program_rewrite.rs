@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use router::shell_syntax;
 use tmux_habitat::shell_quote;
 
 use crate::goal_spec::{GoalSpec, is_program};
@@ -21,18 +22,14 @@ const SHARED_LINES: f64 = 0.5;
 /// The script that saves `script` over the program `spec` asks to fix, when `script` is that program written out
 /// whole; `None` otherwise. `cwd`: the working directory (where the program is read).
 pub(crate) fn saved_as_program(goal: &str, spec: &GoalSpec, cwd: &Path, script: &Script) -> Option<Script> {
-    let mut programs = spec.changes.iter().filter(|file| is_program(file));
-    let program = programs.next()?;
-    if programs.next().is_some() {
-        return None;
-    }
+    let program = fixed_program(spec)?;
     let language = match program.rsplit_once('.').map(|(_, extension)| extension) {
         Some("sh" | "bash") => Language::Bash,
         Some("py") => Language::Python,
         _ => return None,
     };
     let base = program.rsplit('/').next().unwrap_or(program);
-    if script.language != language || script.text.contains(base) {
+    if script.language != language || names(&script.text, language, base) {
         return None;
     }
     let text = std::fs::read_to_string(crate::claims::resolve(program, cwd)).ok()?;
@@ -51,6 +48,69 @@ pub(crate) fn saved_as_program(goal: &str, spec: &GoalSpec, cwd: &Path, script: 
     }
     Some(Script { language: Language::Bash, text: saved })
 }
+
+/// Whether `script` (in `language`) names the program `base` where it may act on it: a script that does works on
+/// the program already (`sed -i … x.sh`), and is no rewrite to save. A name only printed (a usage line,
+/// `echo "usage: x.sh FILE"`) or in a comment acts on nothing.
+fn names(script: &str, language: Language, base: &str) -> bool {
+    match language {
+        Language::Bash => shell_syntax::parse(script).commands().any(|command| {
+            let (words, _) = shell_syntax::strip_prefixes(&command.words);
+            let prints = words.first().is_some_and(|w| PRINTERS.contains(&shell_syntax::program_name(&w.text)));
+            // A printer's own words are printed; what it writes to, and every other word, may act.
+            let printed = |w: &shell_syntax::Word| prints && words.iter().any(|p| std::ptr::eq(p, w));
+            command.all_words().any(|w| (!printed(w) && w.text.contains(base)) || named_inside(w, base))
+        }),
+        Language::Python => script.lines().map(str::trim).any(|line| {
+            line.contains(base) && !line.starts_with('#') && !line.starts_with("print(") && !line.contains("usage")
+        }),
+    }
+}
+
+/// Whether a command substitution in `word` names `base` (`$(cat x.sh)`).
+fn named_inside(word: &shell_syntax::Word, base: &str) -> bool {
+    word.substitutions.iter().any(|inner| inner.contains(base))
+}
+
+/// Commands that print their words.
+const PRINTERS: &[&str] = &["echo", "printf"];
+
+/// The one program `spec` asks to fix, if it names one (and no other).
+fn fixed_program(spec: &GoalSpec) -> Option<&String> {
+    let mut programs = spec.changes.iter().filter(|file| is_program(file));
+    let program = programs.next()?;
+    programs.next().is_none().then_some(program)
+}
+
+/// The program `spec` asks to fix, when `script` only runs it: every command of the script runs it or prints, and
+/// none writes a file. Asked to fix a crashing report script, Qwen2.5-Coder-1.5B ran it, and when told it failed,
+/// ran it again; a failed run of such a script says so, and asks for a script that changes the program.
+pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<String> {
+    let program = fixed_program(spec)?;
+    if script.language != Language::Bash {
+        return None;
+    }
+    let name = program.trim_start_matches("./");
+    let mut ran = false;
+    for command in shell_syntax::parse(&script.text).commands() {
+        if command.redirections.iter().any(|r| r.writes() && r.target.as_ref().is_some_and(|t| t.text != "/dev/null"))
+            || command.all_words().any(|w| !w.substitutions.is_empty())
+        {
+            return None;
+        }
+        let (words, _) = shell_syntax::strip_prefixes(&command.words);
+        let words: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+        if super::rerun::runs(&words, name) {
+            ran = true;
+        } else if !words.first().is_some_and(|w| PRINTS.contains(&shell_syntax::program_name(w))) {
+            return None;
+        }
+    }
+    ran.then(|| program.clone())
+}
+
+/// Commands that change no file: what a script that only runs a program may hold besides.
+const PRINTS: &[&str] = &["echo", "printf", "cd", "set", "exit", "true", ":", "pwd", "ls"];
 
 /// Whether `script` holds most of `program`'s lines (those with some substance: comments and short lines left out).
 fn rewrites(program: &str, script: &str) -> bool {
@@ -140,7 +200,53 @@ mod tests {
         assert!(saved_as_program(goal, &spec, dir.path(), &python).is_none());
         let own = Script { language: Language::Bash, text: "#!/bin/bash\nwc -l < poem.md\n".into() };
         assert!(saved_as_program(goal, &spec, dir.path(), &own).is_none());
+        // A usage line or a comment naming the program acts on nothing: the rewrite is saved.
+        let usage = Script {
+            language: Language::Bash,
+            text: FIXED.replace("usage: $0 FILE", "usage: lines.sh FILE").replace("# Print", "# lines.sh: print"),
+        };
+        assert!(saved_as_program(goal, &spec, dir.path(), &usage).is_some());
+        for acts in [
+            "cat lines.sh",
+            "wc -l \"$(cat lines.sh)\"",
+            "echo x > lines.sh",
+            "echo \"$(sed -n 1p lines.sh)\"",
+            "text=$(cat lines.sh)",
+            "p=lines.sh; sed -i 's/a/b/' \"$p\"",
+        ] {
+            let acting = Script { language: Language::Bash, text: format!("{FIXED}{acts}\n") };
+            assert!(saved_as_program(goal, &spec, dir.path(), &acting).is_none(), "{acts}");
+        }
         let counting = GoalSpec::parse("How many lines does poem.md have?");
+        let only = Script { language: Language::Bash, text: "#!/bin/bash\ncd . && bash lines.sh poem.md\n".into() };
+        assert!(only_runs(&counting, &only).is_none(), "a goal that fixes no program");
         assert!(saved_as_program("How many lines does poem.md have?", &counting, dir.path(), &fixed).is_none());
+    }
+
+    #[test]
+    fn a_script_that_only_runs_the_program_to_fix_is_told_so() {
+        let goal = "Running `python3 tally.py votes.txt` crashes with a traceback. Fix tally.py so that command works.";
+        let spec = GoalSpec::parse(goal);
+        let bash = |text: &str| Script { language: Language::Bash, text: format!("#!/bin/bash\n{text}\n") };
+        for runs in [
+            "python3 tally.py votes.txt",
+            "set -e\necho running\npython3 -u ./tally.py votes.txt 2>&1",
+            "cd . && python3 tally.py votes.txt > /dev/null",
+        ] {
+            assert_eq!(only_runs(&spec, &bash(runs)).as_deref(), Some("tally.py"), "{runs}");
+        }
+        // Anything that may change a file is a fix (or work of its own): not only a run.
+        for fixes in [
+            "sed -i 's/int(/float(/' tally.py\npython3 tally.py votes.txt",
+            "python3 tally.py votes.txt > out.txt",
+            "echo \"$(python3 tally.py votes.txt)\"",
+            "python3 other.py votes.txt",
+            "awk '{print $1}' votes.txt",
+            "",
+        ] {
+            assert_eq!(only_runs(&spec, &bash(fixes)), None, "{fixes}");
+        }
+        let python = Script { language: Language::Python, text: "import subprocess\n".into() };
+        assert_eq!(only_runs(&spec, &python), None);
     }
 }

@@ -393,8 +393,14 @@ fn program_file(program: &str) -> String {
 
 /// Whether a simple command of `fix` runs the program `name` (directly, or with an interpreter).
 fn runs_program(fix: &str, name: &str) -> bool {
+    program_words(fix).iter().any(|words| runs(words, name))
+}
+
+/// Whether the words of a simple command (its program first, wrappers skipped) run the program `name`, directly or
+/// with an interpreter.
+pub(super) fn runs(words: &[String], name: &str) -> bool {
     let is_name = |word: &str| word.trim_start_matches("./") == name || word.ends_with(&format!("/{name}"));
-    program_words(fix).iter().any(|words| match words.split_first() {
+    match words.split_first() {
         Some((first, _)) if is_name(first) => true,
         Some((first, rest)) => {
             matches!(
@@ -403,7 +409,7 @@ fn runs_program(fix: &str, name: &str) -> bool {
             ) && rest.iter().find(|w| !w.starts_with('-')).is_some_and(|w| is_name(w))
         }
         None => false,
-    })
+    }
 }
 
 /// Whether `fix` replaces the program `name` as a whole: writes it with `>`, `tee`, `cp` or `mv`, or holds three or

@@ -170,8 +170,8 @@ impl fmt::Display for Problem {
             }
             Problem::NotFixed { file } => write!(
                 f,
-                "it never touched {file}, which the goal asks to be fixed: change the lines of {file} that are wrong \
-                 (`sed -i …` on {file}), then run {file}"
+                "it left {file} as it was, and the goal asks for {file} to be fixed: change the lines of {file} \
+                 that are wrong (`sed -i …` on {file}, or write the whole corrected file), then run {file}"
             ),
         }
     }

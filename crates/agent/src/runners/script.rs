@@ -250,6 +250,19 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
         let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
+        // A goal that sets one key of a config file and asks nothing else: the shell's edit is the first attempt,
+        // without a call (`crate::goal_setting`).
+        if shared.config.shell_fixes
+            && subtask.command.as_deref().is_none_or(|c| c.trim().is_empty())
+            && let Some(edit) = crate::goal_setting::goal_edit(&subtask.description, &spec, std::path::Path::new(&cwd))
+        {
+            let written = records.join("goal-edit.txt");
+            std::fs::write(&written, &edit.text).map_err(|error| DagError::runner(&subtask.id, error))?;
+            tracing::debug!(key = %edit.key, value = %edit.value, file = %edit.file, "the goal's setting, set by the shell");
+            let text = format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(&edit.file));
+            fixed = Some(Script::command_line(&text));
+            shell_repairs += 1;
+        }
         while attempt < attempts + shell_repairs || again.is_some() {
             if again.is_none() {
                 attempt += 1;
@@ -474,11 +487,14 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     if let Some(file) = missing_input(&subtask.description, &cwd, &output.output) {
                         return Ok(missing(&file, &cwd));
                     }
-                    failure = Some(Failure {
-                        script: script.text,
-                        how: format!("exit code {}", output.exit_code),
-                        output: bound(&output.output, ERROR_TAIL_CHARS * 2),
-                    });
+                    // A script that only ran the program the goal fixes, which failed: its error is what to fix,
+                    // in the program. (A clean run is not second-guessed: "fix it if it fails" may need nothing.)
+                    let how = match program_rewrite::only_runs(&spec, &script) {
+                        Some(file) => format!("exit code {}, and {}", output.exit_code, Problem::NotFixed { file }),
+                        None => format!("exit code {}", output.exit_code),
+                    };
+                    failure =
+                        Some(Failure { script: script.text, how, output: bound(&output.output, ERROR_TAIL_CHARS * 2) });
                 }
                 Seen::NeedsInput(_) | Seen::WaitsUnseen => {
                     stuck_at_prompt = true;

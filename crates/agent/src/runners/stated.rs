@@ -120,6 +120,23 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
     ("hundred", "100"),
 ];
 
+/// The values an error allows: `must be staging or production`, `must be one of: a, b, c`, `expected 'x' or 'y'`,
+/// `valid values are low, mid, high`.
+static CHOICES: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?ix)\b(?:(?:must|should|has\s+to|needs\s+to)\s+be|expected|(?:valid|allowed)\s+(?:values|choices|options)\s*(?:are|:))
+        \s*(?:one\s+of\s*:?\s*)?(?:either\s+)?
+        (?P<choices>['"`]?[\w.-]+['"`]?(?:\s*(?:,\s*(?:or\s+)?|\bor\b|/|\|)\s*['"`]?[\w.-]+['"`]?)+)"#,
+    )
+});
+
+/// The key an error names before saying what it must be: `MODE in deploy.conf`, `'mode'`, `mode:`.
+static KEY_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?:['"`](?P<a>[A-Za-z_][\w.-]*)['"`]|\b(?P<b>[A-Za-z_][\w.-]*)\s+(?:in|of|from)\s+['"`]?[\w./-]+\.\w+['"`]?|\b(?P<c>[A-Za-z_][\w.-]*)\s*:?)\s*$"#,
+    )
+});
+
 /// A correction the error offers: `did you mean 'csv'?`.
 static DID_YOU_MEAN: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(r#"(?i)\bdid\s+you\s+mean\s+['"`]?(?P<right>\w(?:[\w.-]*\w)?)['"`]?\s*\??"#)
@@ -157,7 +174,32 @@ pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
             .or_else(|| stated_value(line, scene))
             .or_else(|| correction(line, scene))
             .or_else(|| in_digits(line, scene))
+            .or_else(|| chosen_value(line, scene))
     })
+}
+
+/// The one of the values the line allows for a key (`MODE in deploy.conf must be staging or production (it is
+/// 'prod')`) that the task names, set in the file the line names, which sets the key already: the task has had its
+/// say. Nothing where the task names none of the values, or more than one.
+fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = CHOICES.captures(line)?;
+    let before = line[..found.get(0)?.start()].trim_end();
+    let key = KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g)))?.as_str();
+    let choices: Vec<&str> = found["choices"]
+        .split(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
+        .filter(|w| !w.is_empty() && *w != "or")
+        .collect();
+    let named: Vec<&&str> = choices.iter().filter(|choice| mentions(scene.task, choice)).collect();
+    let [value] = named.as_slice() else { return None };
+    let file = named_file(before, scene).or_else(|| named_file(line, scene))?;
+    let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
+    let sets = Regex::new(&format!(r"(?m)^\s*{}\s*[=:]\s*(?P<value>.*?)\s*$", regex::escape(key))).ok()?;
+    let current: Vec<&str> = sets.captures_iter(&text).filter_map(|c| c.name("value")).map(|v| v.as_str()).collect();
+    let is_value = |v: &str| v.trim_matches(['\'', '"']) == **value;
+    if current.is_empty() || current.iter().any(|v| is_value(v)) {
+        return None;
+    }
+    Some(format!("set {file} {}{key} {value}", section_of(before, &text)))
 }
 
 /// `mkdir -p DIR` for a directory the line says is missing, one the program does not read from.
@@ -449,6 +491,35 @@ mod tests {
         );
         assert_eq!(fix("pump: pump.ini: speed must be a whole number, got 'fast'", TASK, p), None);
         assert_eq!(fix("pump: pump.ini has no permission to run; use sudo", TASK, p), None, "no setting");
+    }
+
+    #[test]
+    fn the_allowed_value_the_task_names_is_set() {
+        let dir =
+            scene_dir(&[("ship.conf", "# shipping\nCARRIER=post\nSPEED=slow\n"), ("app.ini", "[log]\nlevel = loud\n")]);
+        let p = dir.path();
+        let task = "Run ./job.sh. Parcels should go by courier. Fix what it complains about until it succeeds.";
+        assert_eq!(
+            fix("job: CARRIER in ship.conf must be courier or freight (it is 'post')", task, p).as_deref(),
+            Some("set ship.conf CARRIER courier")
+        );
+        assert_eq!(
+            fix("job: ship.conf: 'CARRIER' must be one of: courier, freight, pickup", task, p).as_deref(),
+            Some("set ship.conf CARRIER courier")
+        );
+        let quiet = "Run ./job.sh with quiet logging, and fix whatever it reports until it works.";
+        assert_eq!(
+            fix("app: app.ini [log] level: expected 'quiet' or 'verbose', got 'loud'", quiet, p).as_deref(),
+            Some("set app.ini [log] level quiet")
+        );
+        // The task names none of the values, or more than one: the model's to choose.
+        assert_eq!(fix("job: CARRIER in ship.conf must be courier or freight (it is 'post')", TASK, p), None);
+        let both = "Run ./job.sh; courier is dearer than freight. Fix what it complains about.";
+        assert_eq!(fix("job: CARRIER in ship.conf must be courier or freight", both, p), None);
+        // A key the file does not set, or set to the value already.
+        assert_eq!(fix("job: MODE in ship.conf must be courier or freight", task, p), None);
+        let post = "Run ./job.sh; parcels go by post. Fix what it complains about until it succeeds.";
+        assert_eq!(fix("job: CARRIER in ship.conf must be post or freight", post, p), None, "it is post already");
     }
 
     #[test]
