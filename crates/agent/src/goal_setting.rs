@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::config_line::{KeyLine, bare};
 use crate::goal_spec::GoalSpec;
 
 /// The edit a goal asks for: the file and its new text.
@@ -54,11 +55,9 @@ static AFTER_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A line that sets a key: indentation, `export `, the key, the separator, the value and what follows it (a comment).
-static KEY_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::patterns::constant(
-        r#"^(?P<indent>\s*)(?P<export>export\s+)?(?P<key>[A-Za-z_][\w.-]*)(?P<sep>\s*[=:][ \t]*)(?P<value>"[^"]*"|'[^']*'|[^\s#;"']*(?:[ \t]+[^\s#;]+)*?)(?P<rest>\s*(?:[#;].*)?)$"#,
-    )
+/// A section named after the file, in brackets: `(the [server] section)`, `(in the [db] section)`.
+static SECTION_NOTE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\s*\(\s*(?:in\s+)?(?:the\s+)?\[(?P<name>[\w.-]+)\]\s+section\s*\)")
 });
 
 /// Words of the goal's phrase that name no key and no section.
@@ -79,13 +78,22 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     let (whole, value_end) = (set.get(0)?, set.name("end")?.start());
     let sentence_end = SENTENCE_END.find(&goal[value_end..]).map_or(goal.len(), |end| value_end + end.start());
     let after = goal[value_end..sentence_end].trim_start_matches([',', ' ']);
+    // "in config.ini (the [server] section)": the section named in brackets is one of the words placing the key.
+    let noted = SECTION_NOTE.captures(after).and_then(|c| Some((c.get(0)?.range(), c.name("name")?.as_str())));
+    let after = match &noted {
+        Some((range, _)) => format!("{}{}", &after[..range.start], &after[range.end..]),
+        None => after.to_owned(),
+    };
+    let after = after.as_str();
     let rest = format!("{} {}", &goal[..whole.start()], &goal[sentence_end..]);
     if !AFTER_VALUE.is_match(after) || MORE.is_match(&rest) || MORE.is_match(&set["what"]) {
         return None;
     }
     let base = file.rsplit('/').next().unwrap_or(file);
-    let words: Vec<String> = set["what"]
-        .split_whitespace()
+    let words: Vec<String> = noted
+        .map(|(_, name)| name)
+        .into_iter()
+        .chain(set["what"].split_whitespace())
         .map(|w| w.trim_end_matches("'s").trim_end_matches('\'').to_lowercase())
         .filter(|w| !w.is_empty() && !FILLER.contains(&w.as_str()) && *w != base.to_lowercase())
         .collect();
@@ -95,15 +103,19 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     let yaml = file.ends_with(".yaml") || file.ends_with(".yml");
     let lines = key_lines(&text, yaml);
     let chosen = choose(&lines, &words)?;
-    let line = &lines[chosen];
-    let new = line.with_value(&value, file.ends_with(".toml"))?;
-    if new == line.text {
+    let placed = &lines[chosen];
+    // TOML needs quotes around a word; a bare value there is a number or a boolean, and a word is not guessed.
+    if file.ends_with(".toml") && placed.line.quote().is_none() && !bare(&value) {
         return None;
     }
+    let new = placed.line.with_value(&value);
     let mut out: Vec<&str> = text.split('\n').collect();
-    out[line.at] = &new;
-    let mut key = line.path.clone();
-    key.push(line.key.clone());
+    if new == out[placed.at] {
+        return None;
+    }
+    out[placed.at] = &new;
+    let mut key = placed.path.clone();
+    key.push(placed.line.key.to_owned());
     Some(GoalEdit { file: file.clone(), text: out.join("\n"), key: key.join("."), value })
 }
 
@@ -120,7 +132,7 @@ fn is_config(file: &str) -> bool {
 /// The one line `words` name: the last word (or the last two, joined) is the key, as the file spells it in any case
 /// and with `_`/`-` or nothing between words; the words before it name sections the line lies in. Where they name
 /// none of the file's sections, the key alone must be on one line.
-fn choose(lines: &[KeyLine], words: &[String]) -> Option<usize> {
+fn choose(lines: &[Placed], words: &[String]) -> Option<usize> {
     let (last, before) = words.split_last()?;
     let mut phrases = vec![(last.clone(), before.to_vec())];
     if let Some((second, earlier)) = before.split_last() {
@@ -128,22 +140,21 @@ fn choose(lines: &[KeyLine], words: &[String]) -> Option<usize> {
     }
     let mut chosen = None;
     for (phrase, qualifiers) in phrases {
-        let keyed: Vec<usize> = (0..lines.len()).filter(|&i| plain(&lines[i].key) == plain(&phrase)).collect();
+        let keyed: Vec<usize> = (0..lines.len()).filter(|&i| plain(lines[i].line.key) == plain(&phrase)).collect();
         if keyed.is_empty() {
             continue;
         }
+        // The words before the key that name a section of the file place it; the others ("the web server's
+        // port") say what it is for.
+        let naming: Vec<&String> =
+            qualifiers.iter().filter(|q| lines.iter().any(|l| l.path.iter().any(|p| plain(p) == plain(q)))).collect();
         let within: Vec<usize> = keyed
             .iter()
             .copied()
-            .filter(|&i| qualifiers.iter().all(|q| lines[i].path.iter().any(|p| plain(p) == plain(q))))
+            .filter(|&i| naming.iter().all(|q| lines[i].path.iter().any(|p| plain(p) == plain(q))))
             .collect();
-        let names_a_section =
-            qualifiers.iter().any(|q| lines.iter().any(|l| l.path.iter().any(|p| plain(p) == plain(q))));
-        let one = match (within.as_slice(), keyed.as_slice()) {
-            ([only], _) => *only,
-            ([], [only]) if !names_a_section => *only,
-            _ => return None,
-        };
+        let [one] = within.as_slice() else { return None };
+        let one = *one;
         if chosen.replace(one).is_some_and(|earlier| earlier != one) {
             return None;
         }
@@ -156,39 +167,19 @@ fn plain(name: &str) -> String {
     name.chars().filter(|c| !"_-. ".contains(*c)).flat_map(char::to_lowercase).collect()
 }
 
-/// One line of a config file that sets a key to a value.
+/// A line of a config file that sets a key to a value, where it lies.
 #[derive(Debug)]
-struct KeyLine {
+struct Placed<'a> {
     /// Its index among the file's lines.
     at: usize,
-    /// The line as it is.
-    text: String,
     /// The sections (or, in YAML, the parent keys) it lies in.
     path: Vec<String>,
-    key: String,
-    /// Where the value starts and ends in the line.
-    value: std::ops::Range<usize>,
-}
-
-impl KeyLine {
-    /// The line with `value` in place of its own, quoted as its own is; `None` where TOML would need quotes the line
-    /// does not have.
-    fn with_value(&self, value: &str, toml: bool) -> Option<String> {
-        let old = &self.text[self.value.clone()];
-        let quote = old.chars().next().filter(|q| matches!(q, '"' | '\'') && old.len() > 1 && old.ends_with(*q));
-        let bare = value.parse::<f64>().is_ok() || matches!(value, "true" | "false");
-        let new = match quote {
-            Some(q) => format!("{q}{value}{q}"),
-            None if toml && !bare => return None,
-            None => value.to_owned(),
-        };
-        Some(format!("{}{new}{}", &self.text[..self.value.start], &self.text[self.value.end..]))
-    }
+    line: KeyLine<'a>,
 }
 
 /// The lines of `text` that set a key, each with the sections it lies in: `[section]` headers (a TOML header's dotted
 /// parts), or in YAML the keys above it by indentation.
-fn key_lines(text: &str, yaml: bool) -> Vec<KeyLine> {
+fn key_lines(text: &str, yaml: bool) -> Vec<Placed<'_>> {
     let mut out = Vec::new();
     let mut section: Vec<String> = Vec::new();
     // YAML: the parent keys above, with their indentation.
@@ -202,21 +193,20 @@ fn key_lines(text: &str, yaml: bool) -> Vec<KeyLine> {
             section = name.split('.').map(|part| part.trim().to_owned()).collect();
             continue;
         }
-        let Some(found) = KEY_LINE.captures(line) else { continue };
-        let indent = found["indent"].len();
-        let key = found["key"].to_owned();
-        let Some(value) = found.name("value") else { continue };
+        let Some(found) = KeyLine::read(line) else { continue };
+        let indent = found.indent();
+        let key = found.key.to_owned();
         if yaml {
             parents.retain(|(depth, _)| *depth < indent);
-            if value.as_str().is_empty() {
+            if found.value().is_empty() {
                 parents.push((indent, key));
                 continue;
             }
-        } else if value.as_str().is_empty() {
+        } else if found.value().is_empty() {
             continue;
         }
         let path = if yaml { parents.iter().map(|(_, k)| k.clone()).collect() } else { section.clone() };
-        out.push(KeyLine { at, text: line.to_owned(), path, key, value: value.range() });
+        out.push(Placed { at, path, line: found });
     }
     out
 }
@@ -265,6 +255,16 @@ mod tests {
         let set = edit("In farm.yaml, set the shed width to 5.", "farm.yaml", yaml).unwrap();
         assert_eq!(set.text, yaml.replace("  width: 1", "  width: 5"));
         assert_eq!(edit("In farm.yaml, set the barn width to 4.", "farm.yaml", yaml), None, "door or gate");
+    }
+
+    #[test]
+    fn a_section_named_in_brackets_or_among_other_words_places_the_key() {
+        let set = edit("Set the cache server's port to 6380 in mill.ini (the [cache] section).", "mill.ini", INI);
+        assert_eq!(set.unwrap().text, INI.replace("port = 6379", "port = 6380"));
+        let set = edit("Set the public web port to 9000 in mill.ini. Keep the rest.", "mill.ini", INI);
+        assert_eq!(set.unwrap().text, INI.replace("port = 8080 ; public", "port = 9000 ; public"));
+        // A section the file lacks places nothing.
+        assert_eq!(edit("Set the port to 1 in mill.ini (the [queue] section).", "mill.ini", INI), None);
     }
 
     #[test]

@@ -465,7 +465,7 @@ static JSON_OBJECT: LazyLock<Regex> =
 
 /// Where a list of keys starts: "keys name and age", "the fields: a, b".
 static JSON_KEYS: LazyLock<Regex> = LazyLock::new(|| {
-    pattern(r"(?i)\b(?:keys?|fields?|properties|property|attributes?|members?)\s*(?:named\s+|called\s+|:\s*)?")
+    pattern(r"(?i)\b(?:keys?|fields?|properties|property|attributes?|members?)\b\s*(?:named\s+|called\s+|:\s*)?")
 });
 
 /// "full paths", "relative paths", "the path of …", "file paths", "path names".
@@ -2247,6 +2247,11 @@ mod tests {
             vec![Shape::Json { kind: JsonKind::Any, keys: Vec::new() }]
         );
         assert_eq!(shapes("Write the port in the JSON file config.json to port.txt."), vec![]);
+        // A word that only starts like one ("keywords", "fieldset") starts no list of keys.
+        assert_eq!(
+            shapes("Turn the keywords column of tags.csv into a JSON array in tags.json."),
+            vec![Shape::Json { kind: JsonKind::Array, keys: Vec::new() }]
+        );
     }
 
     #[test]

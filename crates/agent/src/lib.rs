@@ -47,6 +47,7 @@ mod answer;
 pub mod changes;
 mod claims;
 mod config;
+mod config_line;
 mod examples;
 mod gate;
 mod goal_protect;

@@ -447,6 +447,43 @@ async fn keeping_what_a_program_suggests_is_enter_and_what_it_writes_is_kept() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sed_fix_copied_from_the_program_matches_the_text_it_copied() {
+    let world = World::new().await;
+    let text = "#!/usr/bin/env python3\nrow = {\"amount\": \"34.99\"}\nprint(int(row[\"amount\"]) * 2)\n";
+    program(&world, "price.py", text);
+    // Read as sed reads it, `["amount"]` is one character of a set: the line would be left as it was.
+    world.replies(&[&fix("sed -i 's/int(row[\"amount\"])/float(row[\"amount\"])/' price.py")]);
+    let agent = world.agent();
+    let goal = "Run ./price.py; if it fails, fix price.py and run it again until it works.";
+    let summary = world.run(&agent, &plan("interactive", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "69.98");
+    assert_eq!(world.read("price.py"), text.replace("int(row", "float(row"));
+    assert_eq!(world.prompts().len(), 1, "{:#?}", world.prompts());
+}
+
+/// A menu that comes back after each action, until Quit.
+const KENNEL: &str = "#!/bin/bash\nwhile true; do\n  printf '1) Feed the dogs\\n2) Walk the dogs\\n3) Bathe the dogs\\n4) \
+                      Quit\\n'\n  read -r -p 'Pick [1-4]: ' c\n  case $c in\n    1) echo fed >> done.log ;;\n    2) echo \
+                      walked >> done.log ;;\n    3) echo bathed >> done.log ;;\n    4) exit 0 ;;\n  esac\ndone\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_menu_that_comes_back_is_quit_once_what_the_task_asks_is_done() {
+    let world = World::new().await;
+    program(&world, "kennel.sh", KENNEL);
+    // The model picks the one item the task names; the menu comes back, and its quit item is typed without a call.
+    world.replies(&[&answer("2) Walk the dogs"), &look_yes()]);
+    let agent = world.agent();
+    let task = "Use ./kennel.sh to walk the dogs.";
+    let summary = world.run(&agent, &plan("script", task, Some("./kennel.sh"))).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("done.log"), "walked\n");
+    assert_eq!(world.prompts().len(), 1, "{:#?}", world.prompts());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_the_task_does_not_answer_is_reported_not_guessed() {
     let world = World::new().await;
     program(&world, "enrol.sh", &asking(&["Planet name:", "Access token:"]));

@@ -226,6 +226,74 @@ async fn a_script_that_only_runs_the_program_to_fix_is_told_to_change_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_only_runs_the_program_again_hands_it_to_the_fix_and_rerun_loop() {
+    let goal = "Running `python3 tally.py votes.txt` should print the sum of the votes. Fix tally.py so that command \
+                works.";
+    let world = World::new().await;
+    tally_world(&world, false);
+    world.replies(&[
+        "```bash\npython3 tally.py votes.txt\n```",
+        // Told it left tally.py as it was, the model runs it again: the loop takes over, and asks for one change.
+        "```bash\n#!/bin/bash\npython3 tally.py votes.txt 2>&1\n```",
+        r#"{"command": "sed -i 's/print(totl)/print(total)/' tally.py"}"#,
+    ]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "7");
+    assert!(world.read("tally.py").ends_with("print(total)\n"), "{}", world.read("tally.py"));
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "{prompts:?}");
+    assert!(prompts[2].contains("The program: `python3 tally.py votes.txt`"), "{}", prompts[2]);
+}
+
+/// A small model's configuration, with no final look: its results are checked by a second script.
+fn checked_by_a_second_script() -> AgentConfig {
+    AgentConfig { consensus: true, final_look: false, temperature: Some(0.0), ..AgentConfig::default() }
+}
+
+const FOUND_NOTHING: &str = "```bash\nawk '/FATAL/{n++} END{print n+0}' app.log > n.txt\n```";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_of_nothing_is_sent_back_once_and_a_new_script_finds_it() {
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("app.log"), "ERROR disk\nINFO ok\nERROR net\n").unwrap();
+    world.replies(&[
+        FOUND_NOTHING,
+        "```bash\nawk '/ERROR/{n++} END{print n+0}' app.log > n.txt\n```",
+        // The second script that checks the result, written apart.
+        "```bash\ngrep -c ERROR app.log > n.txt\n```",
+    ]);
+    let agent = world.agent_with(checked_by_a_second_script(), None);
+    let goal = "How many ERROR lines does app.log have? Write the number to n.txt.";
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("n.txt"), "2\n");
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "{prompts:#?}");
+    assert!(prompts[1].contains("it exited 0, but it found nothing (the result is 0"), "{}", prompts[1]);
+    assert_eq!(agent.ledger().get("s").unwrap().verified, Some(true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_of_nothing_is_kept_when_the_new_script_fails() {
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("app.log"), "INFO ok\n").unwrap();
+    world.replies(&[FOUND_NOTHING, "```bash\nawk '{' app.log > n.txt\n```"]);
+    let agent = world.agent_with(checked_by_a_second_script(), None);
+    let goal = "How many FATAL lines does app.log have? Write the number to n.txt.";
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    let result = summary.result("s").unwrap();
+    // The script that found nothing ran again, without a call; a zero stays unchecked.
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("n.txt"), "0\n");
+    assert_eq!(world.prompts().len(), 2, "{:#?}", world.prompts());
+    assert_eq!(agent.ledger().get("s").unwrap().verified, Some(false));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_goal_that_sets_one_key_is_edited_by_the_shell_without_a_call() {
     let ini = "; mill settings\n[web]\nport = 8080 ; public\n\n[cache]\nport = 6379\nttl = 300\n";
     let world = World::new().await;

@@ -122,22 +122,29 @@ fn a_second_script_that_does_it_the_same_way_checks_nothing() {
 }
 
 #[test]
-fn a_zero_from_a_local_model_is_unchecked_and_asks_for_no_second_script() {
+fn a_zero_from_a_local_model_is_sent_back_once_then_kept_unchecked() {
     let world = World::new();
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("app.log"), "INFO start\nWARN slow\n").unwrap();
     let model = FakeModel::start();
-    // A filter that matches nothing gives 0, right or wrong; a second one that matches nothing agrees. So a zero is
-    // applied but unchecked (exit 6), and no call is spent on a second script.
+    // A filter that matches nothing gives 0, right or wrong: the model is told so once and writes another script.
+    // When that one finds nothing too, the zero is applied but unchecked (exit 6): a second script's agreement on a
+    // zero is no evidence, so none is asked for.
     let question = "How many ERROR lines does app.log have? Just the number.";
-    model.replies(&[PROGRAM, "```bash\ngrep -c ERROR app.log || true\n```"]);
+    model.replies(&[
+        PROGRAM,
+        "```bash\ngrep -c ERROR app.log || true\n```",
+        "```bash\nawk '/ERROR/' app.log | wc -l\n```",
+    ]);
     let out = world.run_with_model(&model, work.path(), &["--json", question]);
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     let report = json_of(&out);
     assert_eq!((report["verified"].as_bool(), report["answer"].as_str()), (Some(false), Some("0\n")), "{report}");
     let checks = report["subtasks"][0]["checks"].to_string();
     assert!(checks.contains("the result is 0, which scripts whose filters match nothing give too"), "{checks}");
-    assert_eq!(model.server.requests().len(), 2, "the route and one script: no second script");
+    let requests = model.server.requests();
+    assert_eq!(requests.len(), 3, "the route, the script and the one written after it: no second script");
+    assert!(requests[2].body.to_string().contains("it found nothing (the result is 0"), "{}", requests[2].body);
 }
 
 #[test]

@@ -16,7 +16,7 @@
 //! - [`Pane::capture`] and [`Pane::capture_state`] (styled cells, so ghost text can be told from input, with
 //!   the pane's mode and dead flag from the same moment), [`ScreenDiff`] for what changed,
 //!   [`detect_intervention`] for a program that waits for a person.
-//! - [`Pane::lock`]: one in-process lock per pane; [`shell_quote`]: the one shell quoting.
+//! - [`Pane::lock`]: one in-process lock per pane; [`shell_quote`] and [`shell_word`]: the one shell quoting.
 //!
 //! # Example
 //!
@@ -87,7 +87,7 @@ pub use keys::Key;
 pub use live::{LiveScreen, OutputEvent, PaneCapture, PaneOutput};
 pub use pane::{Pane, PaneGuard, PaneId, PaneInfo, PaneState, WindowSize};
 pub use prompt_title::{ShellPrompt, shell_prompt};
-pub use quote::shell_quote;
+pub use quote::{shell_quote, shell_word};
 pub use reap::kill_servers_on;
 pub use run::{CommandOutput, RunningCommand};
 pub use screen::{Cell, Color, Screen, Span, Style};

@@ -266,16 +266,7 @@ fn literal_semicolon(arg: &str) -> std::borrow::Cow<'_, str> {
 
 /// Renders arguments the way a person would type them, for error messages.
 fn shell_words(args: &[String]) -> String {
-    args.iter()
-        .map(|a| {
-            if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_=.,:/%@#{}".contains(c)) {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    args.iter().map(|a| crate::quote::shell_word(a)).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -79,6 +79,15 @@ pub(crate) fn is_zero(result: &str, required: &[String]) -> bool {
     values.peek().is_some() && values.all(|line| line.parse::<f64>().is_ok_and(|n| n == 0.0))
 }
 
+/// Whether a result (as [`result_of`] gives it) found nothing: a zero ([`is_zero`]), or each file the goal asks for
+/// empty. It is what a filter that matches no line gives.
+pub(crate) fn found_nothing(result: &str, required: &[String]) -> bool {
+    let headers: Vec<String> = required.iter().map(|file| file_header(file)).collect();
+    let empty =
+        !required.is_empty() && result.lines().all(|line| line.trim().is_empty() || headers.iter().any(|h| h == line));
+    empty || is_zero(result, required)
+}
+
 /// Whether two scripts reach their result the same way ([`method`]): then their agreement is one script's result
 /// twice, and no evidence (Qwen2.5-Coder-1.5B's second script for a line count was `cat guests.txt | wc -l` after
 /// `wc -l < guests.txt`, and both missed a last line with no newline at its end).

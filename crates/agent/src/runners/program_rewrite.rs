@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use router::shell_syntax;
-use tmux_habitat::shell_quote;
+use tmux_habitat::{shell_quote, shell_word};
 
 use crate::goal_spec::{GoalSpec, is_program};
 use crate::runners::script::{Language, Script};
@@ -82,16 +82,26 @@ fn fixed_program(spec: &GoalSpec) -> Option<&String> {
     programs.next().is_none().then_some(program)
 }
 
-/// The program `spec` asks to fix, when `script` only runs it: every command of the script runs it or prints, and
-/// none writes a file. Asked to fix a crashing report script, Qwen2.5-Coder-1.5B ran it, and when told it failed,
-/// ran it again; a failed run of such a script says so, and asks for a script that changes the program.
-pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<String> {
+/// A script that only runs the program a goal fixes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OnlyRun {
+    /// The program's file, as the goal names it.
+    pub(crate) file: String,
+    /// The command line that runs it (its words, quoted; redirections left out), where the script stays in the
+    /// working directory.
+    pub(crate) command: Option<String>,
+}
+
+/// What `script` runs, when it only runs the program `spec` asks to fix: every command of the script runs it or
+/// prints, and none writes a file. Asked to fix a crashing report script, Qwen2.5-Coder-1.5B ran it, and when told it
+/// failed, ran it again; a failed run of such a script says so, and asks for a script that changes the program.
+pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<OnlyRun> {
     let program = fixed_program(spec)?;
     if script.language != Language::Bash {
         return None;
     }
     let name = program.trim_start_matches("./");
-    let mut ran = false;
+    let (mut ran, mut moved) = (None, false);
     for command in shell_syntax::parse(&script.text).commands() {
         if command.redirections.iter().any(|r| r.writes() && r.target.as_ref().is_some_and(|t| t.text != "/dev/null"))
             || command.all_words().any(|w| !w.substitutions.is_empty())
@@ -101,12 +111,14 @@ pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<String> {
         let (words, _) = shell_syntax::strip_prefixes(&command.words);
         let words: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
         if super::rerun::runs(&words, name) {
-            ran = true;
+            ran = Some(words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" "));
         } else if !words.first().is_some_and(|w| PRINTS.contains(&shell_syntax::program_name(w))) {
             return None;
+        } else if words.first().is_some_and(|w| w == "cd") && words.get(1).is_some_and(|d| d != ".") {
+            moved = true;
         }
     }
-    ran.then(|| program.clone())
+    ran.map(|command| OnlyRun { file: program.clone(), command: (!moved).then_some(command) })
 }
 
 /// Commands that change no file: what a script that only runs a program may hold besides.
@@ -228,12 +240,14 @@ mod tests {
         let goal = "Running `python3 tally.py votes.txt` crashes with a traceback. Fix tally.py so that command works.";
         let spec = GoalSpec::parse(goal);
         let bash = |text: &str| Script { language: Language::Bash, text: format!("#!/bin/bash\n{text}\n") };
-        for runs in [
-            "python3 tally.py votes.txt",
-            "set -e\necho running\npython3 -u ./tally.py votes.txt 2>&1",
-            "cd . && python3 tally.py votes.txt > /dev/null",
+        for (runs, command) in [
+            ("python3 tally.py votes.txt", "python3 tally.py votes.txt"),
+            ("set -e\necho running\npython3 -u ./tally.py votes.txt 2>&1", "python3 -u ./tally.py votes.txt"),
+            ("cd . && python3 tally.py 'my votes.txt' > /dev/null", "python3 tally.py 'my votes.txt'"),
         ] {
-            assert_eq!(only_runs(&spec, &bash(runs)).as_deref(), Some("tally.py"), "{runs}");
+            let only = only_runs(&spec, &bash(runs)).expect(runs);
+            assert_eq!(only.file, "tally.py", "{runs}");
+            assert_eq!(only.command.as_deref(), Some(command), "{runs}");
         }
         // Anything that may change a file is a fix (or work of its own): not only a run.
         for fixes in [
@@ -246,6 +260,8 @@ mod tests {
         ] {
             assert_eq!(only_runs(&spec, &bash(fixes)), None, "{fixes}");
         }
+        // Run from another directory: no command line to run it by here.
+        assert_eq!(only_runs(&spec, &bash("cd data && python3 ../tally.py votes.txt")).unwrap().command, None);
         let python = Script { language: Language::Python, text: "import subprocess\n".into() };
         assert_eq!(only_runs(&spec, &python), None);
     }

@@ -177,14 +177,24 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let listed = options(question);
     // A numbered menu above the prompt is answered with an item's number: the items the task names are offered as
     // `2) cache`, and the number is typed (Qwen2.5-Coder-1.5B answered a menu's `Choice [3]:` with the item's word).
-    let menu: Vec<(String, String)> = menu_choices(asker.goal, screen)
-        .into_iter()
-        .map(|(number, item)| (format!("{number}) {item}"), number))
-        .collect();
+    // A menu that came back after an item of it was chosen (a program that loops on its menu) offers what is left
+    // of the task; with nothing left, its quit item is chosen without a call (the 1.5B chose the same item again
+    // and again, until the question limit). A menu without a quit item and nothing left is offered as before.
+    let chosen: Vec<&str> = answered.iter().filter(|(q, _)| q == question).map(|(_, a)| a.as_str()).collect();
+    let left = if chosen.is_empty() { Vec::new() } else { menu_left(asker.goal, screen, &chosen) };
+    let items = if left.is_empty() { menu_choices(asker.goal, screen) } else { left };
+    if !chosen.is_empty()
+        && let [(number, item)] = items.as_slice()
+        && is_quit(item)
+    {
+        return Some(number.clone());
+    }
+    let menu: Vec<(String, String)> =
+        items.into_iter().map(|(number, item)| (format!("{number}) {item}"), number)).collect();
     let mut choices = if !menu.is_empty() && listed.is_empty() {
         menu.iter().map(|(label, _)| label.clone()).collect()
     } else if listed.is_empty() {
-        candidates(asker.goal, answered, question)
+        numbers_for(question, candidates(asker.goal, answered, question))
     } else {
         listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
     };
@@ -221,6 +231,28 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     }
     // "Keep the default" for `Port [8080]:` is Enter, not those words typed.
     Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
+}
+
+/// A question whose answer is a number: a number as its default (`Port [8000]:`, `Workers (default 4):`), or a word
+/// that asks for one (`port`, `how many`, `timeout`).
+static NUMBER_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\[\s*\d+\s*\]|\(\s*(?:default:?\s*)?\d+\s*\)|\bdefault:?\s+\d+\b
+        |\b(?:port|number|how\s+many|count|amount|quantity|size|age|year|seconds|minutes|hours|days|retries|workers
+           |threads|timeout|limit|copies|replicas|percent(?:age)?)\b",
+    )
+});
+
+/// The answers offered for `question`: where it asks for a number, the numbers among `choices` (and a phrase that
+/// keeps its default), when there are any. Offered every phrase of the task, Qwen2.5-Coder 0.5B answered a port's
+/// question with `answer` and with `we don't want`, taken from the task's words.
+fn numbers_for(question: &str, choices: Vec<String>) -> Vec<String> {
+    if !NUMBER_QUESTION.is_match(question) {
+        return choices;
+    }
+    let numbers: Vec<String> =
+        choices.iter().filter(|c| c.parse::<f64>().is_ok() || keeps_default(c)).cloned().collect();
+    if numbers.iter().any(|c| c.parse::<f64>().is_ok()) { numbers } else { choices }
 }
 
 /// Whether an answer keeps a question's default ("keep the default", "the default one", "default", "accept the
@@ -401,24 +433,54 @@ static MENU_LINE: LazyLock<Regex> =
 
 /// The numbers of `screen`'s menu whose item the task names by a word of its own (three letters or more, not a
 /// little word): `2` for `2) Water the beds` in a task to "water the garden". A menu answered by its number is
-/// named by its words in a task; a number nobody named is not offered. Only a menu of two items or more.
+/// named by its words in a task; a number nobody named is not offered. Only a menu of two items or more. Where the
+/// task names some items by their first word (what they do: `Compress rotated logs` for "compress the logs"), only
+/// those: a word further in (`Show disk usage of logs/`) names what an item acts on, which several items share.
 fn menu_choices(task: &str, screen: &str) -> Vec<(String, String)> {
     let items = menu_above_prompt(screen);
     if items.len() < 2 {
         return Vec::new();
     }
-    let named = |item: &str| {
-        item.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.len() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
-            .any(|w| names_option(task, w) || names_option(task, w.trim_end_matches('s')))
-    };
+    let named =
+        |item: &str| item_words(item).any(|w| names_option(task, w) || names_option(task, w.trim_end_matches('s')));
     let mut offered: Vec<(String, String)> = Vec::new();
-    for (number, item) in items {
-        if named(&item) && !offered.iter().any(|(n, _)| *n == number) {
-            offered.push((number, item));
+    for (number, item) in &items {
+        if named(item) && !offered.iter().any(|(n, _)| n == number) {
+            offered.push((number.clone(), item.clone()));
         }
     }
-    offered
+    let leading: Vec<(String, String)> = offered.iter().filter(|(_, item)| first_named(task, item)).cloned().collect();
+    if leading.is_empty() { offered } else { leading }
+}
+
+/// The words of a menu item that may name it: three letters or more, not little words.
+fn item_words(item: &str) -> impl Iterator<Item = &str> {
+    item.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether `task` names a menu item by its first word.
+fn first_named(task: &str, item: &str) -> bool {
+    item_words(item).next().is_some_and(|w| names_option(task, w) || names_option(task, w.trim_end_matches('s')))
+}
+
+/// The items of `screen`'s menu still to choose once `chosen` (numbers typed at this same prompt before) were: those
+/// whose first word the task names (`3) Export the diary` for "export the diary, then quit"), not chosen before,
+/// and the menu's quit item. Empty when the screen shows no menu of the numbers chosen (a question after it).
+fn menu_left(task: &str, screen: &str, chosen: &[&str]) -> Vec<(String, String)> {
+    let items = menu_above_prompt(screen);
+    if items.len() < 2 || !chosen.iter().all(|number| items.iter().any(|(n, _)| n == number)) {
+        return Vec::new();
+    }
+    items
+        .into_iter()
+        .filter(|(number, item)| is_quit(item) || (!chosen.contains(&number.as_str()) && first_named(task, item)))
+        .collect()
+}
+
+/// Whether a menu item leaves the program: `Quit`, `Exit`, `Done`, `Close the tool`.
+fn is_quit(item: &str) -> bool {
+    let first = item.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default();
+    ["quit", "exit", "leave", "close", "done", "finish", "end", "bye", "q"].contains(&first.to_lowercase().as_str())
 }
 
 /// A prompt answered already, on a line of its own above the question now asked: `Choose [1-4]: 3`.
@@ -548,11 +610,52 @@ mod tests {
         assert!(numbers("Use ./garden to prune the roses.", screen).is_empty(), "nothing named, nothing offered");
         assert!(numbers("Export the diary.", "1) Export the diary\nChoice: ").is_empty(), "one item is no menu");
         assert_eq!(numbers("Back up the notes.", "[1] Back up notes\n[2] Restore\nPick: "), ["1"]);
+        // Items named by what they do come before an item that only shares what they act on.
+        let maint = "1) Show disk usage of logs/\n2) Compress rotated logs\n3) Delete temp files\n4) Quit\nChoose: ";
+        assert_eq!(
+            numbers("Use ./maint to compress the rotated logs, delete the temp files, then quit.", maint),
+            ["2", "3", "4"]
+        );
+        assert_eq!(numbers("Use ./maint to tidy the logs.", maint), ["1", "2"]);
         // A question after the menu's own prompt was answered is no menu question.
         let asked = format!("{screen}2\nWhich bed?\n");
         assert!(numbers("Use ./garden to water the beds.", &asked).is_empty(), "{asked}");
         let asked = "1) Add a plant\n2) Water the beds\nType the number of your choice\n> ";
         assert_eq!(numbers("Use ./garden to water the beds.", asked), ["2"]);
+    }
+
+    #[test]
+    fn a_menu_that_comes_back_offers_what_is_left_and_then_quits() {
+        let screen = "Garden log\n 1) Add a plant\n 2) Water the beds\n 3) Export the diary\n 4) Quit\nChoice: ";
+        let left = |task: &str, chosen: &[&str]| -> Vec<String> {
+            menu_left(task, screen, chosen).into_iter().map(|(number, _)| number).collect()
+        };
+        // One thing asked, done: only the quit item is left (typed without a call).
+        assert_eq!(left("Water the beds of the garden log.", &["2"]), ["4"]);
+        // Two asked, one done: the other and the quit item.
+        assert_eq!(left("Add a plant and export the diary.", &["1"]), ["3", "4"]);
+        assert_eq!(left("Add a plant and export the diary.", &["1", "3"]), ["4"]);
+        // An item named only by a word after its first (`the diary`) is not what is left to do.
+        assert_eq!(left("Water the beds, then check the diary.", &["2"]), ["4"]);
+        // A number not of this menu: the screen is another question.
+        assert!(left("Water the beds.", &["7"]).is_empty());
+        assert!(is_quit("Quit") && is_quit("Exit the tool") && is_quit("q") && !is_quit("Query the log"));
+    }
+
+    #[test]
+    fn a_question_for_a_number_is_offered_the_numbers_of_the_task() {
+        let task = "Run ./init-service: the service is called ledger-api, it listens on port 9090, and we don't want \
+                    debug logging.";
+        let offered = |question: &str| numbers_for(question, candidates(task, &[], question));
+        assert_eq!(offered("Port to listen on [8000]:"), ["9090"]);
+        assert_eq!(offered("Which port?"), ["9090"]);
+        // A question for words is offered the task's phrases as before.
+        assert!(offered("Service name:").contains(&"ledger-api".to_owned()));
+        // A task without a number offers its phrases still (nothing is forced).
+        let words = numbers_for("Port [8000]:", vec!["keep the default".into(), "web".into()]);
+        assert_eq!(words, ["keep the default", "web"]);
+        let kept = numbers_for("Port [8000]:", vec!["keep the default".into(), "8080".into(), "web".into()]);
+        assert_eq!(kept, ["keep the default", "8080"]);
     }
 
     #[test]

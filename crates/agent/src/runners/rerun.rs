@@ -28,6 +28,7 @@ use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
 use crate::prompt::{FixPrompt, fix_request};
 use crate::runners::fix_sources;
+use crate::runners::literal_sed::literal_seds;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{
@@ -609,6 +610,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             let run = match refusal(&command, program, text.as_deref(), &fixes, &output) {
                 Some(why) => Err(why),
                 None => match Setting::parse(&command) {
+                    // A `sed -i` pattern copied from the file is matched as that text (`literal_sed`).
+                    None if shared.config.shell_fixes => Ok((literal_seds(&command, std::path::Path::new(&cwd)), None)),
                     None => Ok((command.clone(), None)),
                     Some(parsed) => parsed.and_then(|setting| {
                         setting_command(&setting, &at, &subtask.description, attempt + 1)

@@ -19,6 +19,7 @@ use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, s
 use crate::runners::consensus;
 use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
+use crate::runners::literal_sed;
 use crate::runners::peek::peek_named_files;
 use crate::runners::program_rewrite;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
@@ -59,6 +60,11 @@ const REPAIR_TEMPERATURE: f32 = 0.9;
 
 /// The most characters of a failed script's output kept for the repair prompt.
 const ERROR_TAIL_CHARS: usize = 1500;
+
+/// What a script whose result is nothing is told (a zero, an empty file), once.
+const FOUND_NOTHING: &str = "it found nothing (the result is 0, or the file is empty), which is also what a pattern \
+                             or a field that matches no line gives: check against the input's lines that what you \
+                             match is there as you wrote it (the right column, the exact text)";
 
 /// A script a model wrote, ready to save and run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,6 +237,8 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
     // Attempts so far: scripts written (run, or refused, or the same failed one again), replies without one, and
     // the shell's repairs.
     let mut attempt = 0;
+    // The program to fix, which the model only ran again: the fix-and-rerun loop takes over once the pane is free.
+    let mut hand_over: Option<String> = None;
     {
         let _lock = pane.pane().lock().await;
         let cwd = pane_directory(pane.pane()).await.unwrap_or_else(|| "unknown".into());
@@ -250,6 +258,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         // An attempt whose staging turned out unavailable (its script never started): it runs again, unstaged.
         let mut again: Option<Script> = None;
         let mut shell_repairs = 0;
+        // Whether a script that only ran the program the goal fixes failed already ([`program_rewrite::only_runs`]).
+        let mut only_ran = false;
+        // Whether a result of nothing was sent back once ([`FOUND_NOTHING`]); the script that gave it, until the
+        // script written after it succeeds or fails; whether that one was asked for.
+        let mut found_nothing_told = false;
+        let mut nothing_back: Option<Script> = None;
+        let mut retry_started = false;
+        // The attempts these add to the model's: the new script, and the one that found nothing run again.
+        let mut nothing_attempts = 0;
         // A goal that sets one key of a config file and asks nothing else: the shell's edit is the first attempt,
         // without a call (`crate::goal_setting`).
         if shared.config.shell_fixes
@@ -263,14 +280,23 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             fixed = Some(Script::command_line(&text));
             shell_repairs += 1;
         }
-        while attempt < attempts + shell_repairs || again.is_some() {
+        while attempt < attempts + shell_repairs + nothing_attempts || again.is_some() {
             if again.is_none() {
                 attempt += 1;
+            }
+            // The script sent back for finding nothing runs again, without a call, when the one written after it
+            // failed: its result of nothing may be the right one.
+            let back_to_nothing = retry_started && fixed.is_none() && again.is_none() && nothing_back.is_some();
+            if back_to_nothing {
+                fixed = nothing_back.take();
+                nothing_attempts += 1;
+            } else if nothing_back.is_some() {
+                retry_started = true;
             }
             // A shell's repair costs nothing, so its result is judged in full even when it comes last (the
             // lenient last judgement keeps a model's last word, which cost a call).
             let shell_repair = fixed.is_some();
-            let last = attempt == attempts + shell_repairs && !shell_repair;
+            let last = attempt == attempts + shell_repairs + nothing_attempts && !shell_repair;
             shared.ledger.update(&subtask.id, |s| s.turns = attempt);
             if request.cancel.is_cancelled() {
                 return Ok(RunOutcome::with_status(SubtaskStatus::Cancelled, "the run was cancelled"));
@@ -300,7 +326,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     Written::End(outcome) => return Ok(outcome),
                 },
             };
-            let script = tidied(shared, &subtask.description, script);
+            let script = tidied(shared, &subtask.description, &cwd, script);
             // The program the goal fixes, written out whole as the script: saved over the program instead.
             let script = match shared.config.shell_fixes.then(|| {
                 program_rewrite::saved_as_program(&subtask.description, &spec, std::path::Path::new(&cwd), &script)
@@ -309,7 +335,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 _ => script,
             };
             // The same failed script again (a small model's repair often is) is not run again: the next prompt says so.
-            if let Some(failed) = failure.as_ref().filter(|f| same_script(&f.script, &script.text)) {
+            if let Some(failed) = failure.as_ref().filter(|f| !back_to_nothing && same_script(&f.script, &script.text))
+            {
+                // A script that only ran the program to fix, given again: the fix-and-rerun loop takes over.
+                if only_ran
+                    && shared.config.shell_fixes
+                    && let Some(command) = program_rewrite::only_runs(&spec, &script).and_then(|only| only.command)
+                {
+                    hand_over = Some(command);
+                    break;
+                }
                 let how = match failed.how.strip_prefix(SAME_AGAIN) {
                     Some(_) => failed.how.clone(),
                     None => format!("{SAME_AGAIN}{}", failed.how),
@@ -422,8 +457,27 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     verified = false;
                     checks.push(SHAPE_ONLY.into());
                 }
+                let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
+                // A result of nothing (a zero, an empty file) is what a filter that matches no line gives: once, the
+                // model is told so and writes another script (Qwen2.5-Coder 1.5B matched a log's status in the
+                // wrong field, and a time as text that the log writes otherwise), on top of its attempts. The same
+                // result again is kept; a failure of the new script runs this one again.
+                if shared.config.consensus
+                    && !found_nothing_told
+                    && first.as_deref().is_some_and(|first| consensus::found_nothing(first, &required))
+                {
+                    found_nothing_told = true;
+                    nothing_back = Some(script.clone());
+                    nothing_attempts += 1;
+                    staging.take_back(applied);
+                    failure = Some(Failure {
+                        script: script.text,
+                        how: format!("it exited 0, but {FOUND_NOTHING}"),
+                        output: bound(&output.output, ERROR_TAIL_CHARS * 2),
+                    });
+                    continue;
+                }
                 if verified && shared.config.consensus && comparable {
-                    let first = consensus::result_of(&required, std::path::Path::new(&cwd), &output.output);
                     let opinion = match first {
                         // No agreement would vouch for a zero: no second script is written for it.
                         Some(first) if consensus::is_zero(&first, &required) => consensus::Opinion::Zero,
@@ -490,7 +544,16 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     // A script that only ran the program the goal fixes, which failed: its error is what to fix,
                     // in the program. (A clean run is not second-guessed: "fix it if it fails" may need nothing.)
                     let how = match program_rewrite::only_runs(&spec, &script) {
-                        Some(file) => format!("exit code {}, and {}", output.exit_code, Problem::NotFixed { file }),
+                        Some(only) => {
+                            // Told so once, the model only ran it again: the fix-and-rerun loop takes over, where
+                            // running the program is the shell's and each call asks for one change to it.
+                            if let Some(command) = only.command.filter(|_| only_ran && shared.config.shell_fixes) {
+                                hand_over = Some(command);
+                                break;
+                            }
+                            only_ran = true;
+                            format!("exit code {}, and {}", output.exit_code, Problem::NotFixed { file: only.file })
+                        }
                         None => format!("exit code {}", output.exit_code),
                     };
                     failure =
@@ -541,10 +604,17 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             }
         }
     }
+    let left = deadline.saturating_duration_since(Instant::now());
+    if let Some(command) = hand_over {
+        tracing::debug!(%command, "only the program was run again: the fix-and-rerun loop takes over");
+        progress(request, attempt, caller.tokens_so_far(), "fixing and running the program again");
+        let mut rest = request.clone();
+        rest.timeout = left;
+        return run_rerun(shared, &rest, &command).await;
+    }
     let last = failure
         .map(|f| format!("{}; output ends: {}", f.how, one_line(&tail(&f.output, 300), 300)))
         .unwrap_or_default();
-    let left = deadline.saturating_duration_since(Instant::now());
     if shared.config.script_fallback
         && stuck_at_prompt
         && left > Duration::from_secs(1)
@@ -590,9 +660,17 @@ impl Launch<'_> {
     }
 }
 
-/// A model's script as it runs: tidied by the shell where the profile wants its fixes (`AgentConfig::shell_fixes`).
-fn tidied(shared: &Shared, goal: &str, script: Script) -> Script {
-    if shared.config.shell_fixes { script_fix::tidy(goal, &script) } else { script }
+/// A model's script as it runs: tidied by the shell where the profile wants its fixes (`AgentConfig::shell_fixes`),
+/// its `sed -i` patterns copied from a file matched as that text ([`literal_sed`]).
+fn tidied(shared: &Shared, goal: &str, cwd: &str, script: Script) -> Script {
+    if !shared.config.shell_fixes {
+        return script;
+    }
+    let script = script_fix::tidy(goal, &script);
+    match script.language {
+        Language::Bash => Script { text: literal_sed::literal_seds(&script.text, std::path::Path::new(cwd)), ..script },
+        Language::Python => script,
+    }
 }
 
 /// A second opinion on an accepted result ([`consensus`]).
@@ -620,7 +698,9 @@ impl Second<'_> {
             return Opinion::Nothing("the token budget is spent".into());
         }
         let script = match self.writer.second(attempt).await {
-            Written::Script(script) => tidied(self.writer.shared, &request.subtask.description, script),
+            Written::Script(script) => {
+                tidied(self.writer.shared, &request.subtask.description, self.writer.cwd, script)
+            }
             Written::Unreadable(_) => return Opinion::Nothing("the reply held no script".into()),
             Written::End(outcome) => {
                 return Opinion::Nothing(outcome.reason.unwrap_or_else(|| "the call ended".into()));
@@ -754,9 +834,15 @@ impl Writer<'_> {
             cwd: self.cwd,
             inputs: self.inputs,
         };
+        // A program the failed script needs that is not installed here is named (`not_installed`).
+        let how = failure.map(|f| crate::runners::not_installed::told(&f.how, &f.output, &f.script));
         let prompt = script_request(&ScriptPrompt {
             workplace,
-            failed: failure.map(|f| FailedScript { script: &f.script, failure: &f.how, output: &f.output }),
+            failed: failure.zip(how.as_deref()).map(|(f, how)| FailedScript {
+                script: &f.script,
+                failure: how,
+                output: &f.output,
+            }),
             examples: examples && self.shared.config.worked_examples,
         });
         let shape = CallShape {

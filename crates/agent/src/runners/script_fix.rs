@@ -16,8 +16,10 @@ use tmux_habitat::shell_quote;
 
 use crate::claims::goal_destinations;
 use crate::goal_spec::GoalSpec;
+use crate::runners::python_readers::listed_readers;
 use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number, tells_a_number};
 use crate::runners::script::{Language, Script};
+use crate::runners::size_bound::inclusive_sizes;
 
 /// `wc` with options and one file operand that ends its command (`wc -l notes.txt > n`, `$(wc -w a.txt)`): it
 /// prints the name after the count. Read on stdin, it prints the count alone.
@@ -75,7 +77,9 @@ static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
 
 /// `script` with what cannot be meant fixed: a lone file operand of `wc` is read on stdin when the goal wants a
 /// number, so the count is not followed by the name; `mkdir` makes missing parents, and the directory of a file
-/// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks.
+/// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks, and
+/// a CSV reader it reads again is read into a list ([`listed_readers`]); `find -size` includes a bound in bytes the
+/// goal includes ([`inclusive_sizes`]).
 pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     let mut text = script.text.clone();
     if script.language == Language::Bash {
@@ -83,9 +87,10 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
             text = stdin_for_wc(&text);
         }
         text = with_parents(goal, &text);
+        text = inclusive_sizes(goal, &text);
     }
     text = match script.language {
-        Language::Python => with_imports(&text, 1),
+        Language::Python => with_imports(&listed_readers(&text), 1),
         Language::Bash => heredoc_imports(&shell_after_python(&closed_heredoc(&text))),
     };
     Script { language: script.language, text }
@@ -281,7 +286,7 @@ fn heredoc_imports(text: &str) -> String {
         };
         let end = (at + 1..lines.len()).find(|&i| lines[i].trim() == delimiter).unwrap_or(lines.len());
         let code = lines[at + 1..end].join("\n");
-        out.push(with_imports(&code, 0));
+        out.push(with_imports(&listed_readers(&code), 0));
         if end < lines.len() {
             out.push(lines[end].to_owned());
         }

@@ -10,6 +10,8 @@
 
 use router::shell_syntax;
 
+use crate::config_line::{KeyLine, bare, unquoted};
+
 /// One key to set in one config file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Setting {
@@ -150,7 +152,7 @@ impl Setting {
     /// A new line for the key, in the style of the keys around it (`like`): their separator, indentation and quotes.
     fn line(&self, section: Option<&str>, like: &[KeyLine]) -> String {
         if let Some(model) = like.first() {
-            let quote = like.iter().all(|k| k.quote.is_some()).then_some(model.quote).flatten();
+            let quote = like.iter().all(|k| k.quote().is_some()).then(|| model.quote()).flatten();
             let value = match quote {
                 Some(q) if !bare(&self.value) => format!("{q}{}{q}", unquoted(&self.value)),
                 _ => self.value.clone(),
@@ -166,20 +168,6 @@ impl Setting {
         let spaced = section.is_some() || toml || self.file.ends_with(".ini") || self.file.ends_with(".cfg");
         format!("{}{}{value}", self.key, if spaced { " = " } else { "=" })
     }
-}
-
-/// A value a config file writes without quotes: a number or a boolean.
-fn bare(value: &str) -> bool {
-    value.parse::<f64>().is_ok() || matches!(value, "true" | "false")
-}
-
-fn unquoted(value: &str) -> &str {
-    for q in ['"', '\''] {
-        if let Some(inner) = value.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
-            return inner;
-        }
-    }
-    value
 }
 
 /// `lines` joined back as `original` ended: with its final newline, or without one.
@@ -232,48 +220,6 @@ fn sections<'a>(lines: &[&'a str]) -> Vec<Section<'a>> {
         }
     }
     out
-}
-
-/// A `key = value` line (or `key=value`, `key: value`, `export KEY=value`), cut into its parts.
-#[derive(Clone)]
-struct KeyLine<'a> {
-    /// What comes before the key: indentation, and `export ` where the line has it.
-    prefix: &'a str,
-    key: &'a str,
-    /// From the key's end to the value's start (` = `, `=`, `: `).
-    separator: &'a str,
-    /// The quote around the value, where it has one.
-    quote: Option<char>,
-}
-
-impl<'a> KeyLine<'a> {
-    fn read(line: &'a str) -> Option<Self> {
-        let body = line.trim_start();
-        if body.is_empty() || body.starts_with(['#', ';', '[']) {
-            return None;
-        }
-        let exported = body.strip_prefix("export ").map_or(body, str::trim_start);
-        let at = exported.find(['=', ':'])?;
-        let key = exported[..at].trim_end();
-        if key.is_empty() || key.contains(char::is_whitespace) {
-            return None;
-        }
-        let after = &exported[at + 1..];
-        let value = after.trim_start();
-        let separator = &exported[key.len()..exported.len() - value.len()];
-        let value = value.trim_end();
-        let quote = value.chars().next().filter(|q| matches!(q, '"' | '\'') && value.len() > 1 && value.ends_with(*q));
-        Some(Self { prefix: &line[..line.len() - exported.len()], key, separator, quote })
-    }
-
-    /// The line with its value replaced, its indentation, separator and quotes kept.
-    fn with_value(&self, value: &str) -> String {
-        let value = match self.quote {
-            Some(q) => format!("{q}{}{q}", unquoted(value)),
-            None => value.to_owned(),
-        };
-        format!("{}{}{}{value}", self.prefix, self.key, self.separator)
-    }
 }
 
 #[cfg(test)]
@@ -330,6 +276,8 @@ mod tests {
             applied("set s.ini [remote] timeout 30", Some(ini)),
             "[local]\ntimeout = 5\n\n[remote]\nhost = example.org\ntimeout = 30\n"
         );
+        // A comment after the value stays (it was dropped once).
+        assert_eq!(applied("set w.ini PORT 81", Some("PORT = 80 ; the web port\n")), "PORT = 81 ; the web port\n");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use tmux_habitat::shell_quote;
+use tmux_habitat::shell_word;
 
 use super::rerun::looks_like_file;
 
@@ -48,6 +48,16 @@ static NOT_EXECUTABLE: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?ix)
         (?:['"`]?(?P<a>[\w.][\w./-]*)['"`]?:?\s+(?:is\s+not|isn't)\s+(?:an?\s+)?executable)
         |(?:(?P<b>[\w.][\w./-]*):\s+permission\s+denied)"#,
+    )
+});
+
+/// A file the error says is missing, and that an empty one will do: `CHANGELOG.md is missing (an empty file is
+/// fine)`, `notes.txt not found; it may be empty`.
+static MISSING_EMPTY_OK: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?ix)['"`]?(?P<file>[\w.][\w./-]*?)['"`]?:?\s+(?:is\s+missing|does\s+not\s+exist|doesn't\s+exist|not\s+found|is\s+required)\b
+        .*?\b(?:an\s+empty\s+(?:one|file)?\s*(?:is\s+(?:fine|ok|okay|enough|allowed|acceptable)|will\s+do|works|suffices|counts)
+           |(?:it\s+)?(?:may|can)\s+be\s+empty)\b"#,
     )
 });
 
@@ -169,6 +179,7 @@ pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
     let start = lines.len().saturating_sub(TAIL_LINES);
     lines[start..].iter().rev().find_map(|line| {
         directory(line, scene)
+            .or_else(|| empty_file(line, scene))
             .or_else(|| executable(line, scene))
             .or_else(|| stated_line(line, scene))
             .or_else(|| stated_value(line, scene))
@@ -213,6 +224,17 @@ fn directory(line: &str, scene: &Scene<'_>) -> Option<String> {
     (!scene.cwd.join(relative).exists()).then(|| format!("mkdir -p {relative}"))
 }
 
+/// `touch FILE` for a file here that the line says is missing and may be empty (not the program).
+fn empty_file(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = MISSING_EMPTY_OK.captures(line)?;
+    let path = found.name("file")?.as_str();
+    let relative = inside(path).filter(|p| looks_like_file(p) && !same_file(p, scene.program))?;
+    let path = scene.cwd.join(relative);
+    // Its folder is there: a file in a folder that is missing is another error's to say.
+    let folder_there = path.parent().is_some_and(Path::is_dir);
+    (!path.exists() && folder_there).then(|| format!("touch {}", shell_word(relative)))
+}
+
 /// `chmod +x FILE` for a file here that the line says cannot be run and has no execute bit (not the program: the
 /// task may forbid touching it, and the model can say so).
 fn executable(line: &str, scene: &Scene<'_>) -> Option<String> {
@@ -241,7 +263,7 @@ fn stated_line(line: &str, scene: &Scene<'_>) -> Option<String> {
     {
         return None;
     }
-    let quoted = word(&stated);
+    let quoted = shell_word(&stated);
     let text = match std::fs::read_to_string(scene.cwd.join(&file)) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -255,7 +277,7 @@ fn stated_line(line: &str, scene: &Scene<'_>) -> Option<String> {
     match setting {
         Some(setting) => {
             let section = section_of(before, &text);
-            Some(format!("set {file} {section}{} {}", &setting["key"], word(&setting["value"])))
+            Some(format!("set {file} {section}{} {}", &setting["key"], shell_word(&setting["value"])))
         }
         None => Some(format!("printf '%s\\n' {quoted} >> {file}")),
     }
@@ -276,7 +298,7 @@ fn stated_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     let before = &line[..found.get(0)?.start()];
     let file = named_file(before, scene)?;
     let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
-    Some(format!("set {file} {}{key} {}", section_of(before, &text), word(value)))
+    Some(format!("set {file} {}{key} {}", section_of(before, &text), shell_word(value)))
 }
 
 /// The section `error` names (`[remote] `), where `text` has it; else nothing.
@@ -362,12 +384,6 @@ fn mentions(task: &str, word: &str) -> bool {
     Regex::new(&format!(r"(?i)\b{}\b", regex::escape(word))).is_ok_and(|re| re.is_match(task))
 }
 
-/// `text` as one shell word: bare where nothing in it is special to the shell, else quoted.
-fn word(text: &str) -> String {
-    let plain = text.chars().all(|c| c.is_alphanumeric() || "_./:@%+,=-".contains(c));
-    if plain { text.to_owned() } else { shell_quote(text) }
-}
-
 /// The line an error states, without the quotes around it and the punctuation of the sentence it ends; `None` for an
 /// empty or overlong one.
 fn clean_line(text: &str) -> Option<String> {
@@ -418,6 +434,24 @@ mod tests {
         assert_eq!(fix("job: directory '../up' does not exist", TASK, p), None);
         std::fs::create_dir(p.join("out")).unwrap();
         assert_eq!(fix("job: output directory 'out' does not exist", TASK, p), None, "it is there");
+    }
+
+    #[test]
+    fn a_missing_file_that_may_be_empty_is_made_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("run.sh"), "").unwrap();
+        let scene = Scene { task: "Run ./run.sh until it works.", program: "./run.sh", cwd: dir.path() };
+        let fix = |line: &str| stated_fix(line, &scene);
+        assert_eq!(
+            fix("run: error: CHANGES.md is missing (an empty file is fine)").as_deref(),
+            Some("touch CHANGES.md")
+        );
+        assert_eq!(fix("'seen.lst' not found; it may be empty").as_deref(), Some("touch seen.lst"));
+        assert_eq!(fix("error: run.sh is missing (an empty one will do)"), None, "the program");
+        assert_eq!(fix("error: CHANGES.md is missing"), None, "nothing says empty will do");
+        assert_eq!(fix("error: out/CHANGES.md is missing (an empty file is fine)"), None, "its folder is missing");
+        std::fs::write(dir.path().join("CHANGES.md"), "").unwrap();
+        assert_eq!(fix("run: error: CHANGES.md is missing (an empty file is fine)"), None, "it is there");
     }
 
     #[test]

@@ -1,0 +1,2 @@
+#!/bin/bash
+find tools -name '*.sh' -exec chmod +x {} +

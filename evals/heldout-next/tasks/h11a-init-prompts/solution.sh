@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'weather-bot\nPriya Nair\n2\n' | ./init.sh

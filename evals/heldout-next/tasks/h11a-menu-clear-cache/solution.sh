@@ -1,0 +1,2 @@
+#!/bin/bash
+printf '2\ny\n4\n' | ./maint.sh

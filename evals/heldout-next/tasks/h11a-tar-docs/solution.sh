@@ -1,0 +1,2 @@
+#!/bin/bash
+tar czf docs.tar.gz docs

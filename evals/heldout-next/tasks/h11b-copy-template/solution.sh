@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+cp -a template/. newproj/

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf docs.tar.gz docs
