@@ -115,7 +115,7 @@ fn names_own_files(task: &str, context: &RouteContext) -> bool {
 const FILE_NOUNS: &[&str] = &["file", "files", "folder", "folders", "directory", "directories", "dir"];
 
 /// Abbreviations that look like a file's name once their last full stop is trimmed.
-const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "a.m", "p.m", "vs"];
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "a.m", "p.m"];
 
 /// Whether `task` asks how to do something, rather than to do it ("how do I …", "how to …").
 fn asks_how(task: &str) -> bool {

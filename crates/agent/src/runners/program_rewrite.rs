@@ -112,7 +112,7 @@ pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<OnlyRun> {
         let words: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
         if super::rerun::runs(&words, name) {
             ran = Some(words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" "));
-        } else if !words.first().is_some_and(|w| PRINTS.contains(&shell_syntax::program_name(w))) {
+        } else if !words.first().is_some_and(|w| CHANGES_NOTHING.contains(&shell_syntax::program_name(w))) {
             return None;
         } else if words.first().is_some_and(|w| w == "cd") && words.get(1).is_some_and(|d| d != ".") {
             moved = true;
@@ -122,7 +122,7 @@ pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<OnlyRun> {
 }
 
 /// Commands that change no file: what a script that only runs a program may hold besides.
-const PRINTS: &[&str] = &["echo", "printf", "cd", "set", "exit", "true", ":", "pwd", "ls"];
+const CHANGES_NOTHING: &[&str] = &["echo", "printf", "cd", "set", "exit", "true", ":", "pwd", "ls"];
 
 /// Whether `script` holds most of `program`'s lines (those with some substance: comments and short lines left out).
 fn rewrites(program: &str, script: &str) -> bool {
