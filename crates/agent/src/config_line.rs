@@ -9,10 +9,10 @@ use regex::Regex;
 
 /// Indentation and `export `, the key, the separator, the value (quoted, or bare words), and what follows it: a
 /// comment after whitespace (`# …`, `; …`), or trailing whitespace. A `#` inside a bare value (`a#b`, a URL's
-/// fragment) is part of it.
+/// fragment, `#ff0000`) is part of it; `# ` after the separator is a comment (`barn:  # the barn`: no value).
 static KEY_LINE: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"^(?P<prefix>\s*(?:export\s+)?)(?P<key>[A-Za-z_][\w.-]*)(?P<sep>\s*[=:][ \t]*)(?P<value>"[^"]*"|'[^']*'|(?:[^\s"']\S*?(?:[ \t]+[^\s#;]\S*?)*?)?)(?P<rest>(?:[ \t]+[#;].*)?\s*)$"#,
+        r#"^(?P<prefix>\s*(?:export\s+)?)(?P<key>[A-Za-z_][\w.-]*)(?P<sep>\s*[=:][ \t]*)(?P<value>"[^"]*"|'[^']*'|(?:(?:[^\s"'#;]|[#;]\S)\S*?(?:[ \t]+[^\s#;]\S*?)*?)?)(?P<rest>(?:[ \t]+[#;].*)?\s*)$"#,
     )
 });
 
@@ -63,11 +63,17 @@ impl<'a> KeyLine<'a> {
     /// The line with `value` in place of its own, quoted as its own is; its indentation, separator and comment
     /// kept.
     pub(crate) fn with_value(&self, value: &str) -> String {
+        format!("{}{}", self.without_comment(value), &self.line[self.value.end..])
+    }
+
+    /// The line with `value` in place of its own and nothing after it: a program whose parser reads an inline
+    /// comment as part of the value (Python's `configparser` by default) complains of the comment too.
+    pub(crate) fn without_comment(&self, value: &str) -> String {
         let value = match self.quote() {
             Some(q) => format!("{q}{}{q}", unquoted(value)),
             None => value.to_owned(),
         };
-        format!("{}{value}{}", &self.line[..self.value.start], &self.line[self.value.end..])
+        format!("{}{value}", &self.line[..self.value.start])
     }
 }
 
@@ -103,6 +109,8 @@ mod tests {
         assert_eq!(parts("greeting = hello there ; said twice"), Some(("", "greeting", " = ", "hello there")));
         assert_eq!(parts("url = http://x/#top"), Some(("", "url", " = ", "http://x/#top")));
         assert_eq!(parts("barn:"), Some(("", "barn", ":", "")));
+        assert_eq!(parts("barn:   # the barn"), Some(("", "barn", ":  ", "")));
+        assert_eq!(parts("color = #ff0000 ; red"), Some(("", "color", " = ", "#ff0000")));
         assert_eq!(parts("key =\r"), Some(("", "key", " =", "")));
         for none in ["# port = 1", "; port = 1", "[web]", "", "   ", "- item: 1", "just words"] {
             assert_eq!(parts(none), None, "{none:?}");

@@ -91,6 +91,7 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     }
     let base = file.rsplit('/').next().unwrap_or(file);
     let words: Vec<String> = noted
+        .clone()
         .map(|(_, name)| name)
         .into_iter()
         .chain(set["what"].split_whitespace())
@@ -102,6 +103,12 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     let text = std::fs::read_to_string(path).ok()?;
     let yaml = file.ends_with(".yaml") || file.ends_with(".yml");
     let lines = key_lines(&text, yaml);
+    // A section named in brackets that the file does not have: which line is meant is not for the shell to guess.
+    if let Some((_, name)) = noted
+        && !lines.iter().any(|l| l.path.iter().any(|p| plain(p) == plain(name)))
+    {
+        return None;
+    }
     let chosen = choose(&lines, &words)?;
     let placed = &lines[chosen];
     // TOML needs quotes around a word; a bare value there is a number or a boolean, and a word is not guessed.
@@ -263,8 +270,9 @@ mod tests {
         assert_eq!(set.unwrap().text, INI.replace("port = 6379", "port = 6380"));
         let set = edit("Set the public web port to 9000 in mill.ini. Keep the rest.", "mill.ini", INI);
         assert_eq!(set.unwrap().text, INI.replace("port = 8080 ; public", "port = 9000 ; public"));
-        // A section the file lacks places nothing.
+        // A section the file lacks places nothing, even where the key is on one line only.
         assert_eq!(edit("Set the port to 1 in mill.ini (the [queue] section).", "mill.ini", INI), None);
+        assert_eq!(edit("Set the port to 1 in one.ini (the [queue] section).", "one.ini", "[web]\nport = 80\n"), None);
     }
 
     #[test]

@@ -475,7 +475,7 @@ async fn a_menu_that_comes_back_is_quit_once_what_the_task_asks_is_done() {
     // The model picks the one item the task names; the menu comes back, and its quit item is typed without a call.
     world.replies(&[&answer("2) Walk the dogs"), &look_yes()]);
     let agent = world.agent();
-    let task = "Use ./kennel.sh to walk the dogs.";
+    let task = "Use ./kennel.sh to walk the dogs, then quit.";
     let summary = world.run(&agent, &plan("script", task, Some("./kennel.sh"))).await;
     let result = summary.result("s").unwrap();
     assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");

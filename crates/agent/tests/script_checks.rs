@@ -294,6 +294,22 @@ async fn a_result_of_nothing_is_kept_when_the_new_script_fails() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_of_nothing_on_the_last_attempt_is_kept_when_the_new_script_fails() {
+    let world = World::new().await;
+    std::fs::write(world.work.path().join("app.log"), "INFO ok\n").unwrap();
+    // Two attempts: the first fails, the second finds nothing and is sent back, the one after it fails too: the
+    // script that found nothing runs again, without a call.
+    world.replies(&["```bash\nexit 3\n```", FOUND_NOTHING, "```bash\nawk '{' app.log > n.txt\n```"]);
+    let agent = world.agent_with(AgentConfig { script_attempts: 2, ..checked_by_a_second_script() }, None);
+    let goal = "How many FATAL lines does app.log have? Write the number to n.txt.";
+    let summary = world.run(&agent, &plan(goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("n.txt"), "0\n");
+    assert_eq!(world.prompts().len(), 3, "{:#?}", world.prompts());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_goal_that_sets_one_key_is_edited_by_the_shell_without_a_call() {
     let ini = "; mill settings\n[web]\nport = 8080 ; public\n\n[cache]\nport = 6379\nttl = 300\n";
     let world = World::new().await;

@@ -108,17 +108,24 @@ pub(crate) fn only_runs(spec: &GoalSpec, script: &Script) -> Option<OnlyRun> {
         {
             return None;
         }
-        let (words, _) = shell_syntax::strip_prefixes(&command.words);
-        let words: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+        let (found, _) = shell_syntax::strip_prefixes(&command.words);
+        let words: Vec<String> = found.iter().map(|w| w.text.clone()).collect();
         if super::rerun::runs(&words, name) {
-            ran = Some(words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" "));
+            // Typed again as the script typed it: a word the shell would expand (`$HOME`, `*.csv`, `~`), an
+            // assignment before it or a wrapper's word left out would make it another command: none is given then.
+            let expands = found
+                .iter()
+                .any(|w| w.text.contains(['$', '`']) || (!w.quoted && w.text.contains(['*', '?', '[', '~'])));
+            let wrapped = found.len() != command.words.len() || !command.assignments.is_empty();
+            ran =
+                Some((!expands && !wrapped).then(|| words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" ")));
         } else if !words.first().is_some_and(|w| CHANGES_NOTHING.contains(&shell_syntax::program_name(w))) {
             return None;
-        } else if words.first().is_some_and(|w| w == "cd") && words.get(1).is_some_and(|d| d != ".") {
+        } else if words.first().is_some_and(|w| w == "cd") && words.get(1).is_none_or(|d| d != ".") {
             moved = true;
         }
     }
-    ran.map(|command| OnlyRun { file: program.clone(), command: (!moved).then_some(command) })
+    ran.map(|command| OnlyRun { file: program.clone(), command: command.filter(|_| !moved) })
 }
 
 /// Commands that change no file: what a script that only runs a program may hold besides.
@@ -260,8 +267,17 @@ mod tests {
         ] {
             assert_eq!(only_runs(&spec, &bash(fixes)), None, "{fixes}");
         }
-        // Run from another directory: no command line to run it by here.
-        assert_eq!(only_runs(&spec, &bash("cd data && python3 ../tally.py votes.txt")).unwrap().command, None);
+        // Run from another directory, or with words the shell expands or a wrapper: no command line to run it by.
+        for elsewhere in [
+            "cd data && python3 ../tally.py votes.txt",
+            "cd\npython3 tally.py votes.txt",
+            "python3 tally.py *.txt",
+            "python3 tally.py \"$HOME/votes.txt\"",
+            "DEBUG=1 python3 tally.py votes.txt",
+            "timeout 5 python3 tally.py votes.txt",
+        ] {
+            assert_eq!(only_runs(&spec, &bash(elsewhere)).map(|o| o.command), Some(None), "{elsewhere}");
+        }
         let python = Script { language: Language::Python, text: "import subprocess\n".into() };
         assert_eq!(only_runs(&spec, &python), None);
     }

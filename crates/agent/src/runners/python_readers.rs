@@ -13,11 +13,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// `NAME = csv.reader(…)` or `NAME = csv.DictReader(…)`, on a line of its own.
+/// `NAME = csv.reader(` or `NAME = csv.DictReader(` at the start of a line: the call's end is found by its brackets.
 static READER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::patterns::constant(
-        r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<call>csv\.(?:Dict)?[Rr]eader\(.*\))\s*$",
-    )
+    crate::patterns::constant(r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<call>csv\.(?:Dict)?[Rr]eader\()")
 });
 
 /// A `for` line: its indentation.
@@ -29,12 +27,41 @@ pub(crate) fn listed_readers(code: &str) -> String {
     let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
     for (at, line) in lines.iter().enumerate() {
         let Some(found) = READER.captures(line) else { continue };
+        let Some(call) = found.name("call") else { continue };
+        // The call ends where its brackets close; after it only a comment may follow (not `; next(r)`).
+        let Some(end) = closing(line, call.end()) else { continue };
+        let after = line[end..].trim_start();
+        if !(after.is_empty() || after.starts_with('#')) {
+            continue;
+        }
         let name = &found["name"];
         if read_again(&lines[at + 1..], name) {
-            out[at] = format!("{}{} = list({})", &found["indent"], name, &found["call"]);
+            let (call, rest) = (&line[call.start()..end], &line[end..]);
+            out[at] = format!("{}{} = list({call}){rest}", &found["indent"], name);
         }
     }
     out.join("\n")
+}
+
+/// Where the bracket opened just before `from` closes in `line` (the index after it); quotes are skipped.
+fn closing(line: &str, from: usize) -> Option<usize> {
+    let (mut depth, mut quote) = (1usize, None::<char>);
+    for (at, c) in line[from..].char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(from + at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether the lines after a reader's assignment read it in a way an iterator cannot serve: in two places or more,
@@ -44,7 +71,8 @@ fn read_again(after: &[&str], name: &str) -> bool {
     let Ok(own) = Regex::new(&format!(r"\bnext\(\s*{0}\b|\b{0}\s*\.|\b{0}\s*=[^=]", regex::escape(name))) else {
         return false;
     };
-    if after.iter().any(|line| own.is_match(line)) {
+    // A loop that stops early (`break`) may mean the next one to go on where it stopped.
+    if after.iter().any(|line| own.is_match(line) || line.trim() == "break") {
         return false;
     }
     let uses: Vec<usize> = (0..after.len()).filter(|&i| word.is_match(after[i])).collect();
@@ -95,6 +123,9 @@ mod tests {
         assert_eq!(listed_readers(mean), mean.replace("rows = csv.DictReader(f)", "rows = list(csv.DictReader(f))"));
         let twice = "r = csv.reader(open('x.csv'))\nhigh = max(row[1] for row in r)\nlow = min(row[1] for row in r)";
         assert!(listed_readers(twice).starts_with("r = list(csv.reader(open('x.csv')))\n"));
+        // A comment after the call stays after it.
+        let noted = "rows = csv.DictReader(f)  # one dict (per row)\nprint(len(rows))";
+        assert_eq!(listed_readers(noted), "rows = list(csv.DictReader(f))  # one dict (per row)\nprint(len(rows))");
     }
 
     #[test]
@@ -106,6 +137,8 @@ mod tests {
             "rows = csv.DictReader(f)\nfor r in rows:\n    print(r)\nrows = csv.DictReader(g)\nfor r in rows:\n    pass",
             "for name in names:\n    rows = csv.DictReader(open(name))\n    for r in rows:\n        print(r)\n",
             "total = 0\nrows = list(csv.DictReader(f))\nprint(len(rows), rows)\n",
+            "r = csv.reader(f); next(r)\nfor x in r:\n    print(x)\nprint(len(r))",
+            "r = csv.reader(f)\nfor x in r:\n    if x[0] == 'id':\n        break\nfor x in r:\n    print(x)\n",
         ] {
             assert_eq!(listed_readers(code), code, "{code}");
         }

@@ -186,6 +186,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     if !chosen.is_empty()
         && let [(number, item)] = items.as_slice()
         && is_quit(item)
+        && QUITTING.is_match(asker.goal)
     {
         return Some(number.clone());
     }
@@ -250,9 +251,9 @@ fn numbers_for(question: &str, choices: Vec<String>) -> Vec<String> {
     if !NUMBER_QUESTION.is_match(question) {
         return choices;
     }
-    let numbers: Vec<String> =
-        choices.iter().filter(|c| c.parse::<f64>().is_ok() || keeps_default(c)).cloned().collect();
-    if numbers.iter().any(|c| c.parse::<f64>().is_ok()) { numbers } else { choices }
+    let has_digit = |c: &String| c.chars().any(|ch| ch.is_ascii_digit());
+    let numbers: Vec<String> = choices.iter().filter(|c| has_digit(c) || keeps_default(c)).cloned().collect();
+    if numbers.iter().any(has_digit) { numbers } else { choices }
 }
 
 /// Whether an answer keeps a question's default ("keep the default", "the default one", "default", "accept the
@@ -477,11 +478,20 @@ fn menu_left(task: &str, screen: &str, chosen: &[&str]) -> Vec<(String, String)>
         .collect()
 }
 
-/// Whether a menu item leaves the program: `Quit`, `Exit`, `Done`, `Close the tool`.
+/// Whether a menu item leaves the program: `Quit`, `Exit`, `q`; not one that throws work away (`Quit without
+/// saving`, `Exit and discard changes`), nor `Close account` or `End session` (an action of their own).
 fn is_quit(item: &str) -> bool {
     let first = item.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default();
-    ["quit", "exit", "leave", "close", "done", "finish", "end", "bye", "q"].contains(&first.to_lowercase().as_str())
+    let lower = item.to_lowercase();
+    ["quit", "exit", "q", "bye"].contains(&first.to_lowercase().as_str())
+        && !["without saving", "discard", "don't save", "do not save"].iter().any(|w| lower.contains(w))
 }
+
+/// A task that says to leave the program when done: then its quit item is typed without a call once nothing else
+/// is left; otherwise the model chooses among what is left and the quit item.
+static QUITTING: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\b(?:quit|exit|leave|close)\b|\bwhen\s+(?:you'?re|you\s+are)\s+done\b")
+});
 
 /// A prompt answered already, on a line of its own above the question now asked: `Choose [1-4]: 3`.
 static ANSWERED_PROMPT: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[:?]\s*\S+\s*$"));
@@ -640,6 +650,8 @@ mod tests {
         // A number not of this menu: the screen is another question.
         assert!(left("Water the beds.", &["7"]).is_empty());
         assert!(is_quit("Quit") && is_quit("Exit the tool") && is_quit("q") && !is_quit("Query the log"));
+        assert!(!is_quit("Quit without saving") && !is_quit("Close account") && !is_quit("Save and quit"));
+        assert!(QUITTING.is_match("Water the beds, then quit.") && !QUITTING.is_match("Water the beds."));
     }
 
     #[test]
@@ -656,6 +668,9 @@ mod tests {
         assert_eq!(words, ["keep the default", "web"]);
         let kept = numbers_for("Port [8000]:", vec!["keep the default".into(), "8080".into(), "web".into()]);
         assert_eq!(kept, ["keep the default", "8080"]);
+        // A number written with other characters is a number's answer too.
+        let phone = numbers_for("Phone number:", vec!["Ann Lee".into(), "34".into(), "555-0142".into()]);
+        assert_eq!(phone, ["34", "555-0142"]);
     }
 
     #[test]

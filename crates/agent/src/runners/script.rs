@@ -280,7 +280,12 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
             fixed = Some(Script::command_line(&text));
             shell_repairs += 1;
         }
-        while attempt < attempts + shell_repairs + nothing_attempts || again.is_some() {
+        // The last clause: the script written after a result of nothing failed on the last attempt, and the one
+        // that found nothing is still to run again.
+        while attempt < attempts + shell_repairs + nothing_attempts
+            || again.is_some()
+            || (retry_started && nothing_back.is_some() && fixed.is_none())
+        {
             if again.is_none() {
                 attempt += 1;
             }

@@ -125,7 +125,7 @@ impl Setting {
         let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
         let keys = target.keys(&lines);
         if let Some((at, found)) = keys.iter().find(|(_, k)| k.key == self.key) {
-            out[*at] = found.with_value(&self.value);
+            out[*at] = found.without_comment(&self.value);
             return Ok(rejoin(text, &out));
         }
         let near: Vec<KeyLine> = keys.iter().map(|(_, k)| k.clone()).collect();
@@ -276,8 +276,8 @@ mod tests {
             applied("set s.ini [remote] timeout 30", Some(ini)),
             "[local]\ntimeout = 5\n\n[remote]\nhost = example.org\ntimeout = 30\n"
         );
-        // A comment after the value stays (it was dropped once).
-        assert_eq!(applied("set w.ini PORT 81", Some("PORT = 80 ; the web port\n")), "PORT = 81 ; the web port\n");
+        // A comment after the value goes: the program that complained may read it as part of the value.
+        assert_eq!(applied("set w.ini PORT 81", Some("PORT = 80 ; the web port\n")), "PORT = 81\n");
     }
 
     #[test]

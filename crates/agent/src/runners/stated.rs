@@ -55,8 +55,9 @@ static NOT_EXECUTABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// fine)`, `notes.txt not found; it may be empty`.
 static MISSING_EMPTY_OK: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?ix)['"`]?(?P<file>[\w.][\w./-]*?)['"`]?:?\s+(?:is\s+missing|does\s+not\s+exist|doesn't\s+exist|not\s+found|is\s+required)\b
-        .*?\b(?:an\s+empty\s+(?:one|file)?\s*(?:is\s+(?:fine|ok|okay|enough|allowed|acceptable)|will\s+do|works|suffices|counts)
+        r#"(?ix)['"`]?(?P<file>[\w.][\w./-]*?)['"`]?:?\s+(?:is\s+missing|does\s+not\s+exist|doesn't\s+exist|not\s+found|is\s+required)
+        \s*[(;,:-]?\s*
+        (?:an\s+empty\s+(?:one|file)?\s*(?:is\s+(?:fine|ok|okay|enough|allowed|acceptable)|will\s+do|works|suffices|counts)
            |(?:it\s+)?(?:may|can)\s+be\s+empty)\b"#,
     )
 });
@@ -449,6 +450,7 @@ mod tests {
         assert_eq!(fix("'seen.lst' not found; it may be empty").as_deref(), Some("touch seen.lst"));
         assert_eq!(fix("error: run.sh is missing (an empty one will do)"), None, "the program");
         assert_eq!(fix("error: CHANGES.md is missing"), None, "nothing says empty will do");
+        assert_eq!(fix("deploy: CHANGES.md is required; the NOTES field can be empty"), None, "another thing may");
         assert_eq!(fix("error: out/CHANGES.md is missing (an empty file is fine)"), None, "its folder is missing");
         std::fs::write(dir.path().join("CHANGES.md"), "").unwrap();
         assert_eq!(fix("run: error: CHANGES.md is missing (an empty file is fine)"), None, "it is there");
