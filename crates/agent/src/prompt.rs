@@ -35,6 +35,9 @@ const CONFIRM_TASK: &str = include_str!("../prompts/confirm_task.md");
 /// The system prompt of one fixing action of the fix-and-rerun loop.
 pub const FIX_SYSTEM: &str = include_str!("../prompts/fix_system.md");
 const FIX_TASK: &str = include_str!("../prompts/fix_task.md");
+/// The system prompt of a fix made as one corrected line of a file the error points into.
+pub const LINE_FIX_SYSTEM: &str = include_str!("../prompts/line_fix_system.md");
+const LINE_FIX_TASK: &str = include_str!("../prompts/line_fix_task.md");
 /// The system prompt of answering a program's question from the task.
 pub const QUESTION_SYSTEM: &str = include_str!("../prompts/question_system.md");
 const QUESTION_TASK: &str = include_str!("../prompts/question_task.md");
@@ -369,12 +372,7 @@ pub struct FixPrompt<'a> {
 
 /// The prompt of one fixing action: [`FixPrompt`].
 pub fn fix_request(fix: &FixPrompt<'_>) -> Prompt {
-    let fixes = if fix.fixes.is_empty() {
-        String::new()
-    } else {
-        let lines: Vec<String> = fix.fixes.iter().map(|(command, came)| format!("- `{command}`: {came}")).collect();
-        format!("Fixes so far:\n{}", lines.join("\n"))
-    };
+    let fixes = fixes_so_far(fix.fixes);
     let refused = fix.refused.map(|why| format!("Your last reply was not run: {why}.")).unwrap_or_default();
     let user = render_owned(
         FIX_TASK,
@@ -389,6 +387,36 @@ pub fn fix_request(fix: &FixPrompt<'_>) -> Prompt {
         ],
     );
     Prompt::single(FIX_SYSTEM, user)
+}
+
+/// The prompt of a fix made as one corrected line: [`FixPrompt`], and the numbered lines (`N: text`) of `file`
+/// around `line`, the one the error points at.
+pub fn line_fix_request(fix: &FixPrompt<'_>, file: &str, line: usize, lines: &str) -> Prompt {
+    let user = render_owned(
+        LINE_FIX_TASK,
+        &[
+            ("task", fix.task.to_owned()),
+            ("program", fix.program.to_owned()),
+            ("fixes", fixes_so_far(fix.fixes)),
+            ("how", fix.how.to_owned()),
+            ("output", fence("output", "", &tail_lines(fix.output, 15))),
+            ("found", fix.found.map(|found| format!("The shell looked: {found}")).unwrap_or_default()),
+            ("file", file.to_owned()),
+            ("line", line.to_string()),
+            ("lines", fence("file", "", lines)),
+            ("refused", fix.refused.map(|why| format!("Your last reply was not run: {why}.")).unwrap_or_default()),
+        ],
+    );
+    Prompt::single(LINE_FIX_SYSTEM, user)
+}
+
+/// The fixes made so far, one line each, under a heading; nothing when there are none.
+fn fixes_so_far(fixes: &[(String, String)]) -> String {
+    if fixes.is_empty() {
+        return String::new();
+    }
+    let lines: Vec<String> = fixes.iter().map(|(command, came)| format!("- `{command}`: {came}")).collect();
+    format!("Fixes so far:\n{}", lines.join("\n"))
 }
 
 /// The prompt of answering a program's question from the task: the task, the questions answered before (question,

@@ -6,7 +6,7 @@ use clive_agent::observe::Observation;
 use clive_agent::prompt::{
     Exchange, FailedScript, FirstTurn, FixPrompt, INTERACTIVE_SYSTEM, Next, Prompt, ScriptPrompt, Step, Workplace,
     answer_request, confirm_request, fix_request, interactive_conversation, interactive_first, judge_request,
-    llm_request, question_request, script_request, summary_request,
+    line_fix_request, llm_request, question_request, script_request, summary_request,
 };
 use clive_agent::{Input, PaneProfile};
 use tmux_habitat::InterventionKind;
@@ -157,6 +157,29 @@ fn fix_prompts() {
         found: None,
     });
     insta::assert_snapshot!(format!("{}\n=====\n{}", first.transcript(), later.transcript()));
+}
+
+#[test]
+fn line_fix_prompt() {
+    let output = "Traceback (most recent call last):\n  File \"stock.py\", line 7, in total\n    sum_ += qty\nNameError: name \
+                  'qty' is not defined\n";
+    let lines = "1: import json\n2: \n3: def total(items):\n4:     sum_ = 0\n5:     for item in items:\n6:         count = \
+                 int(item[\"count\"])\n7:         sum_ += qty\n8:     return sum_";
+    let prompt = line_fix_request(
+        &FixPrompt {
+            task: "`python3 stock.py` crashes. Fix stock.py so that it prints the stock count.",
+            program: "python3 stock.py",
+            fixes: &[],
+            how: "exit code 1",
+            output,
+            refused: Some("stock.py has no line 80: use the numbers shown"),
+            found: Some("a value read from a file is text (str): it is added as a number only once converted"),
+        },
+        "stock.py",
+        7,
+        lines,
+    );
+    insta::assert_snapshot!(prompt.transcript());
 }
 
 #[test]

@@ -408,10 +408,24 @@ async fn questions_in_turn(questions: &[&str], task: &str, answers: &[&str], ask
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn questions_the_task_answers_as_their_subjects_values_cost_no_call() {
+    let world = World::new().await;
+    program(&world, "enrol.sh", &asking(&["Owner:", "Shop name (lowercase):"]));
+    world.replies(&[&look_yes()]);
+    let agent = world.agent();
+    let task = "Run ./enrol.sh: the owner is Dara Quinn and the shop is called owl-books.";
+    let summary = world.run(&agent, &plan("script", task, Some("./enrol.sh"))).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(world.read("answers.log"), "Dara Quinn|owl-books\n");
+    assert!(world.prompts().is_empty(), "{:#?}", world.prompts());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_questions_in_a_row_are_each_answered_from_the_task() {
     questions_in_turn(
         &["Planet name:", "Moons?"],
-        "Run ./enrol.sh: the planet is Kepler-22b and it has 3 moons.",
+        "Run ./enrol.sh for Kepler-22b, a planet with 3 moons.",
         &["Kepler-22b", "3"],
         2,
     )
@@ -463,6 +477,64 @@ async fn a_sed_fix_copied_from_the_program_matches_the_text_it_copied() {
     assert_eq!(world.prompts().len(), 1, "{:#?}", world.prompts());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_in_a_line_of_the_program_to_fix_is_fixed_by_its_corrected_line() {
+    let world = World::new().await;
+    let text = "#!/usr/bin/env python3\nrows = [{\"grams\": \"120\"}, {\"grams\": \"80\"}]\nweight = 0\nfor row in \
+                rows:\n    weight += row[\"grams\"]\nprint(weight)\n";
+    program(&world, "weigh.py", text);
+    // The first reply names a line that is not there; the second drops the line's indentation, which is kept.
+    world.replies(&[
+        r#"{"line": 50, "text": "weight += int(row[\"grams\"])"}"#,
+        r#"{"line": 5, "text": "weight += int(row[\"grams\"])"}"#,
+    ]);
+    let agent = world.agent();
+    let goal = "`python3 weigh.py` should print the total weight but it crashes. Fix weigh.py and run it again until \
+                it works.";
+    let summary = world.run(&agent, &plan("interactive", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "200");
+    assert_eq!(world.read("weigh.py"), text.replace("+= row[\"grams\"]", "+= int(row[\"grams\"])"));
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 2, "{prompts:#?}");
+    assert!(prompts[0].contains("weigh.py, around line 5:\n<file>\n1: #!/usr/bin/env python3\n"), "{}", prompts[0]);
+    assert!(prompts[0].contains("5:     weight += row[\"grams\"]\n6: print(weight)\n</file>"), "{}", prompts[0]);
+    assert!(prompts[1].contains("Your last reply was not run: weigh.py has no line 50"), "{}", prompts[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_that_fails_in_a_line_of_the_program_to_fix_hands_it_to_the_fix_loop() {
+    let world = World::new().await;
+    let text = "#!/bin/bash\ntotal=0\nfor f in \"$1\"/*.txt do\n  n=$(wc -l < \"$f\")\n  total=$((total + n))\ndone\n\
+                echo \"$total\"\n";
+    program(&world, "tally.sh", text);
+    std::fs::create_dir(world.work.path().join("letters")).unwrap();
+    std::fs::write(world.work.path().join("letters/a.txt"), "one\ntwo\n").unwrap();
+    std::fs::write(world.work.path().join("letters/b.txt"), "three\n").unwrap();
+    world.replies(&[
+        // The script only makes the program executable and runs it: its syntax error points into tally.sh.
+        "```bash\nchmod +x tally.sh\n./tally.sh letters\n```",
+        // The line the error names, given back as it is: the fault is before it.
+        r#"{"line": 4, "text": "  n=$(wc -l < \"$f\")"}"#,
+        r#"{"line": 3, "text": "for f in \"$1\"/*.txt; do"}"#,
+    ]);
+    let agent = world.agent();
+    let goal = "./tally.sh letters should print how many lines the .txt files in letters/ have in all, but it errors \
+                out. Fix the script so that command works.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "3");
+    assert_eq!(world.read("tally.sh"), text.replace("*.txt do", "*.txt; do"));
+    let prompts = world.prompts();
+    assert_eq!(prompts.len(), 3, "{prompts:#?}");
+    assert!(prompts[1].contains("The program: `./tally.sh letters`"), "{}", prompts[1]);
+    assert!(prompts[1].contains("tally.sh, around line 4:\n<file>\n1: #!/bin/bash\n"), "{}", prompts[1]);
+    assert!(prompts[2].contains("tally.sh, around line 3:"), "{}", prompts[2]);
+    assert!(prompts[2].contains("line 4 is right as it is, so the fault is before it"), "{}", prompts[2]);
+}
+
 /// A menu that comes back after each action, until Quit.
 const KENNEL: &str = "#!/bin/bash\nwhile true; do\n  printf '1) Feed the dogs\\n2) Walk the dogs\\n3) Bathe the dogs\\n4) \
                       Quit\\n'\n  read -r -p 'Pick [1-4]: ' c\n  case $c in\n    1) echo fed >> done.log ;;\n    2) echo \
@@ -491,7 +563,7 @@ async fn a_question_the_task_does_not_answer_is_reported_not_guessed() {
     world.replies(&[&answer("Kepler-22b"), &answer("tok-1234")]);
     let agent = world.agent();
     let started = Instant::now();
-    let task = "Run ./enrol.sh; the planet is Kepler-22b.";
+    let task = "Run ./enrol.sh for the planet Kepler-22b.";
     let summary = world.run(&agent, &plan("script", task, Some("./enrol.sh"))).await;
     let result = summary.result("s").unwrap();
     assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");

@@ -19,8 +19,27 @@ const AGAIN: &[&str] = &[
     "start it again",
 ];
 
+/// What a word that orders steps may be followed by and name no step of its own either: leaving the program the task
+/// runs ("use its menu to back up the photos, then quit"), which ends the same session; a plan would run the quitting
+/// in a pane where the program has gone.
+const LEAVE: &[&str] = &[
+    "quit",
+    "exit",
+    "leave the menu",
+    "leave the program",
+    "leave it",
+    "close the menu",
+    "close the program",
+    "choose quit",
+    "choose exit",
+    "pick quit",
+    "pick exit",
+    "select quit",
+    "select exit",
+];
+
 /// Whether `task` names steps of its own: more than one line, or a word that orders steps ("then", "after that",
-/// "finally", …), but for running the program again (`AGAIN`). Commas and "and" do not: "sort it and keep the first
+/// "finally", …), but for running the program again (`AGAIN`) or leaving it (`LEAVE`). Commas and "and" do not: "sort it and keep the first
 /// ten" is one script's work.
 pub(crate) fn names_several_steps(task: &str) -> bool {
     let lower = unquoted(&task.to_lowercase());
@@ -39,7 +58,7 @@ pub(crate) fn names_several_steps(task: &str) -> bool {
         || ORDER.iter().any(|order| {
             spaced.match_indices(&format!(" {order} ")).any(|(at, found)| {
                 let after = &spaced[at + found.len()..];
-                !AGAIN.iter().any(|again| after.starts_with(&format!("{again} ")))
+                !AGAIN.iter().chain(LEAVE).any(|again| after.starts_with(&format!("{again} ")))
             })
         })
 }
@@ -84,6 +103,8 @@ mod tests {
             "Fix config.ini, then run ./build.sh",
             "Run ./a.sh, then rerun it, then count the lines of out.txt",
             "Split notes.txt into words, then count them",
+            "Run ./kennel.sh and feed the dogs, then quitclaim the deed",
+            "Quit the menu, then count the lines of log.txt",
         ] {
             assert!(names_several_steps(task), "{task}");
         }
@@ -100,6 +121,8 @@ mod tests {
             "Run ./release.sh; if it fails, fix the cause it reports, then run it again until it succeeds.",
             "Start tool.py. Fix whatever it complains about and then rerun it until it works.",
             "Don't stop: fix it, then re-run it",
+            "Start ./kennel.sh and use its menu to feed the dogs (answer yes when it asks), then quit the menu.",
+            "Run garden.py, pick 'Water' from its menu, then exit.",
         ] {
             assert!(!names_several_steps(task), "{task}");
         }

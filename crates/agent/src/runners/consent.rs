@@ -175,7 +175,7 @@ fn covers(about: &[String], asked: &[String]) -> bool {
 
 /// Whether two lists of subject words share one, as it is or inflected (`log` and `logs`, `archive` and
 /// `archived`; not `data` and `database`).
-fn shares_a_word(about: &[String], asked: &[String]) -> bool {
+pub(crate) fn shares_a_word(about: &[String], asked: &[String]) -> bool {
     let inflected =
         |a: &str, b: &str| b.strip_prefix(a).is_some_and(|ending| ["", "s", "es", "d", "ed", "ing"].contains(&ending));
     about.iter().any(|a| asked.iter().any(|b| inflected(a, b) || inflected(b, a)))
@@ -183,7 +183,7 @@ fn shares_a_word(about: &[String], asked: &[String]) -> bool {
 
 /// The words of `text` that can name a subject: lower-cased runs of letters and digits of three characters or more,
 /// not little words, nor verbs said of anything.
-fn subject_words(text: &str) -> Vec<String> {
+pub(crate) fn subject_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| word.chars().count() >= 3)
         .map(str::to_lowercase)

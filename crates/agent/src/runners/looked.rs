@@ -48,7 +48,44 @@ pub(crate) fn look(output: &str, cwd: &Path, program: &Path) -> Option<String> {
     {
         return Some(fault);
     }
-    found_elsewhere(output, cwd).or_else(|| named_file_head(output, cwd, program))
+    found_elsewhere(output, cwd).or_else(|| named_file_head(output, cwd, program)).or_else(|| value_fault(output))
+}
+
+/// Python's `ValueError` about a value it could not read as a number, with what the value is.
+static NOT_A_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?m)^ValueError: (?:invalid literal for int\(\) with base 10|could not convert string to float): '(?P<value>[^'\n]{1,60})'",
+    )
+});
+
+/// Python's `TypeError` for text added to a number.
+static TEXT_AND_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?m)^TypeError: (?:unsupported operand type\(s\) for [^:]+: '(?:int|float)' and 'str'|can only concatenate str \(not \x22(?:int|float)\x22\) to str)",
+    )
+});
+
+/// What the value a python program could not use is, told as a fact: a decimal that `int()` cannot read, a word
+/// (a header's name, a label) where a number was read, text added to a number. The 1.5B answered `invalid literal for
+/// int() with base 10: '145.20'` with `int(...)` again, and a header's name read as a score by skipping nothing.
+fn value_fault(output: &str) -> Option<String> {
+    if let Some(found) = NOT_A_NUMBER.captures_iter(output).last() {
+        let value = &found["value"];
+        let told = if value.trim().parse::<f64>().is_ok() {
+            format!("'{value}' has a decimal point: int() cannot read it, float() can")
+        } else if value.chars().any(|c| c.is_alphabetic()) {
+            format!(
+                "'{value}' is a word, not a number: a header line or a label was read as a value, and is to be skipped"
+            )
+        } else {
+            return None;
+        };
+        return Some(told);
+    }
+    TEXT_AND_NUMBER.is_match(output).then(|| {
+        "a value read from a file is text (str): it is added as a number only once converted (float(…) or int(…))"
+            .to_owned()
+    })
 }
 
 /// An error about a file's mode: `Permission denied`, `is not executable`.
@@ -108,29 +145,32 @@ fn first_line_fault(path: &Path) -> Option<String> {
 /// of that name is at `contacts.csv`". `None` when no missing path is named, or none of its name is anywhere else.
 pub(crate) fn found_elsewhere(output: &str, cwd: &Path) -> Option<String> {
     let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
-    for line in lines[lines.len().saturating_sub(TAIL_LINES)..].iter().rev() {
-        if !MISSING.is_match(line) {
-            continue;
-        }
-        for found in PATH.find_iter(line) {
-            let Some(missing) = relative(found.as_str(), cwd) else { continue };
-            if missing.is_empty() || cwd.join(&missing).exists() {
-                continue;
-            }
-            let Some(name) = Path::new(&missing).file_name().and_then(|n| n.to_str()) else { continue };
-            if !name.contains('.') {
-                continue;
-            }
-            let places = same_name(cwd, name);
-            if places.is_empty() {
-                continue;
-            }
-            let places: Vec<String> = places.iter().take(3).map(|p| format!("`{p}`")).collect();
-            let verb = if places.len() == 1 { "a file of that name is at" } else { "files of that name are at" };
-            return Some(format!("`{missing}` does not exist; {verb} {}", places.join(", ")));
-        }
+    lines[lines.len().saturating_sub(TAIL_LINES)..].iter().rev().find_map(|line| {
+        let (missing, places) = missing_found(line, cwd)?;
+        let places: Vec<String> = places.iter().take(3).map(|p| format!("`{p}`")).collect();
+        let verb = if places.len() == 1 { "a file of that name is at" } else { "files of that name are at" };
+        Some(format!("`{missing}` does not exist; {verb} {}", places.join(", ")))
+    })
+}
+
+/// A file `line` says is missing (a name with an extension, relative to `cwd`), and where files of its name are
+/// under `cwd` (shallowest first): `None` where the line says nothing is missing or no such file is found.
+pub(crate) fn missing_found(line: &str, cwd: &Path) -> Option<(String, Vec<String>)> {
+    if !MISSING.is_match(line) {
+        return None;
     }
-    None
+    PATH.find_iter(line).find_map(|found| {
+        let missing = relative(found.as_str(), cwd)?;
+        if missing.is_empty() || cwd.join(&missing).exists() {
+            return None;
+        }
+        let name = Path::new(&missing).file_name().and_then(|n| n.to_str())?;
+        if !name.contains('.') {
+            return None;
+        }
+        let places = same_name(cwd, name);
+        (!places.is_empty()).then_some((missing, places))
+    })
 }
 
 /// `path` as a path relative to `cwd` (`./` dropped); `None` for a path outside it.
@@ -184,6 +224,22 @@ fn same_name(cwd: &Path, name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_python_could_not_use_as_a_number_is_told_what_it_is() {
+        let decimal = "  File \"w.py\", line 4\nValueError: invalid literal for int() with base 10: '12.75'\n";
+        assert!(
+            value_fault(decimal).unwrap().contains("'12.75' has a decimal point: int() cannot read it, float() can")
+        );
+        let word = "ValueError: could not convert string to float: 'weight'\n";
+        assert!(value_fault(word).unwrap().contains("'weight' is a word, not a number: a header line"));
+        let text = "TypeError: unsupported operand type(s) for +=: 'int' and 'str'\n";
+        assert!(value_fault(text).unwrap().contains("converted"));
+        let concat = "TypeError: can only concatenate str (not \"int\") to str\n";
+        assert!(value_fault(concat).is_some());
+        assert_eq!(value_fault("ValueError: could not convert string to float: ''\n"), None);
+        assert_eq!(value_fault("KeyError: 'amount'\n"), None);
+    }
 
     #[test]
     fn a_missing_file_found_under_another_path_is_told() {

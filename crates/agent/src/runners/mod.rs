@@ -2,9 +2,14 @@
 
 mod consensus;
 mod consent;
+mod dot_glob;
+mod field_grep;
 mod final_look;
 mod fix_sources;
+mod header_count;
 mod interactive;
+mod kind_glob;
+mod line_fix;
 mod literal_sed;
 mod looked;
 mod not_installed;
@@ -18,6 +23,7 @@ mod script;
 mod script_fix;
 mod setting;
 mod size_bound;
+mod spaced_names;
 mod staging;
 mod stated;
 mod text;

@@ -42,7 +42,7 @@ pub(crate) fn saved_as_program(goal: &str, spec: &GoalSpec, cwd: &Path, script: 
         shell_quote(program),
         script.text.trim_end_matches('\n')
     );
-    if let Some(run) = run_line(goal, base) {
+    if let Some(run) = run_line(goal, base, cwd) {
         saved.push_str(&run);
         saved.push('\n');
     }
@@ -74,6 +74,19 @@ fn named_inside(word: &shell_syntax::Word, base: &str) -> bool {
 
 /// Commands that print their words.
 const PRINTERS: &[&str] = &["echo", "printf"];
+
+/// The command that runs the program `spec` asks to fix, when `output` (a failed attempt's) points at a line of it
+/// and the goal asks for that program itself to be fixed and shows how it runs: the fix-and-rerun loop then asks for
+/// that line ([`crate::runners::line_fix`]) instead of another whole script. A small model asked for a corrected
+/// script wrote the program out again with its bug, or ran it after a `chmod`.
+pub(crate) fn line_fault(goal: &str, spec: &GoalSpec, cwd: &Path, output: &str) -> Option<String> {
+    let program = fixed_program(spec)?;
+    if !crate::runners::line_fix::asks_to_fix(goal, program) {
+        return None;
+    }
+    crate::runners::line_fix::LineSite::find(output, cwd, std::slice::from_ref(program))?;
+    run_line(goal, program.rsplit('/').next().unwrap_or(program), cwd)
+}
 
 /// The one program `spec` asks to fix, if it names one (and no other).
 fn fixed_program(spec: &GoalSpec) -> Option<&String> {
@@ -150,20 +163,35 @@ fn rewrites(program: &str, script: &str) -> bool {
 }
 
 /// How the goal runs the program `base`: a command in backticks that names it, else `./base`, `bash base` or
-/// `python3 base` with the files named right after it (`./count.sh notes.txt`).
-fn run_line(goal: &str, base: &str) -> Option<String> {
+/// `python3 base` with the words right after it that name files (`./count.sh notes.txt`) or what is in `cwd`
+/// (`./count.sh notes`, a folder).
+fn run_line(goal: &str, base: &str, cwd: &Path) -> Option<String> {
     if let Some(quoted) = QUOTED.captures_iter(goal).filter_map(|c| c.get(1)).find(|q| q.as_str().contains(base)) {
         return Some(quoted.as_str().trim().to_owned());
     }
     let escaped = regex::escape(base);
-    let pattern = format!(
-        r"(?:\b(?:bash|sh|python3?)\s+(?:\./)?{escaped}|(?:^|\s)\./{escaped})((?:\s+[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}\b)*)"
-    );
-    let found = Regex::new(&pattern).ok()?.captures(goal)?;
-    let whole = found.get(0)?.as_str().trim();
-    // A file named after it that ends the sentence keeps its full stop out.
-    Some(whole.trim_end_matches('.').to_owned())
+    let pattern = format!(r"(?:\b(?:bash|sh|python3?)\s+(?:\./)?{escaped}|(?:^|\s)\./{escaped})");
+    let found = Regex::new(&pattern).ok()?.find(goal)?;
+    let mut line = found.as_str().trim().to_owned();
+    for raw in goal[found.end()..].split_whitespace() {
+        // A word that ends the sentence keeps its full stop (or comma) out, and ends the arguments.
+        let word = raw.trim_end_matches(['.', ',', ';', ':']);
+        let plain = !word.is_empty() && word.chars().all(|c| c.is_alphanumeric() || "._/-".contains(c));
+        if !plain || !(FILE_NAME.is_match(word) || cwd.join(word).exists()) {
+            break;
+        }
+        line.push(' ');
+        line.push_str(word);
+        if raw != word {
+            break;
+        }
+    }
+    Some(line)
 }
+
+/// A word with a file's extension (`notes.txt`, `data/2024.csv`).
+static FILE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"^[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$"));
 
 /// A command in backticks.
 static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"`([^`\n]{3,160})`"));
@@ -210,7 +238,13 @@ mod tests {
         let goal = "Fix lines.sh so that `bash lines.sh poem.md` works.";
         let spec = GoalSpec::parse(goal);
         let fixed = Script { language: Language::Bash, text: FIXED.to_owned() };
-        assert_eq!(run_line(goal, "lines.sh").as_deref(), Some("bash lines.sh poem.md"));
+        assert_eq!(run_line(goal, "lines.sh", dir.path()).as_deref(), Some("bash lines.sh poem.md"));
+        // Words after the program that name what is in the directory are its arguments: a folder too.
+        std::fs::create_dir(dir.path().join("poems")).unwrap();
+        let folder = "./lines.sh poems should print the total, but it errors out. Fix the script.";
+        assert_eq!(run_line(folder, "lines.sh", dir.path()).as_deref(), Some("./lines.sh poems"));
+        let unknown = "./lines.sh should print the total of poems but fails. Fix it.";
+        assert_eq!(run_line(unknown, "lines.sh", dir.path()).as_deref(), Some("./lines.sh"));
         // A script that names the program acts on it already; another language, or a script of its own, is no
         // rewrite; a goal that fixes no program has none.
         let sed = Script { language: Language::Bash, text: "#!/bin/bash\nsed -i 's/ then/; then/' lines.sh\n".into() };

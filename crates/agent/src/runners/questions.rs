@@ -22,7 +22,7 @@ use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Seen, Wakeups, Watch, command_view, looks_like_prompt, watch_command};
 use crate::prompt::{confirm_request, question_request};
-use crate::runners::consent::consent;
+use crate::runners::consent::{consent, subject_words};
 
 /// The most questions of one program answered; then it counts as stuck at a prompt.
 pub(crate) const MAX_QUESTIONS: usize = 8;
@@ -70,7 +70,7 @@ pub(crate) async fn answer_questions(
                 if answered.len() >= MAX_QUESTIONS {
                     return Prompted::Seen(seen);
                 }
-                match confirm(asker, &found.prompt, &screen).await {
+                match confirm(asker, &answered, &found.prompt, &screen).await {
                     Some(yes) => (found.prompt.trim().to_owned(), if yes { "y" } else { "n" }.to_owned()),
                     None => return Prompted::Seen(ended_meanwhile(asker).unwrap_or(seen)),
                 }
@@ -146,10 +146,14 @@ pub(crate) async fn waiting_question(pane: &GatedPane) -> Option<String> {
 /// Whether to answer yes to the `[y/N]` question (`question`, at the end of `screen`), as the task calls for: from
 /// the task's words when they settle it ([`consent`]), else from the model. `None` when the call fails or the reply
 /// says neither.
-async fn confirm(asker: &Asker<'_>, question: &str, screen: &str) -> Option<bool> {
+async fn confirm(asker: &Asker<'_>, answered: &[(String, String)], question: &str, screen: &str) -> Option<bool> {
     if let Some(yes) = consent(asker.goal, question) {
         tracing::info!(question, yes, "the task's words answer the yes/no question");
         return Some(yes);
+    }
+    if confirms_chosen_item(asker.goal, answered, question, screen) {
+        tracing::info!(question, "the question confirms the menu item the task asked for");
+        return Some(true);
     }
     let schema = answer_schema(&["yes", "no"]);
     let shape = CallShape {
@@ -165,6 +169,24 @@ async fn confirm(asker: &Asker<'_>, question: &str, screen: &str) -> Option<bool
         "no" => Some(false),
         _ => None,
     }
+}
+
+/// Whether the yes/no `question` confirms the menu item just chosen for the task: the last answer picked an item the
+/// task names (`2) Clear cache` for "use the menu to clear the cache"), and the question is about what that item
+/// names (`This deletes 5 files in cache/. Are you sure? [y/N]`). The task asked for that action; a small model
+/// answered "no" to it (Qwen2.5-Coder 0.5B), and nothing was done. Only where the task's own words settled nothing
+/// ([`consent`]: a question about what the task protects is a no before this is asked).
+fn confirms_chosen_item(task: &str, answered: &[(String, String)], question: &str, screen: &str) -> bool {
+    let Some((asked, number)) = answered.last() else { return false };
+    // The screen up to the line where the menu's question was answered, that line's answer left out.
+    let lines: Vec<&str> = screen.lines().collect();
+    let Some(at) = lines.iter().rposition(|line| line.trim_start().starts_with(asked.trim())) else { return false };
+    let mut menu = lines[..at].join("\n");
+    menu.push('\n');
+    menu.push_str(asked);
+    menu_choices(task, &menu).iter().any(|(n, item)| {
+        n == number && crate::runners::consent::shares_a_word(&subject_words(item), &subject_words(question))
+    })
 }
 
 /// The answer the task gives to the question at the end of `screen`, when it gives one: the reply is constrained to
@@ -189,6 +211,13 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
         && QUITTING.is_match(asker.goal)
     {
         return Some(number.clone());
+    }
+    // "The author is Priya Nair" answers `Author:` in so many words: no call.
+    if items.is_empty()
+        && listed.is_empty()
+        && let Some(value) = told_value(asker.goal, question)
+    {
+        return Some(value);
     }
     let menu: Vec<(String, String)> =
         items.into_iter().map(|(number, item)| (format!("{number}) {item}"), number)).collect();
@@ -232,6 +261,28 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     }
     // "Keep the default" for `Port [8080]:` is Enter, not those words typed.
     Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
+}
+
+/// What the task says a question's subject is: `the author is Priya Nair` for `Author:`, `the project is called
+/// weather-bot` for `Project name (lowercase):`. The question's label (before any bracket, `:` or `?`) gives the
+/// subject words, tried in order; the value runs to a comma, a full stop, `and` or `but`, and is a few words at most.
+/// A 0.5B model answered `Author:` with `project`, a phrase of the task.
+fn told_value(task: &str, question: &str) -> Option<String> {
+    let label = question.split(['(', '[', ':', '?']).next().unwrap_or(question);
+    for word in crate::runners::consent::subject_words(label) {
+        let pattern = format!(
+            r"(?i)\b{}s?\s+(?:is|are|will\s+be|should\s+be|=)\s+(?:called\s+|named\s+)?(?P<value>[^,.;\n]+?)(?:,|\.(?:\s|$)|;|\s+and\s|\s+but\s|\n|$)",
+            regex::escape(&word)
+        );
+        let Ok(re) = Regex::new(&pattern) else { continue };
+        let Some(found) = re.captures(task) else { continue };
+        let value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
+        let words = value.split_whitespace().count();
+        if (1..=5).contains(&words) && !LITTLE.contains(&value.to_lowercase().as_str()) {
+            return Some(value.to_owned());
+        }
+    }
+    None
 }
 
 /// A question whose answer is a number: a number as its default (`Port [8000]:`, `Workers (default 4):`), or a word
@@ -607,6 +658,33 @@ mod tests {
         let offered = candidates("Book a table for Ada; she's sixty-two.", &[], "Age:");
         assert!(offered.contains(&"62".to_owned()), "{offered:?}");
         assert_eq!(number_word("tree"), None);
+    }
+
+    #[test]
+    fn a_question_the_task_answers_as_the_subjects_value_is_answered_so() {
+        let task = "Run ./init.sh to set up the project. It asks some questions: the shop is called owl-books, the                     owner is Dara Quinn, and we want the MIT license.";
+        assert_eq!(told_value(task, "Owner:").as_deref(), Some("Dara Quinn"));
+        assert_eq!(told_value(task, "Shop name (lowercase, dashes):").as_deref(), Some("owl-books"));
+        assert_eq!(told_value("Start it; the port should be 8081.", "Port [8080]:").as_deref(), Some("8081"));
+        assert_eq!(told_value(task, "Email:"), None, "the task says nothing of it");
+        assert_eq!(told_value("Run it; the name is, well, up to you.", "Name:"), None);
+    }
+
+    #[test]
+    fn a_question_that_confirms_the_item_chosen_for_the_task_is_a_yes() {
+        let screen = "Greenhouse\n  1) Show humidity\n  2) Water the plants\n  3) Vent the roof\n  4) Quit\nPick: 2\nThis \
+                      runs the pump for 4 plants. Water them now? [y/N]";
+        let question = "This runs the pump for 4 plants. Water them now? [y/N]";
+        let chosen = [("Pick:".to_owned(), "2".to_owned())];
+        let task = "Use the ./house.sh menu to water the plants. Leave the roof alone.";
+        assert!(confirms_chosen_item(task, &chosen, question, screen));
+        // Another item chosen, a question about something else, or nothing chosen: not settled here.
+        let other = [("Pick:".to_owned(), "1".to_owned())];
+        assert!(!confirms_chosen_item(task, &other, question, screen));
+        assert!(!confirms_chosen_item(task, &chosen, "Format the disk too? [y/N]", screen));
+        assert!(!confirms_chosen_item(task, &[], question, screen));
+        let unnamed = "Use the ./house.sh menu to check the humidity.";
+        assert!(!confirms_chosen_item(unnamed, &chosen, question, screen));
     }
 
     #[test]

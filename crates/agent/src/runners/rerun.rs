@@ -26,14 +26,15 @@ use crate::answer::answer_field;
 use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Patience, Seen, Wakeups, Watch, watch_command};
-use crate::prompt::{FixPrompt, fix_request};
+use crate::prompt::{FixPrompt, fix_request, line_fix_request};
 use crate::runners::fix_sources;
-use crate::runners::literal_sed::literal_seds;
+use crate::runners::line_fix::{LineReply, LineSite, asks_to_fix};
 use crate::runners::questions::{Asker, Prompted, answer_questions};
 use crate::runners::result_check::{Before, check_result, empty_directory, error_line};
 use crate::runners::script::{
     Launch, PROMPT_QUIET, Script, UNSEEN_QUESTION, gate_script, no_pager_file, tail, timed_out,
 };
+use crate::runners::script_fix::fitted_to_files;
 use crate::runners::setting::Setting;
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::stated::{Scene, stated_fix};
@@ -568,8 +569,19 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             .then(|| stated_fix(&output, &scene))
             .flatten();
         let found = super::looked::look(&output, std::path::Path::new(&cwd), &program_path);
+        // An error that points into a line of a file the goal asks to fix: that line is asked for (`line_fix`).
+        let mut site = shared
+            .config
+            .shell_fixes
+            .then(|| {
+                let fixable: Vec<String> =
+                    spec.changes.iter().filter(|f| asks_to_fix(&subtask.description, f)).cloned().collect();
+                LineSite::find(&output, std::path::Path::new(&cwd), &fixable)
+            })
+            .flatten();
         let fix = loop {
             let from_error = stated.take();
+            let mut edit: Option<Vec<(usize, String)>> = None;
             let command = if let Some(command) = &from_error {
                 command.clone()
             } else {
@@ -586,7 +598,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 calls += 1;
                 shared.ledger.update(&subtask.id, |s| s.turns = calls);
                 progress(request, calls, caller.tokens_so_far(), "asking for a fix");
-                let prompt = fix_request(&FixPrompt {
+                let asked = FixPrompt {
                     task: subtask.description.trim(),
                     program,
                     fixes: &fixes,
@@ -594,29 +606,62 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     output: &bound(&output, OUTPUT_CHARS),
                     refused: refused.as_deref(),
                     found: found.as_deref(),
-                });
+                };
+                let prompt = match &site {
+                    Some(site) => line_fix_request(&asked, &site.file, site.line, &site.excerpt()),
+                    None => fix_request(&asked),
+                };
                 // Asked again after a refusal: sampled, where a temperature is configured (greedy, a small model gives
                 // the refused reply again).
                 let temperature = refused.as_ref().and(shared.config.temperature).map(|t| t.max(REASK_TEMPERATURE));
-                let reply = match runs.ask(&prompt, temperature).await {
+                let reply = match runs.ask(&prompt, temperature, site.is_some()).await {
                     Ok(reply) => reply,
                     Err(outcome) => return Ok(outcome),
                 };
-                fix_command(&reply)
+                match site.as_ref().map(|site| (site, LineReply::read(&reply))) {
+                    Some((site, LineReply::Lines(lines))) => {
+                        let shown: Vec<String> =
+                            lines.iter().map(|(n, text)| format!("{n}: {}", text.trim())).collect();
+                        edit = Some(lines);
+                        format!("{} line {}", site.file, shown.join("; line "))
+                    }
+                    Some((_, LineReply::Command(command))) => command,
+                    None => fix_command(&reply),
+                }
             };
             // A `set FILE [SECTION] KEY VALUE` reply: the edit is made here, and runs as a command that writes the
             // file's new text (staged and gated like any fix).
             let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
-            let run = match refusal(&command, program, text.as_deref(), &fixes, &output) {
-                Some(why) => Err(why),
-                None => match Setting::parse(&command) {
-                    // A `sed -i` pattern copied from the file is matched as that text (`literal_sed`).
-                    None if shared.config.shell_fixes => Ok((literal_seds(&command, std::path::Path::new(&cwd)), None)),
-                    None => Ok((command.clone(), None)),
-                    Some(parsed) => parsed.and_then(|setting| {
-                        setting_command(&setting, &at, &subtask.description, attempt + 1)
-                            .map(|run| (run, Some(setting)))
-                    }),
+            // A line given back as it was: the fault is before it, and the next prompt shows the line above.
+            let stepped = match (&edit, site.as_mut()) {
+                (Some(lines), Some(site)) if site.unchanged(lines) => site.step_back(),
+                _ => None,
+            };
+            let run = match (&edit, &site) {
+                _ if stepped.is_some() => Err(stepped.clone().unwrap_or_default()),
+                // Corrected lines: the file's new text, written to the records, copied over the file.
+                (Some(lines), Some(site)) => site.apply(lines).and_then(|new| {
+                    let written = records.join(format!("line-{calls}.txt"));
+                    std::fs::write(&written, new)
+                        .map_err(|error| format!("the new text of {} could not be kept ({error})", site.file))?;
+                    Ok((
+                        format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(&site.file)),
+                        None,
+                    ))
+                }),
+                _ => match refusal(&command, program, text.as_deref(), &fixes, &output) {
+                    Some(why) => Err(why),
+                    None => match Setting::parse(&command) {
+                        // A `sed -i` pattern copied from the file is matched as that text, a name with spaces quoted.
+                        None if shared.config.shell_fixes => {
+                            Ok((fitted_to_files(&subtask.description, &command, std::path::Path::new(&cwd)), None))
+                        }
+                        None => Ok((command.clone(), None)),
+                        Some(parsed) => parsed.and_then(|setting| {
+                            setting_command(&setting, &at, &subtask.description, attempt + 1)
+                                .map(|run| (run, Some(setting)))
+                        }),
+                    },
                 },
             };
             let (run, setting) = match run {
@@ -626,7 +671,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     shared.ledger.update(&subtask.id, |s| s.refused_commands += 1);
                     // The same refused reply again, told why: it will not change; the calls left would be spent on
                     // it.
-                    if last_refused.as_deref() == Some(command.as_str()) {
+                    if stepped.is_none() && last_refused.as_deref() == Some(command.as_str()) {
                         return Ok(RunOutcome::with_status(
                             SubtaskStatus::Failed,
                             format!("`{program}` fails ({how}) and the fix offered twice was not run: {why}"),
@@ -644,9 +689,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 }
                 continue;
             }
-            break (command, run, setting, from_error.is_some());
+            break (command, run, setting, from_error.is_some(), edit.is_some());
         };
-        let (fix, run, setting, from_error) = fix;
+        let (fix, run, setting, from_error, edited) = fix;
         stated_made += u32::from(from_error);
         attempt += 1;
         let doing = if from_error { "fixing as the error says" } else { "fixing" };
@@ -661,7 +706,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         }
         let came = match ran {
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
-                if let (Some(tracer), Some(applied)) = (tracer.as_mut(), &applied) {
+                // A line of a program the goal asks to fix is code, not a value to trace to a source.
+                if let (Some(tracer), Some(applied), false) = (tracer.as_mut(), &applied, edited) {
                     let sources = format!("{}\n{}\n{printed}", subtask.description, text.as_deref().unwrap_or(""));
                     tracer.fix(&fix, applied.changes(), |rel| applied.pre_image(rel), &sources);
                     if let Some(setting) = &setting {
@@ -813,13 +859,28 @@ impl Runs<'_> {
     }
 
     /// One call for a fixing command; the subtask's end when there is no reply.
-    async fn ask(&self, prompt: &crate::prompt::Prompt, temperature: Option<f32>) -> Result<String, RunOutcome> {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": {"command": {"type": "string"}},
-            "required": ["command"],
-            "additionalProperties": false
-        });
+    /// `line`: the reply is a corrected line (`{"line": N, "text": …}`), else a command.
+    async fn ask(
+        &self,
+        prompt: &crate::prompt::Prompt,
+        temperature: Option<f32>,
+        line: bool,
+    ) -> Result<String, RunOutcome> {
+        let schema = if line {
+            serde_json::json!({
+                "type": "object",
+                "properties": {"line": {"type": "integer"}, "text": {"type": "string"}},
+                "required": ["line", "text"],
+                "additionalProperties": false
+            })
+        } else {
+            serde_json::json!({
+                "type": "object",
+                "properties": {"command": {"type": "string"}},
+                "required": ["command"],
+                "additionalProperties": false
+            })
+        };
         let shape = CallShape {
             purpose: "fix",
             max_tokens: self.shared.config.action_tokens,
@@ -834,7 +895,7 @@ impl Runs<'_> {
 }
 
 /// The command of a fix reply: `{"command": …}`, else the first fenced block, else the text.
-fn fix_command(reply: &str) -> String {
+pub(super) fn fix_command(reply: &str) -> String {
     let value: Option<serde_json::Value> = serde_json::from_str(reply.trim()).ok();
     if let Some(command) = value.as_ref().and_then(|v| v.get("command")).and_then(|c| c.as_str()) {
         return command.trim().to_owned();

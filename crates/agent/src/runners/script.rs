@@ -19,7 +19,6 @@ use crate::prompt::{FailedScript, Input, PaneProfile, ScriptPrompt, Workplace, s
 use crate::runners::consensus;
 use crate::runners::final_look;
 use crate::runners::interactive::run_interactive;
-use crate::runners::literal_sed;
 use crate::runners::peek::peek_named_files;
 use crate::runners::program_rewrite;
 use crate::runners::questions::{Asker, Prompted, answer_questions};
@@ -45,8 +44,11 @@ const MAX_SHELL_REPAIRS: u32 = 2;
 /// dropped) through the file `BASH_ENV` names (bash reads it before any script it runs, children included).
 pub(crate) const NO_PAGER_ENV: &str = "PAGER=cat GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER=cat";
 const NO_PAGER_FILE: &str = "no-pager.bash";
+/// `ls` lists one name per line, as it does into a pipe (a script's output is the pane's terminal, where it writes
+/// columns: "how many files are left" printed as one line of six names was no list the shell could count); an
+/// option of the script's own (`-l`, `-C`) comes after, and wins.
 const NO_PAGER: &str = "less() { local a=(); for x; do [[ $x == [-+]* ]] || a+=(\"$x\"); done; cat -- \"${a[@]}\"; }\n\
-                        more() { less \"$@\"; }\nexport -f less more\n";
+                        more() { less \"$@\"; }\nls() { command ls -1 \"$@\"; }\nexport -f less more ls\n";
 
 /// Writes the no-pager file (`BASH_ENV`) into a subtask's records; its path.
 pub(crate) fn no_pager_file(records: &std::path::Path) -> Result<std::path::PathBuf, DagError> {
@@ -546,6 +548,19 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     if let Some(file) = missing_input(&subtask.description, &cwd, &output.output) {
                         return Ok(missing(&file, &cwd));
                     }
+                    // An error in a line of the program the goal fixes: the fix-and-rerun loop asks for that line.
+                    if shared.config.shell_fixes
+                        && output.exit_code != 0
+                        && let Some(command) = program_rewrite::line_fault(
+                            &subtask.description,
+                            &spec,
+                            std::path::Path::new(&cwd),
+                            &output.output,
+                        )
+                    {
+                        hand_over = Some(command);
+                        break;
+                    }
                     // A script that only ran the program the goal fixes, which failed: its error is what to fix,
                     // in the program. (A clean run is not second-guessed: "fix it if it fails" may need nothing.)
                     let how = match program_rewrite::only_runs(&spec, &script) {
@@ -666,15 +681,20 @@ impl Launch<'_> {
 }
 
 /// A model's script as it runs: tidied by the shell where the profile wants its fixes (`AgentConfig::shell_fixes`),
-/// its `sed -i` patterns copied from a file matched as that text ([`literal_sed`]).
+/// then fitted to the files it works on ([`script_fix::fitted_to_files`]).
 fn tidied(shared: &Shared, goal: &str, cwd: &str, script: Script) -> Script {
     if !shared.config.shell_fixes {
         return script;
     }
     let script = script_fix::tidy(goal, &script);
     match script.language {
-        Language::Bash => Script { text: literal_sed::literal_seds(&script.text, std::path::Path::new(cwd)), ..script },
-        Language::Python => script,
+        Language::Bash => {
+            Script { text: script_fix::fitted_to_files(goal, &script.text, std::path::Path::new(cwd)), ..script }
+        }
+        Language::Python => Script {
+            text: crate::runners::header_count::records_counted(goal, &script.text, std::path::Path::new(cwd)),
+            ..script
+        },
     }
 }
 

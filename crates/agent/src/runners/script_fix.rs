@@ -88,12 +88,28 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
         }
         text = with_parents(goal, &text);
         text = inclusive_sizes(goal, &text);
+        text = crate::runners::kind_glob::kind_globs(goal, &text);
+        text = without_endless_yes(goal, &text);
     }
     text = match script.language {
         Language::Python => with_imports(&listed_readers(&text), 1),
         Language::Bash => heredoc_imports(&shell_after_python(&closed_heredoc(&text))),
     };
     Script { language: script.language, text }
+}
+
+/// A bash script (or one command) for `goal` fitted to the files it works on: a `sed -i` pattern copied from a file
+/// is matched as that text ([`literal_seds`](crate::runners::literal_sed::literal_seds)), a name with spaces written
+/// unquoted is quoted ([`quoted_spaced_names`](crate::runners::spaced_names::quoted_spaced_names)), and a folder's
+/// glob copied or moved takes its hidden files ([`with_hidden`](crate::runners::dot_glob::with_hidden)), and a
+/// count of a CSV file's rows counts its records ([`records_counted`](crate::runners::header_count::records_counted)),
+/// and a `grep` for one column's value tests that column ([`field_greps`](crate::runners::field_grep::field_greps)).
+pub(crate) fn fitted_to_files(goal: &str, text: &str, cwd: &std::path::Path) -> String {
+    let text = crate::runners::literal_sed::literal_seds(text, cwd);
+    let text = crate::runners::spaced_names::quoted_spaced_names(&text, cwd);
+    let text = crate::runners::dot_glob::with_hidden(goal, &text, cwd);
+    let text = crate::runners::header_count::records_counted(goal, &text, cwd);
+    crate::runners::field_grep::field_greps(goal, &text, cwd)
 }
 
 /// The most bytes of printed output the shell writes to a file for a script.
@@ -126,7 +142,13 @@ pub(crate) fn repair(
             let made = spec.writes.iter().chain(&spec.guessed).any(|f| f == file);
             // "Write the names to users.txt, then tell me how many": a number printed is the one told, not the
             // file's content.
-            if required.len() != 1 || !made || !a_file || !number(result) || tells_a_number(goal) {
+            if required.len() != 1
+                || !made
+                || !a_file
+                || !number(result)
+                || tells_a_number(goal)
+                || tells_something(goal)
+            {
                 return None;
             }
             format!(
@@ -151,6 +173,38 @@ pub(crate) fn repair(
         _ => return None,
     };
     Some(Script { language: Language::Bash, text })
+}
+
+/// Words that ask for something to be told besides a file ("then tell me which", "let me know who"): what a
+/// script prints may be that answer, not the file's content.
+static TELLS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r"(?i)\b(?:(?:tell|show|give)\s+(?:me|us)|let\s+(?:me|us)\s+know|answer\s+(?:me|with))\b")
+});
+
+/// Whether `goal` asks to be told something besides what it writes: words that ask it ([`TELLS`]), or a question.
+fn tells_something(goal: &str) -> bool {
+    TELLS.is_match(goal) || crate::goal_question::asks_question(goal)
+}
+
+/// `yes |` (or `yes y |`) before a program the goal runs, at a line's start.
+static YES_INTO: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?m)^(?P<indent>[ \t]*)yes(?:[ \t]+[A-Za-z]+)?[ \t]*\|[ \t]*(?P<run>(?:(?:bash|sh|python3?)[ \t]+)?(?P<file>\.?/?[\w./-]*\w))",
+    )
+});
+
+/// `text` without `yes |` in front of a program the goal names: endless "y" lines answer every question the same
+/// way, a menu's too (`yes | ./maint.sh` for "use its menu to clear the cache, say yes when it asks": the menu read
+/// `y` as an unknown item, over and over, until the time limit). The program then runs in the pane, where each
+/// question it asks is answered from the task.
+fn without_endless_yes(goal: &str, text: &str) -> String {
+    YES_INTO
+        .replace_all(text, |c: &Captures<'_>| {
+            let file = c["file"].trim_start_matches("./");
+            let named = !file.is_empty() && goal.contains(file.rsplit('/').next().unwrap_or(file));
+            if named { format!("{}{}", &c["indent"], &c["run"]) } else { c[0].to_owned() }
+        })
+        .into_owned()
 }
 
 /// A path quoted for bash, with a leading `~/` left to the shell to expand.
@@ -182,10 +236,15 @@ fn with_parents(goal: &str, text: &str) -> String {
     let parents: Vec<String> = goal_destinations(goal)
         .iter()
         .filter(|file| joined.contains(file.as_str()))
-        .filter_map(|file| std::path::Path::new(file).parent().map(|p| p.display().to_string()))
+        // A destination written as a folder (`into archive/2023/`) is made itself: files go into it.
+        .filter_map(|file| match file.strip_suffix('/') {
+            Some(folder) => Some(folder.to_owned()),
+            None => std::path::Path::new(file).parent().map(|p| p.display().to_string()),
+        })
         .filter(|parent| {
             let made = |name: &str| joined.contains(&format!("mkdir -p {name}"));
-            !parent.is_empty() && !made(parent) && !made(&shell_path(parent))
+            // `./report.txt`'s parent is the working directory: nothing to make.
+            !parent.is_empty() && parent != "." && !made(parent) && !made(&shell_path(parent))
         })
         .collect();
     if !parents.is_empty() {
@@ -231,6 +290,27 @@ fn closed_heredoc(text: &str) -> String {
         }
         None => text.to_owned(),
     }
+}
+
+/// For each line of a bash script, whether it is inside a heredoc's body (text, not commands). The delimiter line
+/// counts as the body's: it is no command either.
+pub(crate) fn in_heredoc(text: &str) -> Vec<bool> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut inside = vec![false; lines.len()];
+    let mut at = 0;
+    while at < lines.len() {
+        let Some(c) = HEREDOC.captures(lines[at]) else {
+            at += 1;
+            continue;
+        };
+        let tabs = !c[1].is_empty();
+        let delimiter = (2..=4).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+        let ends = |line: &str| if tabs { line.trim_start_matches('\t') } else { line }.trim_end() == delimiter;
+        let end = (at + 1..lines.len()).find(|&i| ends(lines[i])).unwrap_or(lines.len() - 1);
+        inside[at + 1..=end].iter_mut().for_each(|b| *b = true);
+        at = end + 1;
+    }
+    inside
 }
 
 /// A line of bash that runs a program by its path (`python3 deploy.py`, `./deploy.py --dry-run`, `bash x.sh`):
@@ -368,6 +448,16 @@ mod tests {
     }
 
     #[test]
+    fn endless_yes_into_a_program_the_goal_runs_is_left_out() {
+        let goal = "Run ./tidy.sh and use its menu to sweep the porch (say yes when it asks), then quit.";
+        assert_eq!(tidy(goal, &bash("yes | ./tidy.sh")).text, bash("./tidy.sh").text);
+        assert_eq!(tidy(goal, &bash("  yes y | bash tidy.sh")).text, bash("  bash tidy.sh").text);
+        for kept in ["yes | ./other.sh", "printf '2\\ny\\n' | ./tidy.sh", "echo yes | ./tidy.sh"] {
+            assert_eq!(tidy(goal, &bash(kept)).text, bash(kept).text, "{kept}");
+        }
+    }
+
+    #[test]
     fn directories_are_made_before_they_are_written_in() {
         let goal = "Write the line 'hello' to the file reports/2024/summary.txt.";
         assert_eq!(
@@ -386,6 +476,12 @@ mod tests {
         }
         let top = bash("echo hi > notes.txt");
         assert_eq!(tidy("Write hi to notes.txt.", &top), top, "no directory to make");
+        let folder = "Move every file in tray/ whose name starts with old- into kept/2019/ (create it).";
+        assert_eq!(
+            tidy(folder, &bash("mv tray/old-* kept/2019/")).text,
+            bash("mkdir -p 'kept/2019'\nmv tray/old-* kept/2019/").text,
+            "a folder written as one is made itself"
+        );
     }
 
     #[test]
@@ -466,6 +562,10 @@ mod tests {
         let told =
             "Write the distinct callsigns of radio.log to calls.txt, one per line, then tell me how many there are.";
         assert_eq!(fix(told, &Problem::NotWritten { file: "calls.txt".into() }, "4\n"), None, "the number told");
+        let answer = "First merge crew.csv and ships.csv into roster.csv with a header line. Then tell me which ship \
+                      has the largest crew.";
+        let problem = Problem::NotWritten { file: "roster.csv".into() };
+        assert_eq!(fix(answer, &problem, "Endeavour\n"), None, "the name told, not the file's content");
     }
 
     #[test]

@@ -135,7 +135,7 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
 /// `valid values are low, mid, high`.
 static CHOICES: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?ix)\b(?:(?:must|should|has\s+to|needs\s+to)\s+be|expected|(?:valid|allowed)\s+(?:values|choices|options)\s*(?:are|:))
+        r#"(?ix)(?:\b(?:(?:must|should|has\s+to|needs\s+to)\s+be|expected|(?:valid|allowed)\s+(?:values|choices|options)\s*(?:are|:))|\(\s*(?:use|choose|pick)\b)
         \s*(?:one\s+of\s*:?\s*)?(?:either\s+)?
         (?P<choices>['"`]?[\w.-]+['"`]?(?:\s*(?:,\s*(?:or\s+)?|\bor\b|/|\|)\s*['"`]?[\w.-]+['"`]?)+)"#,
     )
@@ -147,6 +147,10 @@ static KEY_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?:['"`](?P<a>[A-Za-z_][\w.-]*)['"`]|\b(?P<b>[A-Za-z_][\w.-]*)\s+(?:in|of|from)\s+['"`]?[\w./-]+\.\w+['"`]?|\b(?P<c>[A-Za-z_][\w.-]*)\s*:?)\s*$"#,
     )
 });
+
+/// A key shown with the value it has: `TARGET='stagng'`, `mode="fast"`.
+static KEY_SET: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r#"\b(?P<key>[A-Za-z_][\w.-]*)=['"]?[^\s'"]*['"]?"#));
 
 /// A correction the error offers: `did you mean 'csv'?`.
 static DID_YOU_MEAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -180,6 +184,7 @@ pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
     let start = lines.len().saturating_sub(TAIL_LINES);
     lines[start..].iter().rev().find_map(|line| {
         directory(line, scene)
+            .or_else(|| copied_into_place(line, scene))
             .or_else(|| empty_file(line, scene))
             .or_else(|| executable(line, scene))
             .or_else(|| stated_line(line, scene))
@@ -196,7 +201,13 @@ pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
 fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     let found = CHOICES.captures(line)?;
     let before = line[..found.get(0)?.start()].trim_end();
-    let key = KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g)))?.as_str();
+    // A key the line shows set to the value it rejects (`TARGET='stagng' in deploy.conf is not valid (use staging or
+    // production)`), else the key right before what it must be.
+    let key = KEY_SET
+        .captures(before)
+        .and_then(|c| c.name("key"))
+        .or_else(|| KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g))))?
+        .as_str();
     let choices: Vec<&str> = found["choices"]
         .split(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
         .filter(|w| !w.is_empty() && *w != "or")
@@ -224,6 +235,61 @@ fn directory(line: &str, scene: &Scene<'_>) -> Option<String> {
     let relative = inside(path)?;
     (!scene.cwd.join(relative).exists()).then(|| format!("mkdir -p {relative}"))
 }
+
+/// A copy of the one file of its name found elsewhere here, for a file the line says is missing (`input file
+/// data/contacts.csv not found` where only `contacts.csv` is found): its folder made first where it is missing. The
+/// file found stays where it is. Not where several files of the name are found (which one is the task's to say),
+/// nor for the program.
+fn copied_into_place(line: &str, scene: &Scene<'_>) -> Option<String> {
+    if let Some(copy) = example_copied(line, scene) {
+        return Some(copy);
+    }
+    let (missing, places) = crate::runners::looked::missing_found(line, scene.cwd)?;
+    let [place] = places.as_slice() else { return None };
+    if same_file(&missing, scene.program) || same_file(place, scene.program) {
+        return None;
+    }
+    let copy = format!("cp -- {} {}", shell_word(place), shell_word(&missing));
+    match Path::new(&missing).parent().filter(|p| !p.as_os_str().is_empty() && !scene.cwd.join(p).is_dir()) {
+        Some(folder) => Some(format!("mkdir -p {} && {copy}", shell_word(&folder.to_string_lossy()))),
+        None => Some(copy),
+    }
+}
+
+/// A copy of the example the line points to for a missing file (`deploy.conf not found (see deploy.conf.example for
+/// the format)`): an existing file the line names whose name is the missing one's with a suffix that marks an
+/// example (`.example`, `.sample`, `.dist`, `.template`, `.default`). The values it holds may still be wrong; the
+/// program says so next.
+fn example_copied(line: &str, scene: &Scene<'_>) -> Option<String> {
+    if !MISSING_FILE.is_match(line) {
+        return None;
+    }
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "()'\"`,;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().find_map(|example| {
+        let base = EXAMPLE_SUFFIXES.iter().find_map(|suffix| example.strip_suffix(suffix))?;
+        let (missing, example) = (inside(base)?, inside(example)?);
+        let there = |p: &str| scene.cwd.join(p).exists();
+        (words.contains(&base)
+            && !there(missing)
+            && scene.cwd.join(example).is_file()
+            && !same_file(missing, scene.program))
+        .then(|| format!("cp -- {} {}", shell_word(example), shell_word(missing)))
+    })
+}
+
+/// The endings of an example of a file: `app.conf.example`.
+const EXAMPLE_SUFFIXES: &[&str] = &[".example", ".sample", ".dist", ".template", ".default", ".tmpl"];
+
+/// A line that says a file is missing.
+static MISSING_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:not\s+found|no\s+such\s+file|does\s+not\s+exist|doesn't\s+exist|missing|cannot\s+(?:open|find))\b",
+    )
+});
 
 /// `touch FILE` for a file here that the line says is missing and may be empty (not the program).
 fn empty_file(line: &str, scene: &Scene<'_>) -> Option<String> {
@@ -438,6 +504,29 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_file_found_once_elsewhere_is_copied_into_place() {
+        let dir = scene_dir(&[("contacts.csv", "name,phone\n"), ("old/notes.txt", "a\n"), ("x/notes.txt", "b\n")]);
+        let p = dir.path();
+        assert_eq!(
+            fix("job: input file data/contacts.csv not found", TASK, p).as_deref(),
+            Some("mkdir -p data && cp -- contacts.csv data/contacts.csv")
+        );
+        std::fs::create_dir(p.join("data")).unwrap();
+        assert_eq!(
+            fix("cannot open data/contacts.csv: No such file or directory", TASK, p).as_deref(),
+            Some("cp -- contacts.csv data/contacts.csv")
+        );
+        assert_eq!(fix("job: notes/notes.txt is missing", TASK, p), None, "two files of that name: which one?");
+        std::fs::write(p.join("mail.conf.example"), "HOST=example.org\n").unwrap();
+        assert_eq!(
+            fix("job: error: mail.conf not found (see mail.conf.example for the format)", TASK, p).as_deref(),
+            Some("cp -- mail.conf.example mail.conf")
+        );
+        assert_eq!(fix("job: mail.conf.example is read-only", TASK, p), None, "nothing missing");
+        assert_eq!(fix("job: input file data/prices.csv not found", TASK, p), None, "none found");
+    }
+
+    #[test]
     fn a_missing_file_that_may_be_empty_is_made_empty() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("run.sh"), "").unwrap();
@@ -547,6 +636,11 @@ mod tests {
         assert_eq!(
             fix("app: app.ini [log] level: expected 'quiet' or 'verbose', got 'loud'", quiet, p).as_deref(),
             Some("set app.ini [log] level quiet")
+        );
+        assert_eq!(
+            fix("job: error: CARRIER='post' in ship.conf is not valid (use courier or freight)", task, p).as_deref(),
+            Some("set ship.conf CARRIER courier"),
+            "the key shown with the value it rejects"
         );
         // The task names none of the values, or more than one: the model's to choose.
         assert_eq!(fix("job: CARRIER in ship.conf must be courier or freight (it is 'post')", TASK, p), None);

@@ -1,0 +1,154 @@
+//! A glob narrowed to the kind of file the goal names: `chmod +x tools/*` for "make every .sh file in tools/
+//! executable" is `chmod +x tools/*.sh`.
+//!
+//! Told to act on the files of one kind in a folder ("every .sh file", "all the .log files") and to leave the rest
+//! alone, Qwen2.5-Coder 1.5B wrote `chmod +x DIR/*` (twice, in two batches of tasks): every other file in the folder
+//! changed too. Where the goal names exactly one extension that way, a command that changes files (not one that only
+//! reads them) given the folder's whole glob `DIR/*` gets the extension's glob instead; where the goal also says the
+//! folder's subfolders count ("subfolders too", "recursively"), it runs on each such file under the folder, by
+//! `find DIR -type f -name '*.EXT' -exec … {} +`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use router::shell_syntax;
+
+/// "every .sh file", "all the .log files", "each .tmp file", "the .bak files", ".csv files": the extension.
+static KIND: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)(?:^|[\s(])\.([a-z0-9]{1,6})\s+(?:files?|scripts?|documents?|logs?|images?|photos?|archives?)\b",
+    )
+});
+
+/// An extension named on its own: `.sh`, `(.log`, not the one of `notes.txt`.
+static EXTENSION: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)(?:^|[\s(,/*])\.([a-z0-9]{1,6})\b"));
+
+/// Words that take in a folder's subfolders.
+static RECURSIVE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:sub-?folders?|sub-?directories|subdirs?|recursive(?:ly)?|nested|at\s+any\s+depth|all\s+levels)\b",
+    )
+});
+
+/// Commands that change the files they are given, every operand a file (so `find … -exec` can take them).
+const CHANGES_EACH: &[&str] = &["chmod", "chown", "chgrp", "rm", "gzip", "bzip2", "xz", "touch", "dos2unix"];
+
+/// `script` with a folder's whole glob narrowed to the one kind of file `goal` names (see the module).
+pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
+    // Every extension the goal names on its own (`.sh`, not `notes.txt`): one, named as a kind of file.
+    let named: std::collections::BTreeSet<String> =
+        EXTENSION.captures_iter(goal).map(|c| c[1].to_ascii_lowercase()).collect();
+    let named: Vec<String> = named.into_iter().collect();
+    let [kind] = named.as_slice() else { return script.to_owned() };
+    if !KIND.captures_iter(goal).any(|c| c[1].eq_ignore_ascii_case(kind)) {
+        return script.to_owned();
+    }
+    let recursive = RECURSIVE.is_match(goal);
+    let heredoc = crate::runners::script_fix::in_heredoc(script);
+    let lines: Vec<String> = script
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| if heredoc[i] { line.to_owned() } else { narrowed(line, kind, recursive) })
+        .collect();
+    lines.join("\n")
+}
+
+/// `line` narrowed where it is one command that changes files and is given one folder's whole glob.
+fn narrowed(line: &str, kind: &str, recursive: bool) -> String {
+    let parsed = shell_syntax::parse(line);
+    let commands: Vec<_> = parsed.commands().collect();
+    let [command] = commands.as_slice() else { return line.to_owned() };
+    let (words, _) = shell_syntax::strip_prefixes(&command.words);
+    let Some((program, args)) = words.split_first() else { return line.to_owned() };
+    let name = shell_syntax::program_name(&program.text);
+    if !CHANGES_EACH.contains(&name) || !command.redirections.is_empty() {
+        return line.to_owned();
+    }
+    let globs: Vec<&shell_syntax::Word> = args.iter().filter(|w| !w.quoted && folder_glob(&w.text).is_some()).collect();
+    let [glob] = globs.as_slice() else { return line.to_owned() };
+    let Some(folder) = folder_glob(&glob.text) else { return line.to_owned() };
+    // The glob as the line writes it: replaced once, where it stands as its own word.
+    let Some(at) = word_at(line, &glob.text) else { return line.to_owned() };
+    if recursive && !args.iter().any(|w| w.text == "-R" || w.text == "-r" || w.text.starts_with("--recursive")) {
+        let options: Vec<&str> = args.iter().filter(|w| !std::ptr::eq(*w, *glob)).map(|w| w.text.as_str()).collect();
+        if options.iter().any(|o| !o.starts_with(['-', '+']) && !o.chars().all(|c| c.is_ascii_digit() || c == ',')) {
+            // Another operand (`chown alice tools/*`): left as it is, not guessed at.
+            return line.to_owned();
+        }
+        let mut run = vec![name.to_owned()];
+        run.extend(options.iter().map(|o| tmux_habitat::shell_word(o)));
+        let find = format!(
+            "find {} -type f -name '*.{kind}' -exec {} {{}} +",
+            tmux_habitat::shell_word(if folder.is_empty() { "." } else { folder }),
+            run.join(" ")
+        );
+        let start = &line[..line.len() - line.trim_start().len()];
+        return format!("{start}{find}");
+    }
+    format!("{}{}.{kind}{}", &line[..at], glob.text, &line[at + glob.text.len()..])
+}
+
+/// The folder of a whole-folder glob (`tools/*` is `tools`, `*` the working directory's ``), if `word` is one.
+pub(crate) fn folder_glob(word: &str) -> Option<&str> {
+    if word == "*" {
+        return Some("");
+    }
+    let folder = word.strip_suffix("/*")?;
+    (!folder.is_empty() && folder.chars().all(|c| c.is_alphanumeric() || "._/-".contains(c))).then_some(folder)
+}
+
+/// Where `word` stands in `line` as a word of its own (blank or the line's end on each side).
+fn word_at(line: &str, word: &str) -> Option<usize> {
+    line.match_indices(word).map(|(at, _)| at).find(|&at| {
+        let before = line[..at].chars().next_back().is_none_or(|c| c.is_whitespace());
+        let after = line[at + word.len()..].chars().next().is_none_or(|c| c.is_whitespace() || c == ';');
+        before && after
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folders_whole_glob_is_narrowed_to_the_kind_the_goal_names() {
+        let goal = "The scripts in bin/ can't be run. Make every .sh file in bin/ executable and leave the rest alone.";
+        for (before, after) in [
+            ("chmod +x bin/*", "chmod +x bin/*.sh"),
+            ("chmod 755 bin/*", "chmod 755 bin/*.sh"),
+            ("  chmod u+x bin/* && echo done", "  chmod u+x bin/* && echo done"),
+            ("chmod +x *", "chmod +x *.sh"),
+        ] {
+            assert_eq!(kind_globs(goal, before), after, "{before}");
+        }
+        let removing = "Delete all the .tmp files in cache/, nothing else.";
+        assert_eq!(kind_globs(removing, "rm -f cache/*"), "rm -f cache/*.tmp");
+    }
+
+    #[test]
+    fn subfolders_take_every_such_file_under_the_folder() {
+        let goal = "Make the .py scripts under tools/ (subfolders too) executable, but leave the other files alone.";
+        assert_eq!(kind_globs(goal, "chmod +x tools/*"), "find tools -type f -name '*.py' -exec chmod +x {} +");
+        assert_eq!(kind_globs(goal, "chmod -R +x tools/*"), "chmod -R +x tools/*.py", "its own recursion");
+        assert_eq!(kind_globs(goal, "chown alice tools/*"), "chown alice tools/*", "another operand");
+    }
+
+    #[test]
+    fn other_goals_and_commands_are_left_alone() {
+        let goal = "Make every .sh file in bin/ executable.";
+        for kept in [
+            "chmod +x bin/*.sh",
+            "ls bin/*",
+            "chmod +x 'bin/*'",
+            "for f in bin/*; do chmod +x \"$f\"; done",
+            "chmod +x bin/* > log.txt",
+        ] {
+            assert_eq!(kind_globs(goal, kept), kept, "{kept}");
+        }
+        let two = "Make the .sh and .py files in bin/ executable.";
+        assert_eq!(kind_globs("Compress every .log file and every .txt file in logs/.", "gzip logs/*"), "gzip logs/*");
+        assert_eq!(kind_globs(two, "chmod +x bin/*"), "chmod +x bin/*", "two kinds");
+        assert_eq!(kind_globs("Make everything in bin/ executable.", "chmod +x bin/*"), "chmod +x bin/*");
+    }
+}

@@ -1,0 +1,352 @@
+//! A fix made line by line, where the error points into a file the goal asks to fix.
+//!
+//! A traceback (`File "stock.py", line 7`) or a shell's syntax error (`deploy.sh: line 6: …`) names the line at
+//! fault, or one just after it. Asked for one shell command, a small model cannot make that change: Qwen2.5-Coder
+//! 1.5B answered a program's `TypeError` with `set` replies for a config file eight times, and its `sed -i` fixes of
+//! program lines in two batches of tasks were wrong. Shown the file's lines around the one named, numbered, it is
+//! asked for the corrected lines only (`7:     total += count`); the shell puts them in place, keeping a line's
+//! indentation where the reply dropped it, and the program runs again. Only a file the goal asks to be fixed or
+//! changed: a program that fails on a missing input points into its own code too, and that code is not at fault.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The most lines a reply may replace.
+const MOST_LINES: usize = 6;
+
+/// Lines shown before the line named (a syntax error is often noticed a few lines after its cause) and after it.
+const BEFORE: usize = 8;
+const AFTER: usize = 3;
+
+/// The most bytes of a file fixed this way.
+const MOST_BYTES: usize = 64 * 1024;
+
+/// Where an error points into a file: a python traceback's frame, a shell's `FILE: line N:`, perl's `at FILE line
+/// N.`, and the common `FILE:N:` (awk, node, compilers).
+static POINTS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r#"File "([^"\n]+)", line (\d+)"#,
+        r"(?m)^([^\s:]+): line (\d+): ",
+        r"\bat (\S+) line (\d+)\.",
+        r"(?m)(?:^|\s)([\w./-]+\.\w+):(\d+):",
+    ]
+    .iter()
+    .map(|p| crate::patterns::constant(p))
+    .collect()
+});
+
+/// A line the error points at, in a file the goal asks to fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineSite {
+    /// The file, relative to the working directory.
+    pub(crate) file: String,
+    /// The line named, from 1.
+    pub(crate) line: usize,
+    /// The file's text when the error was seen.
+    text: String,
+    /// Whether the error is about indentation (then a line's leading blanks are what changes).
+    indentation: bool,
+}
+
+impl LineSite {
+    /// The last place `output` points at that is a line of one of `fixable` (files the goal asks to fix, relative
+    /// to `cwd`), where that file is text and the line exists.
+    pub(crate) fn find(output: &str, cwd: &Path, fixable: &[String]) -> Option<LineSite> {
+        let wanted: Vec<String> = fixable.iter().map(|f| plain(f)).collect();
+        let mut found: Vec<(usize, String, usize)> = POINTS
+            .iter()
+            .flat_map(|re| re.captures_iter(output))
+            .filter_map(|c| {
+                let at = c.get(0)?.start();
+                let file = relative(&c[1], cwd)?;
+                let line = c[2].parse::<usize>().ok()?;
+                wanted.contains(&file).then_some((at, file, line))
+            })
+            .collect();
+        found.sort_by_key(|(at, _, _)| *at);
+        let (_, file, line) = found.pop()?;
+        let text = std::fs::read_to_string(cwd.join(&file)).ok()?;
+        // A shell that reached the end of the file looking for a closing quote or `fi` names the line after it.
+        let count = text.lines().count();
+        (text.len() <= MOST_BYTES && line >= 1 && line <= count + 1).then(|| LineSite {
+            file,
+            line: line.min(count),
+            text,
+            indentation: output.to_lowercase().contains("indent"),
+        })
+    }
+
+    /// The lines around the one named, each as `N: text`.
+    pub(crate) fn excerpt(&self) -> String {
+        let lines: Vec<&str> = self.text.lines().collect();
+        let from = self.line.saturating_sub(BEFORE).max(1);
+        let to = (self.line + AFTER).min(lines.len());
+        (from..=to).map(|n| format!("{n}: {}", lines[n - 1])).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Whether `replaced` leaves every line it names as it is (the model gave the line the error named back).
+    pub(crate) fn unchanged(&self, replaced: &[(usize, String)]) -> bool {
+        let lines: Vec<&str> = self.text.lines().collect();
+        !replaced.is_empty()
+            && replaced.iter().all(|(n, new)| lines.get(n.wrapping_sub(1)).is_some_and(|old| self.same(old, new)))
+    }
+
+    /// Whether `new` is the line `old` again: the same words, with other blanks around them only, unless the error is
+    /// about indentation (a model's `    fi` for `fi` was no fix of a syntax error two lines up).
+    fn same(&self, old: &str, new: &str) -> bool {
+        if self.indentation {
+            with_indentation(old, new).trim_end() == old.trim_end()
+        } else {
+            new.trim() == old.trim()
+        }
+    }
+
+    /// Moves to the line before (blank ones skipped), where a line given back unchanged says the fault is not in the
+    /// line named (bash names the line after a `for … do` without its `;`): what the model is told, or `None` at
+    /// the file's first line.
+    pub(crate) fn step_back(&mut self) -> Option<String> {
+        let lines: Vec<&str> = self.text.lines().collect();
+        let before = (1..self.line).rev().find(|&n| !lines[n - 1].trim().is_empty())?;
+        let told = format!(
+            "line {} is right as it is, so the fault is before it: correct line {before} or one above it",
+            self.line
+        );
+        self.line = before;
+        Some(told)
+    }
+
+    /// The file's text with `replaced` lines (number, text) put in place, or why they cannot be.
+    pub(crate) fn apply(&self, replaced: &[(usize, String)]) -> Result<String, String> {
+        let mut lines: Vec<String> = self.text.lines().map(str::to_owned).collect();
+        if replaced.is_empty() {
+            return Err(format!(
+                "it held no line: reply with the corrected line of {} as {{\"line\":N,\"text\":\"…\"}}",
+                self.file
+            ));
+        }
+        if replaced.len() > MOST_LINES {
+            return Err(format!("it replaces {} lines: reply with only the lines that are wrong", replaced.len()));
+        }
+        let mut changed = false;
+        for (n, new) in replaced {
+            let n = *n;
+            let Some(old) = lines.get_mut(n.wrapping_sub(1)) else {
+                return Err(format!("{} has no line {n}: use the numbers shown", self.file));
+            };
+            if !self.same(old, new) {
+                changed = true;
+                *old = with_indentation(old, new);
+            }
+        }
+        if !changed {
+            return Err("its lines are the file's lines as they are: change what the error is about".into());
+        }
+        let mut text = lines.join("\n");
+        if self.text.ends_with('\n') {
+            text.push('\n');
+        }
+        Ok(text)
+    }
+}
+
+/// Whether `goal` asks for `file` itself to be fixed: `fix total.py`, `repair the script`, `fix what's wrong with
+/// lines.sh`, `debug the program` (not "fix whatever it complains about": then the fault is where the error says,
+/// often a missing input, and the program's own code is to stay as it is).
+pub(crate) fn asks_to_fix(goal: &str, file: &str) -> bool {
+    let base = regex::escape(file.rsplit('/').next().unwrap_or(file));
+    let pattern = format!(
+        r"(?i)\b(?:fix|fixes|fixing|repair|repairs|correct|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?|script|program|code)(?:\W|$)"
+    );
+    Regex::new(&pattern).is_ok_and(|re| re.is_match(goal))
+}
+
+/// What a reply to the line prompt holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LineReply {
+    /// Lines to put in place: `{"line": N, "text": …}`, or `N: text` lines (in a fenced block or not).
+    Lines(Vec<(usize, String)>),
+    /// A command instead (`{"command": "sed -i …"}`, or text without a numbered line): run as any fix.
+    Command(String),
+}
+
+impl LineReply {
+    /// Reads a reply.
+    pub(crate) fn read(reply: &str) -> LineReply {
+        let value: Option<serde_json::Value> = serde_json::from_str(reply.trim()).ok();
+        if let Some(object) = value.as_ref().and_then(|v| v.as_object()) {
+            let line = object.get("line").and_then(|l| l.as_u64().or_else(|| l.as_str()?.trim().parse().ok()));
+            if let (Some(line), Some(text)) = (line, object.get("text").and_then(|t| t.as_str())) {
+                return LineReply::Lines(vec![(usize::try_from(line).unwrap_or(usize::MAX), text.to_owned())]);
+            }
+            if object.contains_key("line") || object.contains_key("text") {
+                return LineReply::Lines(Vec::new());
+            }
+        }
+        let lines = replacement_lines(reply);
+        if lines.is_empty() && value.is_none() || value.as_ref().is_some_and(|v| v.get("command").is_some()) {
+            return LineReply::Command(super::rerun::fix_command(reply));
+        }
+        LineReply::Lines(lines)
+    }
+}
+
+/// `new` with `old`'s indentation where it has none of its own (a model copying `total += x` out of an indented
+/// block drops the indentation python needs).
+fn with_indentation(old: &str, new: &str) -> String {
+    let indent = &old[..old.len() - old.trim_start().len()];
+    if new.starts_with([' ', '\t']) || indent.is_empty() || new.trim().is_empty() {
+        new.trim_end().to_owned()
+    } else {
+        format!("{indent}{}", new.trim_end())
+    }
+}
+
+/// The `N: text` lines of a reply: those of its first fenced block when it has one. The one space after the colon
+/// is the format's; more is the line's own indentation.
+fn replacement_lines(reply: &str) -> Vec<(usize, String)> {
+    let body = match reply.split_once("```") {
+        Some((_, rest)) => {
+            let rest = rest.split_once('\n').map_or("", |(_, body)| body);
+            rest.split("```").next().unwrap_or(rest)
+        }
+        None => reply,
+    };
+    body.lines()
+        .filter_map(|line| {
+            let (number, text) = line.trim_start().split_once(':')?;
+            let n = number.trim().trim_start_matches(['L', 'l']).parse::<usize>().ok()?;
+            Some((n, text.strip_prefix(' ').unwrap_or(text).to_owned()))
+        })
+        .collect()
+}
+
+/// `path` as it names a file under `cwd`, relative (`./stock.py` and `/work/x/stock.py` are `stock.py`).
+fn relative(path: &str, cwd: &Path) -> Option<String> {
+    let path = Path::new(path);
+    let rel = if path.is_absolute() { path.strip_prefix(cwd).ok()? } else { path };
+    let rel = plain(&rel.to_string_lossy());
+    (!rel.is_empty() && !rel.split('/').any(|p| p == "..")).then_some(rel)
+}
+
+/// A relative path without its leading `./`.
+fn plain(path: &str) -> String {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    path.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STOCK: &str = "import json\n\n\ndef total(items):\n    sum_ = 0\n    for item in items:\n        count = \
+                         int(item[\"count\"])\n        sum_ += qty\n    return sum_\n";
+
+    fn world() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("stock.py"), STOCK).unwrap();
+        std::fs::write(
+            dir.path().join("deploy.sh"),
+            "#!/bin/bash\ndest=$1\necho \"copying to $dest\ncp -r site \"$dest\"\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn an_error_points_at_a_line_of_a_file_to_fix() {
+        let dir = world();
+        let fixable = vec!["stock.py".to_owned(), "./deploy.sh".to_owned()];
+        let traceback = format!(
+            "Traceback (most recent call last):\n  File \"{}/stock.py\", line 8, in total\n    sum_ += qty\nNameError: \
+             name 'qty' is not defined\n",
+            dir.path().display()
+        );
+        let site = LineSite::find(&traceback, dir.path(), &fixable).expect("a site");
+        assert_eq!((site.file.as_str(), site.line), ("stock.py", 8));
+        assert!(site.excerpt().starts_with("1: import json\n"), "{}", site.excerpt());
+        assert!(site.excerpt().ends_with("8:         sum_ += qty\n9:     return sum_"), "{}", site.excerpt());
+        let shell = "./deploy.sh: line 5: unexpected EOF while looking for matching `\"'\n";
+        let site = LineSite::find(shell, dir.path(), &fixable).expect("a site");
+        assert_eq!((site.file.as_str(), site.line), ("deploy.sh", 4));
+        let shell = "./deploy.sh: line 4: syntax error\n";
+        assert_eq!(LineSite::find(shell, dir.path(), &fixable).map(|s| s.line), Some(4));
+    }
+
+    #[test]
+    fn a_file_the_goal_does_not_fix_or_a_line_it_lacks_is_no_site() {
+        let dir = world();
+        let traceback = "  File \"stock.py\", line 8, in total\nNameError: name 'qty' is not defined\n";
+        assert_eq!(LineSite::find(traceback, dir.path(), &["deploy.sh".to_owned()]), None);
+        let past = "  File \"stock.py\", line 80, in total\n";
+        assert_eq!(LineSite::find(past, dir.path(), &["stock.py".to_owned()]), None);
+        let outside = "  File \"/usr/lib/python3/json/__init__.py\", line 8, in loads\n";
+        assert_eq!(LineSite::find(outside, dir.path(), &["stock.py".to_owned()]), None);
+    }
+
+    #[test]
+    fn a_goal_that_asks_for_the_file_itself_to_be_fixed_is_told_apart() {
+        for goal in [
+            "`python3 stock.py` crashes. Fix stock.py so it works.",
+            "./deploy.sh site fails with a syntax error. Fix the script so that command works.",
+            "Repair the broken program bin/stock.py.",
+            "Fix what's wrong with stock.py, then run it.",
+            "Debug the code in stock.py until it prints the total.",
+        ] {
+            assert!(asks_to_fix(goal, "stock.py") || asks_to_fix(goal, "deploy.sh"), "{goal}");
+        }
+        for goal in [
+            "Run python3 stock.py and fix whatever it complains about until it works.",
+            "Run ./stock.py; if it fails, fix what it complains about and run it again.",
+            "Fix the config so that stock.py starts.",
+            "Fix stock.json so that stock.py reads it.",
+        ] {
+            assert!(!asks_to_fix(goal, "stock.py"), "{goal}");
+        }
+    }
+
+    #[test]
+    fn a_reply_puts_its_lines_in_place_keeping_the_indentation() {
+        let dir = world();
+        let site = LineSite::find("  File \"stock.py\", line 8\n", dir.path(), &["stock.py".to_owned()]).unwrap();
+        let fixed = STOCK.replace("sum_ += qty", "sum_ += count");
+        let apply = |reply: &str| match LineReply::read(reply) {
+            LineReply::Lines(lines) => site.apply(&lines),
+            LineReply::Command(command) => Err(format!("a command: {command}")),
+        };
+        for reply in [
+            r#"{"line": 8, "text": "        sum_ += count"}"#,
+            r#"{"line": "8", "text": "sum_ += count"}"#,
+            "```text\n8:         sum_ += count\n```",
+            "8: sum_ += count",
+            "```python\n8: sum_ += count\n```\nThis uses the count.",
+            "L8: sum_ += count",
+        ] {
+            assert_eq!(apply(reply).as_deref(), Ok(fixed.as_str()), "{reply}");
+        }
+        assert!(apply(r#"{"line": 8}"#).unwrap_err().contains("held no line"));
+        assert!(apply("8:         sum_ += qty").unwrap_err().contains("as they are"));
+        assert!(apply("80: x = 1").unwrap_err().contains("has no line 80"));
+        // The line given back as it was: the fault is before it.
+        let mut site = site.clone();
+        assert!(site.unchanged(&[(8, "sum_ += qty".into())]));
+        assert!(site.unchanged(&[(8, "  sum_ += qty".into())]), "blanks moved only: no fix of a name");
+        assert!(!site.unchanged(&[(8, "sum_ += count".into())]));
+        assert!(site.step_back().unwrap().contains("correct line 7 or one above it"));
+        assert_eq!(site.line, 7);
+        assert!(
+            site.excerpt()
+                .ends_with("7:         count = int(item[\"count\"])\n8:         sum_ += qty\n9:     return sum_")
+        );
+        // A command is run as any fix.
+        assert_eq!(
+            apply(r#"{"command": "sed -i 's/qty/count/' stock.py"}"#),
+            Err("a command: sed -i 's/qty/count/' stock.py".into())
+        );
+        assert_eq!(apply("sed -i 's/qty/count/' stock.py"), Err("a command: sed -i 's/qty/count/' stock.py".into()));
+    }
+}

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf site-backup.tar.gz site

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+awk '$3 == "ERROR"' app.log | wc -l

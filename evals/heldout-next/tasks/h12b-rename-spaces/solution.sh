@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+for f in notes/*.txt; do mv -- "$f" "${f%.txt}.md"; done
