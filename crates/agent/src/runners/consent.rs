@@ -169,7 +169,7 @@ fn marks(task: &str) -> Option<Vec<Mark>> {
 }
 
 /// Whether every word of `asked` is one of `about` (as it is or inflected); none asked is not covered.
-fn covers(about: &[String], asked: &[String]) -> bool {
+pub(crate) fn covers(about: &[String], asked: &[String]) -> bool {
     !asked.is_empty() && asked.iter().all(|word| shares_a_word(about, std::slice::from_ref(word)))
 }
 
@@ -382,6 +382,11 @@ static LIMITS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:but|except|excluding|apart|other\s+than|not|only|if|unless|else|otherwise|leave|keep|alone|instead|until|before)\b|n['’]t\b",
     )
 });
+
+/// Whether `word` is a verb of removing or replacing ([`DESTRUCTIVE`]).
+pub(crate) fn is_removing(word: &str) -> bool {
+    DESTRUCTIVE.is_match(word)
+}
 
 /// A verb of removing or replacing something a question may ask to do.
 static DESTRUCTIVE: LazyLock<Regex> = LazyLock::new(|| {

@@ -2,8 +2,9 @@
 //!
 //! `*` does not match names that start with a dot: asked to copy "everything" from a folder, a small model's
 //! `cp -r template/* newproj/` left `.gitignore` and `.env` behind (Qwen2.5-Coder 1.5B). Where the folder holds such
-//! files and the goal says nothing of hidden files (then the model's choice stands), the script sets bash's
-//! `dotglob` before the line, so the glob is what the words meant: everything in the folder.
+//! files and the goal says nothing of hidden files (then the model's choice stands), that one command runs with
+//! bash's `dotglob` set, in a subshell (`(shopt -s dotglob; cp -r template/* newproj/)`), so the glob is what the
+//! words meant: everything in the folder; the script's other globs are as they were.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -20,8 +21,8 @@ static SPEAKS_OF_HIDDEN: LazyLock<Regex> =
 /// The line that makes `*` match hidden names.
 const DOTGLOB: &str = "shopt -s dotglob";
 
-/// `script` with `shopt -s dotglob` before its first line that copies or moves a folder's whole glob where that
-/// folder (under `cwd`) holds hidden files.
+/// `script` with its first line that copies or moves a folder's whole glob, where that folder (under `cwd`) holds
+/// hidden files, run with `dotglob` in a subshell. Only a line that is that one command.
 pub(crate) fn with_hidden(goal: &str, script: &str, cwd: &Path) -> String {
     if SPEAKS_OF_HIDDEN.is_match(goal) || script.contains("dotglob") || !script.contains("/*") {
         return script.to_owned();
@@ -31,23 +32,31 @@ pub(crate) fn with_hidden(goal: &str, script: &str, cwd: &Path) -> String {
     let Some(at) = (0..lines.len()).find(|&i| !heredoc[i] && copies_hidden(lines[i], cwd)) else {
         return script.to_owned();
     };
-    let indent = &lines[at][..lines[at].len() - lines[at].trim_start().len()];
-    let mut out: Vec<String> = lines[..at].iter().map(|l| (*l).to_owned()).collect();
-    out.push(format!("{indent}{DOTGLOB}"));
-    out.extend(lines[at..].iter().map(|l| (*l).to_owned()));
+    let line = lines[at];
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    out[at] = format!("{indent}({DOTGLOB}; {})", line.trim());
     out.join("\n")
 }
 
 /// Whether `line` copies or moves (`cp`, `mv`) a folder's whole glob, and that folder holds a hidden file.
 fn copies_hidden(line: &str, cwd: &Path) -> bool {
-    shell_syntax::parse(line).commands().any(|command| {
+    let parsed = shell_syntax::parse(line);
+    let commands: Vec<_> = parsed.commands().collect();
+    // One command on its own line: not part of a chain or a block that goes on below.
+    let trimmed = line.trim_end();
+    if commands.len() != 1 || trimmed.ends_with(['\\', '|', '&', '{', '(']) || trimmed.ends_with(" do") {
+        return false;
+    }
+    commands.into_iter().any(|command| {
         let (words, _) = shell_syntax::strip_prefixes(&command.words);
         let Some((program, args)) = words.split_first() else { return false };
         if !matches!(shell_syntax::program_name(&program.text), "cp" | "mv") {
             return false;
         }
-        args.iter().filter(|w| !w.quoted).filter_map(|w| folder_glob(&w.text)).any(|folder| {
-            let dir = if folder.is_empty() { cwd.to_path_buf() } else { cwd.join(folder) };
+        // Not the working directory's own `*` (its `.git` is no file to copy along).
+        args.iter().filter(|w| !w.quoted).filter_map(|w| folder_glob(&w.text)).filter(|f| !f.is_empty()).any(|folder| {
+            let dir = cwd.join(folder);
             std::fs::read_dir(dir).is_ok_and(|entries| {
                 entries.flatten().take(2000).any(|e| e.file_name().to_string_lossy().starts_with('.'))
             })
@@ -73,16 +82,22 @@ mod tests {
     fn a_copy_of_a_folders_glob_takes_its_hidden_files() {
         let dir = world();
         let goal = "Copy everything from skeleton into app so app starts out with the same files.";
-        assert_eq!(with_hidden(goal, "cp -r skeleton/* app/", dir.path()), "shopt -s dotglob\ncp -r skeleton/* app/");
+        assert_eq!(with_hidden(goal, "cp -r skeleton/* app/", dir.path()), "(shopt -s dotglob; cp -r skeleton/* app/)");
         assert_eq!(
             with_hidden(goal, "mkdir -p app\nif true; then\n  mv skeleton/* app/\nfi", dir.path()),
-            "mkdir -p app\nif true; then\n  shopt -s dotglob\n  mv skeleton/* app/\nfi"
+            "mkdir -p app\nif true; then\n  (shopt -s dotglob; mv skeleton/* app/)\nfi"
         );
-        // Run, it copies the hidden file.
-        let script = with_hidden(goal, "mkdir -p app && cp -r skeleton/* app/", dir.path());
+        // A chain, or the working directory's `*`: left as it is.
+        let chain = "mkdir -p app && cp -r skeleton/* app/";
+        assert_eq!(with_hidden(goal, chain, dir.path()), chain);
+        assert_eq!(with_hidden(goal, "cp -r * ../copy/", dir.path()), "cp -r * ../copy/");
+        // Run, it copies the hidden file, and only that command globs hidden names.
+        let script = with_hidden(goal, "mkdir -p app\ncp -r skeleton/* app/\nls -d skeleton/* > seen.txt", dir.path());
         let out = std::process::Command::new("bash").arg("-c").arg(&script).current_dir(dir.path()).output().unwrap();
         assert!(out.status.success(), "{out:?}");
         assert!(dir.path().join("app/.editorconfig").is_file(), "{script}");
+        let seen = std::fs::read_to_string(dir.path().join("seen.txt")).unwrap();
+        assert!(!seen.contains(".editorconfig"), "{seen}");
     }
 
     #[test]

@@ -32,13 +32,20 @@ static CUT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(r"\bcut((?:[ \t]+-\S+)+)[ \t]+([\w./-]+\.[ct]sv)([ \t]*\|[^\n]*\bwc[ \t]+-l\b)")
 });
 
+/// A script that skips a first line already (`tail -n +2`, `sed 1d`, `NR>1`, `next(reader)`, `[1:]`, `- 1`).
+static SKIPS_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"tail\s+-n\s*\+2|tail\s+\+2|sed\s+(?:-\S+\s+)*'?1d|NR\s*>\s*1|NR\s*!=\s*1|\bnext\(|readline\(\)|\[1:\]|islice\(|-\s*1\b",
+    )
+});
+
 /// Words that ask for a file's lines: then the header is one of them.
 static ASKS_LINES: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\blines?\b|\bheader\b|\bincluding\b"));
 
 /// `script` with counts of a CSV file's rows made counts of its records (see the module).
 pub(crate) fn records_counted(goal: &str, script: &str, cwd: &Path) -> String {
-    if !goal.to_ascii_lowercase().contains("how many") || ASKS_LINES.is_match(goal) {
+    if !goal.to_ascii_lowercase().contains("how many") || ASKS_LINES.is_match(goal) || SKIPS_FIRST.is_match(script) {
         return script.to_owned();
     }
     let mut text = script.to_owned();
@@ -128,6 +135,14 @@ mod tests {
     #[test]
     fn lines_asked_for_a_file_without_a_header_or_other_counts_are_left_alone() {
         let dir = world();
+        let goal = "How many members are listed in members.csv?";
+        for skipped in [
+            "echo $(( $(wc -l < members.csv) - 1 ))",
+            "cut -d, -f2 members.csv | tail -n +2 | sort -u | wc -l",
+            "python3 - <<'EOF'\nimport csv\nf = open('members.csv')\nnext(f)\nprint(len(list(csv.reader(f))))\nEOF",
+        ] {
+            assert_eq!(records_counted(goal, skipped, dir.path()), skipped, "the header is skipped already");
+        }
         let lines = "How many lines does members.csv have?";
         assert_eq!(records_counted(lines, "wc -l < members.csv", dir.path()), "wc -l < members.csv");
         let raw = "How many members are in raw.csv?";

@@ -24,6 +24,13 @@ static KIND: LazyLock<Regex> = LazyLock::new(|| {
 static EXTENSION: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)(?:^|[\s(,/*])\.([a-z0-9]{1,6})\b"));
 
+/// Words before a mention of subfolders that keep them out.
+static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:not|no|leave|leaving|without|except|excluding|skip|skipping|ignore|ignoring|only)\b|n't\b",
+    )
+});
+
 /// Words that take in a folder's subfolders.
 static RECURSIVE: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -41,21 +48,29 @@ pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
         EXTENSION.captures_iter(goal).map(|c| c[1].to_ascii_lowercase()).collect();
     let named: Vec<String> = named.into_iter().collect();
     let [kind] = named.as_slice() else { return script.to_owned() };
-    if !KIND.captures_iter(goal).any(|c| c[1].eq_ignore_ascii_case(kind)) {
+    // The extension as the goal writes it (`.JPG` files are not `*.jpg`).
+    let Some(kind) = KIND.captures_iter(goal).find(|c| c[1].eq_ignore_ascii_case(kind)).map(|c| c[1].to_owned()) else {
         return script.to_owned();
-    }
-    let recursive = RECURSIVE.is_match(goal);
+    };
+    let kind = &kind;
+    // "Subfolders too", not "leave its subfolders alone" or "not in subdirectories".
+    let recursive = RECURSIVE.find_iter(goal).any(|found| {
+        let before: Vec<char> = goal[..found.start()].chars().collect();
+        let before: String = before[before.len().saturating_sub(40)..].iter().collect();
+        let after: String = goal[found.end()..].chars().take(20).collect();
+        !NEGATED.is_match(&before) && !after.to_lowercase().contains("alone")
+    });
     let heredoc = crate::runners::script_fix::in_heredoc(script);
     let lines: Vec<String> = script
         .split('\n')
         .enumerate()
-        .map(|(i, line)| if heredoc[i] { line.to_owned() } else { narrowed(line, kind, recursive) })
+        .map(|(i, line)| if heredoc[i] { line.to_owned() } else { narrowed(goal, line, kind, recursive) })
         .collect();
     lines.join("\n")
 }
 
 /// `line` narrowed where it is one command that changes files and is given one folder's whole glob.
-fn narrowed(line: &str, kind: &str, recursive: bool) -> String {
+fn narrowed(goal: &str, line: &str, kind: &str, recursive: bool) -> String {
     let parsed = shell_syntax::parse(line);
     let commands: Vec<_> = parsed.commands().collect();
     let [command] = commands.as_slice() else { return line.to_owned() };
@@ -68,6 +83,11 @@ fn narrowed(line: &str, kind: &str, recursive: bool) -> String {
     let globs: Vec<&shell_syntax::Word> = args.iter().filter(|w| !w.quoted && folder_glob(&w.text).is_some()).collect();
     let [glob] = globs.as_slice() else { return line.to_owned() };
     let Some(folder) = folder_glob(&glob.text) else { return line.to_owned() };
+    // Only a folder the goal names (`bin/`), or the working directory's `*` in a goal that names none.
+    let named = if folder.is_empty() { !goal.contains('/') } else { names_folder(goal, folder, kind) };
+    if !named {
+        return line.to_owned();
+    }
     // The glob as the line writes it: replaced once, where it stands as its own word.
     let Some(at) = word_at(line, &glob.text) else { return line.to_owned() };
     if recursive && !args.iter().any(|w| w.text == "-R" || w.text == "-r" || w.text.starts_with("--recursive")) {
@@ -87,6 +107,30 @@ fn narrowed(line: &str, kind: &str, recursive: bool) -> String {
         return format!("{start}{find}");
     }
     format!("{}{}.{kind}{}", &line[..at], glob.text, &line[at + glob.text.len()..])
+}
+
+/// Whether `goal` names `folder` as a word of its own (`bin`, `bin/`, `./bin`) in the clause that names the kind
+/// (`every .sh file in bin/`, `in bin/, every .sh file`; not `the .log files in build/ and … tmp/`).
+fn names_folder(goal: &str, folder: &str, kind: &str) -> bool {
+    let folder = folder.trim_start_matches("./");
+    let Ok(mention) = Regex::new(&format!(r"(?:^|[\s'`\x22(])(?:\./)?{}(?:/|\b)", regex::escape(folder))) else {
+        return false;
+    };
+    let kinds: Vec<(usize, usize)> = KIND
+        .captures_iter(goal)
+        .filter(|c| &c[1] == kind)
+        .filter_map(|c| c.get(0))
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    mention.find_iter(goal).any(|m| {
+        kinds.iter().any(|&(start, end)| {
+            let between = if m.start() >= end { &goal[end..m.start()] } else { goal.get(m.end()..start).unwrap_or("") };
+            between.chars().count() <= 40
+                && !between.contains([',', ';'])
+                && !between.contains(" and ")
+                && !between.contains(" then ")
+        })
+    })
 }
 
 /// The folder of a whole-folder glob (`tools/*` is `tools`, `*` the working directory's ``), if `word` is one.
@@ -118,10 +162,10 @@ mod tests {
             ("chmod +x bin/*", "chmod +x bin/*.sh"),
             ("chmod 755 bin/*", "chmod 755 bin/*.sh"),
             ("  chmod u+x bin/* && echo done", "  chmod u+x bin/* && echo done"),
-            ("chmod +x *", "chmod +x *.sh"),
         ] {
             assert_eq!(kind_globs(goal, before), after, "{before}");
         }
+        assert_eq!(kind_globs("Make every .sh file here executable.", "chmod +x *"), "chmod +x *.sh");
         let removing = "Delete all the .tmp files in cache/, nothing else.";
         assert_eq!(kind_globs(removing, "rm -f cache/*"), "rm -f cache/*.tmp");
     }
@@ -150,5 +194,13 @@ mod tests {
         assert_eq!(kind_globs("Compress every .log file and every .txt file in logs/.", "gzip logs/*"), "gzip logs/*");
         assert_eq!(kind_globs(two, "chmod +x bin/*"), "chmod +x bin/*", "two kinds");
         assert_eq!(kind_globs("Make everything in bin/ executable.", "chmod +x bin/*"), "chmod +x bin/*");
+        // Subfolders kept out, another folder the kind is not said of, an extension's case.
+        let kept_out = "Delete the .tmp files in cache/, but leave its subfolders alone.";
+        assert_eq!(kind_globs(kept_out, "rm -f cache/*"), "rm -f cache/*.tmp");
+        let not_in = "Delete the .tmp files in cache/ (not in subdirectories).";
+        assert_eq!(kind_globs(not_in, "rm -f cache/*"), "rm -f cache/*.tmp");
+        let other = "Delete the .log files in build/ and clear out tmp/ completely.";
+        assert_eq!(kind_globs(other, "rm -rf tmp/*"), "rm -rf tmp/*", "the kind is said of build/");
+        assert_eq!(kind_globs("Make every .JPG image in cam/ read-only.", "chmod a-w cam/*"), "chmod a-w cam/*.JPG");
     }
 }

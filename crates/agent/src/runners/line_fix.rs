@@ -96,23 +96,17 @@ impl LineSite {
     /// Whether `new` is the line `old` again: the same words, with other blanks around them only, unless the error is
     /// about indentation (a model's `    fi` for `fi` was no fix of a syntax error two lines up).
     fn same(&self, old: &str, new: &str) -> bool {
-        if self.indentation {
-            with_indentation(old, new).trim_end() == old.trim_end()
-        } else {
-            new.trim() == old.trim()
-        }
+        if self.indentation { new.trim_end() == old.trim_end() } else { new.trim() == old.trim() }
     }
 
     /// Moves to the line before (blank ones skipped), where a line given back unchanged says the fault is not in the
     /// line named (bash names the line after a `for … do` without its `;`): what the model is told, or `None` at
     /// the file's first line.
-    pub(crate) fn step_back(&mut self) -> Option<String> {
+    pub(crate) fn step_back(&mut self, given: usize) -> Option<String> {
         let lines: Vec<&str> = self.text.lines().collect();
-        let before = (1..self.line).rev().find(|&n| !lines[n - 1].trim().is_empty())?;
-        let told = format!(
-            "line {} is right as it is, so the fault is before it: correct line {before} or one above it",
-            self.line
-        );
+        let before = (1..self.line.min(given.max(1))).rev().find(|&n| !lines[n - 1].trim().is_empty())?;
+        let told =
+            format!("line {given} is right as it is, so the fault is before it: correct line {before} or one above it");
         self.line = before;
         Some(told)
     }
@@ -137,15 +131,18 @@ impl LineSite {
             };
             if !self.same(old, new) {
                 changed = true;
-                *old = with_indentation(old, new);
+                // An error about indentation is fixed by the blanks the reply gives, none included.
+                *old = if self.indentation { new.trim_end().to_owned() } else { with_indentation(old, new) };
             }
         }
         if !changed {
             return Err("its lines are the file's lines as they are: change what the error is about".into());
         }
-        let mut text = lines.join("\n");
+        // Windows line ends stay as they were.
+        let end = if self.text.contains("\r\n") { "\r\n" } else { "\n" };
+        let mut text = lines.join(end);
         if self.text.ends_with('\n') {
-            text.push('\n');
+            text.push_str(end);
         }
         Ok(text)
     }
@@ -156,11 +153,18 @@ impl LineSite {
 /// often a missing input, and the program's own code is to stay as it is).
 pub(crate) fn asks_to_fix(goal: &str, file: &str) -> bool {
     let base = regex::escape(file.rsplit('/').next().unwrap_or(file));
+    // "The script" or "the program" names this file only when it is a program's.
+    let generic = if crate::goal_spec::is_program(file) { "|script|program|code" } else { "" };
     let pattern = format!(
-        r"(?i)\b(?:fix|fixes|fixing|repair|repairs|correct|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?|script|program|code)(?:\W|$)"
+        r"(?i)\b(?:fix|fixes|fixing|repair|repairs|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?{generic})(?:\W|$)"
     );
-    Regex::new(&pattern).is_ok_and(|re| re.is_match(goal))
+    let Ok(re) = Regex::new(&pattern) else { return false };
+    re.find_iter(goal).any(|found| !DENIED.is_match(&goal[..found.start()]))
 }
+
+/// Words just before a request that deny it: "don't fix the script".
+static DENIED: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+$"));
 
 /// What a reply to the line prompt holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,6 +308,8 @@ mod tests {
             "Run ./stock.py; if it fails, fix what it complains about and run it again.",
             "Fix the config so that stock.py starts.",
             "Fix stock.json so that stock.py reads it.",
+            "Don't fix the script; run ./stock.py as it is.",
+            "The report must show the correct code for stock.py.",
         ] {
             assert!(!asks_to_fix(goal, "stock.py"), "{goal}");
         }
@@ -331,12 +337,20 @@ mod tests {
         assert!(apply(r#"{"line": 8}"#).unwrap_err().contains("held no line"));
         assert!(apply("8:         sum_ += qty").unwrap_err().contains("as they are"));
         assert!(apply("80: x = 1").unwrap_err().contains("has no line 80"));
+        // Windows line ends stay; an error about indentation takes the reply's blanks as they are.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("w.py"), "x = 1\r\n    y = 2\r\n").unwrap();
+        let indent = "  File \"w.py\", line 2\n    y = 2\nIndentationError: unexpected indent\n";
+        let crlf = LineSite::find(indent, dir.path(), &["w.py".to_owned()]).unwrap();
+        assert_eq!(crlf.apply(&[(2, "y = 2".into())]).as_deref(), Ok("x = 1\r\ny = 2\r\n"));
         // The line given back as it was: the fault is before it.
         let mut site = site.clone();
         assert!(site.unchanged(&[(8, "sum_ += qty".into())]));
         assert!(site.unchanged(&[(8, "  sum_ += qty".into())]), "blanks moved only: no fix of a name");
         assert!(!site.unchanged(&[(8, "sum_ += count".into())]));
-        assert!(site.step_back().unwrap().contains("correct line 7 or one above it"));
+        assert!(
+            site.step_back(8).unwrap().contains("line 8 is right as it is, so the fault is before it: correct line 7")
+        );
         assert_eq!(site.line, 7);
         assert!(
             site.excerpt()

@@ -71,7 +71,7 @@ static TEXT_AND_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 fn value_fault(output: &str) -> Option<String> {
     if let Some(found) = NOT_A_NUMBER.captures_iter(output).last() {
         let value = &found["value"];
-        let told = if value.trim().parse::<f64>().is_ok() {
+        let told = if value.contains('.') && value.trim().parse::<f64>().is_ok_and(f64::is_finite) {
             format!("'{value}' has a decimal point: int() cannot read it, float() can")
         } else if value.chars().any(|c| c.is_alphabetic()) {
             format!(

@@ -22,7 +22,7 @@ use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
 use crate::observe::{Command, Seen, Wakeups, Watch, command_view, looks_like_prompt, watch_command};
 use crate::prompt::{confirm_request, question_request};
-use crate::runners::consent::{consent, subject_words};
+use crate::runners::consent::{consent, covers, is_removing, shares_a_word, subject_words};
 
 /// The most questions of one program answered; then it counts as stuck at a prompt.
 pub(crate) const MAX_QUESTIONS: usize = 8;
@@ -184,8 +184,18 @@ fn confirms_chosen_item(task: &str, answered: &[(String, String)], question: &st
     let mut menu = lines[..at].join("\n");
     menu.push('\n');
     menu.push_str(asked);
+    // What the question is about (verbs of removing and numbers aside) is all the item's or the task's: `This clears
+    // the cache and deletes all backups` asks more than "clear the cache" did.
+    let asked: Vec<String> = subject_words(question)
+        .into_iter()
+        .filter(|w| !is_removing(w) && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    // A question that removes something must ask nothing the item or the task does not name.
+    let removes = is_removing(question);
     menu_choices(task, &menu).iter().any(|(n, item)| {
-        n == number && crate::runners::consent::shares_a_word(&subject_words(item), &subject_words(question))
+        let mut about = subject_words(item);
+        about.extend(subject_words(task));
+        n == number && shares_a_word(&subject_words(item), &asked) && (!removes || covers(&about, &asked))
     })
 }
 
@@ -263,12 +273,20 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     Some(if keeps_default(answer) && shows_default(question) { String::new() } else { answer.to_owned() })
 }
 
+/// A prompt that asks for something typed to confirm or to destroy.
+static CONFIRMING: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:confirm|delet|remov|drop|destroy|overwrit|eras|wip|purg)"));
+
 /// What the task says a question's subject is: `the author is Priya Nair` for `Author:`, `the project is called
 /// weather-bot` for `Project name (lowercase):`. The question's label (before any bracket, `:` or `?`) gives the
 /// subject words, tried in order; the value runs to a comma, a full stop, `and` or `but`, and is a few words at most.
 /// A 0.5B model answered `Author:` with `project`, a phrase of the task.
 fn told_value(task: &str, question: &str) -> Option<String> {
     let label = question.split(['(', '[', ':', '?']).next().unwrap_or(question);
+    // A prompt that asks for a word typed to confirm (`Type the project name to confirm deletion:`) is no field.
+    if CONFIRMING.is_match(question) {
+        return None;
+    }
     for word in crate::runners::consent::subject_words(label) {
         let pattern = format!(
             r"(?i)\b{}s?\s+(?:is|are|will\s+be|should\s+be|=)\s+(?:called\s+|named\s+)?(?P<value>[^,.;\n]+?)(?:,|\.(?:\s|$)|;|\s+and\s|\s+but\s|\n|$)",
@@ -278,7 +296,8 @@ fn told_value(task: &str, question: &str) -> Option<String> {
         let Some(found) = re.captures(task) else { continue };
         let value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
         let words = value.split_whitespace().count();
-        if (1..=5).contains(&words) && !LITTLE.contains(&value.to_lowercase().as_str()) {
+        let lower = value.to_lowercase();
+        if (1..=5).contains(&words) && !LITTLE.contains(&lower.as_str()) && !lower.starts_with("not ") {
             return Some(value.to_owned());
         }
     }
@@ -668,6 +687,8 @@ mod tests {
         assert_eq!(told_value("Start it; the port should be 8081.", "Port [8080]:").as_deref(), Some("8081"));
         assert_eq!(told_value(task, "Email:"), None, "the task says nothing of it");
         assert_eq!(told_value("Run it; the name is, well, up to you.", "Name:"), None);
+        assert_eq!(told_value("Run it; the name is not important.", "Name:"), None);
+        assert_eq!(told_value(task, "Type the shop name to confirm deletion:"), None, "a confirmation");
     }
 
     #[test]
@@ -682,6 +703,12 @@ mod tests {
         let other = [("Pick:".to_owned(), "1".to_owned())];
         assert!(!confirms_chosen_item(task, &other, question, screen));
         assert!(!confirms_chosen_item(task, &chosen, "Format the disk too? [y/N]", screen));
+        let more = "This waters the plants and deletes the seed trays. Go on? [y/N]";
+        let clear =
+            "Greenhouse\n  1) Show humidity\n  2) Clear weeds\n  3) Quit\nPick: 2\nThis removes 6 weeds. Sure? [y/N]";
+        let weeds = "Use the ./house.sh menu to clear the weeds.";
+        assert!(confirms_chosen_item(weeds, &chosen, "This removes 6 weeds. Sure? [y/N]", clear));
+        assert!(!confirms_chosen_item(task, &chosen, more, screen), "it asks more than the item");
         assert!(!confirms_chosen_item(task, &[], question, screen));
         let unnamed = "Use the ./house.sh menu to check the humidity.";
         assert!(!confirms_chosen_item(unnamed, &chosen, question, screen));

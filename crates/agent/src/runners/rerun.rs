@@ -634,7 +634,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
             // A line given back as it was: the fault is before it, and the next prompt shows the line above.
             let stepped = match (&edit, site.as_mut()) {
-                (Some(lines), Some(site)) if site.unchanged(lines) => site.step_back(),
+                (Some(lines), Some(site)) if site.unchanged(lines) => site.step_back(lines[0].0),
                 _ => None,
             };
             let run = match (&edit, &site) {

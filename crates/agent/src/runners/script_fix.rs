@@ -181,15 +181,16 @@ static TELLS: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(r"(?i)\b(?:(?:tell|show|give)\s+(?:me|us)|let\s+(?:me|us)\s+know|answer\s+(?:me|with))\b")
 });
 
-/// Whether `goal` asks to be told something besides what it writes: words that ask it ([`TELLS`]), or a question.
+/// Whether `goal` asks to be told something besides what it writes, in words that ask it ([`TELLS`]). Not a
+/// question as such: "How many requests got a 410? Put the count in gone.txt." asks for the file.
 fn tells_something(goal: &str) -> bool {
-    TELLS.is_match(goal) || crate::goal_question::asks_question(goal)
+    TELLS.is_match(goal)
 }
 
 /// `yes |` (or `yes y |`) before a program the goal runs, at a line's start.
 static YES_INTO: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?m)^(?P<indent>[ \t]*)yes(?:[ \t]+[A-Za-z]+)?[ \t]*\|[ \t]*(?P<run>(?:(?:bash|sh|python3?)[ \t]+)?(?P<file>\.?/?[\w./-]*\w))",
+        r"(?m)^(?P<indent>[ \t]*)yes(?:[ \t]+(?:y|Y|yes))?[ \t]*\|[ \t]*(?P<run>(?:(?:bash|sh|python3?)[ \t]+)?(?P<file>\./[\w./-]*\w|[\w./-]*\w\.(?:sh|py|bash)))(?:[ \t]|$)",
     )
 });
 
@@ -452,7 +453,13 @@ mod tests {
         let goal = "Run ./tidy.sh and use its menu to sweep the porch (say yes when it asks), then quit.";
         assert_eq!(tidy(goal, &bash("yes | ./tidy.sh")).text, bash("./tidy.sh").text);
         assert_eq!(tidy(goal, &bash("  yes y | bash tidy.sh")).text, bash("  bash tidy.sh").text);
-        for kept in ["yes | ./other.sh", "printf '2\\ny\\n' | ./tidy.sh", "echo yes | ./tidy.sh"] {
+        for kept in [
+            "yes | ./other.sh",
+            "printf '2\\ny\\n' | ./tidy.sh",
+            "echo yes | ./tidy.sh",
+            "yes n | ./tidy.sh",
+            "yes | head -n 10 > ys.txt",
+        ] {
             assert_eq!(tidy(goal, &bash(kept)).text, bash(kept).text, "{kept}");
         }
     }
@@ -566,6 +573,8 @@ mod tests {
                       has the largest crew.";
         let problem = Problem::NotWritten { file: "roster.csv".into() };
         assert_eq!(fix(answer, &problem, "Endeavour\n"), None, "the name told, not the file's content");
+        let asked = "How many requests got a 410? Put the count in gone.txt.";
+        assert!(fix(asked, &Problem::NotWritten { file: "gone.txt".into() }, "2\n").is_some(), "the file answers it");
     }
 
     #[test]

@@ -27,10 +27,12 @@ pub(crate) fn quoted_spaced_names(script: &str, cwd: &Path) -> String {
     // The longest first: `old photos/best of` before `old photos`.
     names.sort_by_key(|name| std::cmp::Reverse(name.len()));
     let heredoc = in_heredoc(script);
+    // Quotes open at a line's end stay open on the next (a string over several lines).
+    let mut open = (false, false);
     let lines: Vec<String> = script
         .split('\n')
         .enumerate()
-        .map(|(i, line)| if heredoc[i] { line.to_owned() } else { quoted_line(line, &names) })
+        .map(|(i, line)| if heredoc[i] { line.to_owned() } else { quoted_line(line, &names, &mut open) })
         .collect();
     lines.join("\n")
 }
@@ -69,11 +71,12 @@ fn quotable(name: &str) -> bool {
         && !name.ends_with(' ')
 }
 
-/// `line` with each unquoted occurrence of one of `names` quoted.
-fn quoted_line(line: &str, names: &[String]) -> String {
+/// `line` with each unquoted occurrence of one of `names` quoted; `open`: the single and double quotes open where it
+/// starts, and where it ends.
+fn quoted_line(line: &str, names: &[String], open: &mut (bool, bool)) -> String {
     let bytes = line.as_bytes();
     let mut out = String::with_capacity(line.len() + 4);
-    let (mut single, mut double, mut at) = (false, false, 0);
+    let ((mut single, mut double), mut at) = (*open, 0);
     while at < bytes.len() {
         let c = bytes[at];
         if !single
@@ -103,6 +106,7 @@ fn quoted_line(line: &str, names: &[String]) -> String {
         out.push_str(&line[at..at + width]);
         at += width;
     }
+    *open = (single, double);
     out
 }
 
@@ -161,6 +165,7 @@ mod tests {
             "ls old photosets",
             "grep -c 'old photos' notes.txt",
             "python3 - <<'EOF'\nprint(open('x').read())\nfor f in old photos: pass\nEOF",
+            "echo \"moving\nold photos to archive\"",
         ] {
             assert_eq!(fixed(kept), kept, "{kept}");
         }

@@ -204,7 +204,8 @@ fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     // A key the line shows set to the value it rejects (`TARGET='stagng' in deploy.conf is not valid (use staging or
     // production)`), else the key right before what it must be.
     let key = KEY_SET
-        .captures(before)
+        .captures_iter(before)
+        .last()
         .and_then(|c| c.name("key"))
         .or_else(|| KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g))))?
         .as_str();
