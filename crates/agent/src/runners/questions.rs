@@ -297,7 +297,10 @@ fn told_value(task: &str, question: &str) -> Option<String> {
         let value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
         let words = value.split_whitespace().count();
         let lower = value.to_lowercase();
-        if (1..=5).contains(&words) && !LITTLE.contains(&lower.as_str()) && !lower.starts_with("not ") {
+        // The first item of a list the task writes out ("the columns are id, name, city and joined") is not the
+        // answer: the list is, which the model is offered whole.
+        let listed = listed_in(task).iter().any(|items| items.iter().any(|item| item.eq_ignore_ascii_case(value)));
+        if (1..=5).contains(&words) && !listed && !LITTLE.contains(&lower.as_str()) && !lower.starts_with("not ") {
             return Some(value.to_owned());
         }
     }
@@ -688,6 +691,8 @@ mod tests {
         assert_eq!(told_value(task, "Email:"), None, "the task says nothing of it");
         assert_eq!(told_value("Run it; the name is, well, up to you.", "Name:"), None);
         assert_eq!(told_value("Run it; the name is not important.", "Name:"), None);
+        let list = "Import it: the file has no header line, and the columns are id, name, city and joined.";
+        assert_eq!(told_value(list, "Column names, separated by commas:"), None, "a list's first item");
         assert_eq!(told_value(task, "Type the shop name to confirm deletion:"), None, "a confirmation");
     }
 
