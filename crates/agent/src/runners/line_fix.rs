@@ -159,12 +159,8 @@ pub(crate) fn asks_to_fix(goal: &str, file: &str) -> bool {
         r"(?i)\b(?:fix|fixes|fixing|repair|repairs|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?{generic})(?:\W|$)"
     );
     let Ok(re) = Regex::new(&pattern) else { return false };
-    re.find_iter(goal).any(|found| !DENIED.is_match(&goal[..found.start()]))
+    re.find_iter(goal).any(|found| !super::rerun::DENIED.is_match(&goal[..found.start()]))
 }
-
-/// Words just before a request that deny it: "don't fix the script".
-static DENIED: LazyLock<Regex> =
-    LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+$"));
 
 /// What a reply to the line prompt holds.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -55,7 +55,7 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// What makes the words after it a denial (`don't run it again`).
-static DENIED: LazyLock<Regex> =
+pub(super) static DENIED: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+$"));
 
 /// A sentence that says what the program does (`It should copy …`, `The script then writes …`), not what to do.
