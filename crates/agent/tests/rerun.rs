@@ -512,13 +512,9 @@ async fn a_script_that_fails_in_a_line_of_the_program_to_fix_hands_it_to_the_fix
     std::fs::create_dir(world.work.path().join("letters")).unwrap();
     std::fs::write(world.work.path().join("letters/a.txt"), "one\ntwo\n").unwrap();
     std::fs::write(world.work.path().join("letters/b.txt"), "three\n").unwrap();
-    world.replies(&[
-        // The script only makes the program executable and runs it: its syntax error points into tally.sh.
-        "```bash\nchmod +x tally.sh\n./tally.sh letters\n```",
-        // The line the error names, given back as it is: the fault is before it.
-        r#"{"line": 4, "text": "  n=$(wc -l < \"$f\")"}"#,
-        r#"{"line": 3, "text": "for f in \"$1\"/*.txt; do"}"#,
-    ]);
+    // The script only makes the program executable and runs it: its syntax error points into tally.sh, where the
+    // loop's head lacks its `;` before `do`: the fix loop puts it there without a call (`LineSite::evident`).
+    world.replies(&["```bash\nchmod +x tally.sh\n./tally.sh letters\n```"]);
     let agent = world.agent();
     let goal = "./tally.sh letters should print how many lines the .txt files in letters/ have in all, but it errors \
                 out. Fix the script so that command works.";
@@ -528,11 +524,7 @@ async fn a_script_that_fails_in_a_line_of_the_program_to_fix_hands_it_to_the_fix
     assert_eq!(result.summary, "3");
     assert_eq!(world.read("tally.sh"), text.replace("*.txt do", "*.txt; do"));
     let prompts = world.prompts();
-    assert_eq!(prompts.len(), 3, "{prompts:#?}");
-    assert!(prompts[1].contains("The program: `./tally.sh letters`"), "{}", prompts[1]);
-    assert!(prompts[1].contains("tally.sh, around line 4:\n<file>\n1: #!/bin/bash\n"), "{}", prompts[1]);
-    assert!(prompts[2].contains("tally.sh, around line 3:"), "{}", prompts[2]);
-    assert!(prompts[2].contains("line 4 is right as it is, so the fault is before it"), "{}", prompts[2]);
+    assert_eq!(prompts.len(), 1, "{prompts:#?}");
 }
 
 /// A menu that comes back after each action, until Quit.

@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use tmux_habitat::shell_quote;
 
 /// The most lines a reply may replace.
 const MOST_LINES: usize = 6;
@@ -145,6 +146,113 @@ impl LineSite {
             text.push_str(end);
         }
         Ok(text)
+    }
+}
+
+/// A compound command's head without the `;` before its `then` or `do` (`if [ $# -ne 1 ] then`).
+static NO_SEMICOLON: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"^(?P<head>\s*(?:(?:if|elif|while|until)\s+[^;#\s][^;#]*?[^;\s]\s+(?P<then>then)|(?:for|while|until|select)\s+[^;#\s][^;#]*?[^;\s]\s+(?P<do>do)))(?P<rest>\s.*|)$",
+    )
+});
+
+/// Python's error for a word read as a number: `could not convert string to float: 'score'`, `invalid literal for
+/// int() with base 10: 'qty'`.
+static WORD_AS_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?:could not convert string to float|invalid literal for int\(\) with base \d+): '(?P<word>[A-Za-z][A-Za-z _-]*)'",
+    )
+});
+
+/// A loop over a CSV reader or a file's lines: `for row in csv.reader(f):`, `for line in f:`.
+static ROW_LOOP: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"^(?P<head>\s*for\s+[\w, ()]+?\s+in\s+)(?P<rows>csv\.reader\([^()]*\)|[A-Za-z_]\w*)(?P<tail>\s*:\s*(?:#.*)?)$",
+    )
+});
+
+impl LineSite {
+    /// A correction the error and the file make certain, made without a call: a shell's syntax error where a line
+    /// above it lacks the `;` before `then` or `do` (Qwen2.5-Coder 1.5B, shown `if [ $# -ne 1 ] then`, rewrote the
+    /// line after it four times); python reading a header's word as a number in a loop over a CSV reader or a
+    /// file's lines (the loop skips its first row; the 1.5B gave the failing line back).
+    pub(crate) fn evident(&self, output: &str, cwd: &Path) -> Option<Vec<(usize, String)>> {
+        let lines: Vec<&str> = self.text.lines().collect();
+        let shell = self.file.ends_with(".sh")
+            || self.file.ends_with(".bash")
+            || lines.first().is_some_and(|l| l.starts_with("#!") && l.contains("sh"));
+        // Bash's own syntax errors, not a runtime one of `expr` or `$(( ))`.
+        if shell && (output.contains("syntax error near unexpected token") || output.contains("unexpected end of file"))
+        {
+            let heredoc = crate::runners::script_fix::in_heredoc(&self.text);
+            return lines.iter().take(self.line).enumerate().find_map(|(at, line)| {
+                if heredoc.get(at).copied().unwrap_or(false) {
+                    return None;
+                }
+                let found = NO_SEMICOLON.captures(line)?;
+                let head = &found["head"];
+                let keyword = found.name("then").or_else(|| found.name("do"))?;
+                // A quote open before the keyword: it is inside a string.
+                let before = &line[..keyword.start()];
+                if before.matches('"').count() % 2 == 1 || before.matches('\'').count() % 2 == 1 {
+                    return None;
+                }
+                let (cond, word) = head.split_at(keyword.start());
+                Some(vec![(at + 1, format!("{}; {word}{}", cond.trim_end(), &found["rest"]))])
+            });
+        }
+        // The word must be a header's: a field of the first line of a file here. A reader whose header is skipped
+        // already (`next(…)`, a `DictReader`) is not at fault.
+        if self.file.ends_with(".py")
+            && let Some(word) = WORD_AS_NUMBER.captures(output).map(|c| c["word"].to_owned())
+            && !self.text.contains("DictReader")
+            && heads_a_file(cwd, &word)
+        {
+            let from = self.line.saturating_sub(6).max(1);
+            return (from..=self.line.min(lines.len())).rev().find_map(|n| {
+                let found = ROW_LOOP.captures(lines[n - 1])?;
+                if lines[n.saturating_sub(4)..n - 1].iter().any(|l| l.contains("next(")) {
+                    return None;
+                }
+                Some(vec![(n, format!("{}list({})[1:]{}", &found["head"], &found["rows"], &found["tail"]))])
+            });
+        }
+        None
+    }
+}
+
+/// Whether `word` is a field of the first line of a file here (two levels down at most): a header's name.
+fn heads_a_file(cwd: &Path, word: &str) -> bool {
+    crate::runners::looked::files_under(cwd, 2, 500, |path, _| {
+        use std::io::{BufRead, Read};
+        let Ok(file) = std::fs::File::open(path) else { return false };
+        let mut first = String::new();
+        if std::io::BufReader::new(file).take(4096).read_line(&mut first).is_err() {
+            return false;
+        }
+        first.split([',', '\t', ';', '|']).any(|field| field.trim().trim_matches(['"', '\'']) == word)
+    })
+}
+
+/// A python error about the code's form, not what it did when it ran.
+static SYNTAX: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r"\b(?:SyntaxError|IndentationError|TabError)\b"));
+
+impl LineSite {
+    /// The command that puts `written` (the file's new text, from [`LineSite::apply`]) over the file. A python
+    /// file that failed as it ran (not on its form: `error`, what it printed) is replaced only if the new text still
+    /// compiles: a corrected line that breaks the indentation or the syntax is not kept (Qwen2.5-Coder 1.5B's lines
+    /// did both), and the parser's error, naming the file, is what the model is shown.
+    pub(crate) fn put_in_place(&self, written: &Path, error: &str) -> String {
+        let copy = format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(&self.file));
+        if !self.file.ends_with(".py") || SYNTAX.is_match(error) {
+            return copy;
+        }
+        format!(
+            "python3 -c 'import sys; compile(open(sys.argv[1], \"rb\").read(), sys.argv[2], \"exec\")' {} {} && {copy}",
+            shell_quote(&written.display().to_string()),
+            shell_quote(&self.file)
+        )
     }
 }
 
@@ -309,6 +417,88 @@ mod tests {
         ] {
             assert!(!asks_to_fix(goal, "stock.py"), "{goal}");
         }
+    }
+
+    #[test]
+    fn an_evident_correction_needs_no_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let sh = "#!/bin/bash\nif [ -z \"$1\" ] then\n  echo usage\nfi\nfor f in a b do echo $f; done\n";
+        std::fs::write(dir.path().join("tidy.sh"), sh).unwrap();
+        let site = |output: &str, file: &str| LineSite::find(output, dir.path(), &[file.to_owned()]).unwrap();
+        let error = "./tidy.sh: line 4: syntax error near unexpected token `fi'\n";
+        assert_eq!(
+            site(error, "tidy.sh").evident(error, dir.path()),
+            Some(vec![(2, "if [ -z \"$1\" ]; then".to_owned())])
+        );
+        let error = "./tidy.sh: line 5: syntax error near unexpected token `echo'\n";
+        let fixed =
+            site("./tidy.sh: line 4: x\n", "tidy.sh").evident("syntax error near unexpected token `fi'", dir.path());
+        assert_eq!(fixed, Some(vec![(2, "if [ -z \"$1\" ]; then".to_owned())]), "the first such line");
+        std::fs::write(dir.path().join("tidy.sh"), sh.replace("] then", "]; then")).unwrap();
+        assert_eq!(
+            site(error, "tidy.sh").evident(error, dir.path()),
+            Some(vec![(5, "for f in a b; do echo $f; done".to_owned())])
+        );
+        assert_eq!(
+            site(error, "tidy.sh").evident("./tidy.sh: line 5: x: command not found", dir.path()),
+            None,
+            "no syntax error"
+        );
+        std::fs::write(dir.path().join("say.sh"), "echo \"if so then\"\nif [ x ]; then :; fi\n").unwrap();
+        assert_eq!(
+            site("say.sh: line 2: syntax error", "say.sh")
+                .evident("syntax error near unexpected token `fi'", dir.path()),
+            None,
+            "in a string"
+        );
+        // A header's word read as a number in a loop over rows.
+        let py = "import csv\n\ntotal = 0\nwith open('t.csv') as f:\n    for row in csv.reader(f):\n        total += \
+                  float(row[1])\nprint(total)\n";
+        std::fs::write(dir.path().join("sum.py"), py).unwrap();
+        std::fs::write(dir.path().join("t.csv"), "item,price\nnut,2\n").unwrap();
+        let error = "  File \"sum.py\", line 6, in <module>\nValueError: could not convert string to float: 'price'\n";
+        assert_eq!(
+            site(error, "sum.py").evident(error, dir.path()),
+            Some(vec![(5, "    for row in list(csv.reader(f))[1:]:".to_owned())])
+        );
+        let number = "  File \"sum.py\", line 6, in <module>\nValueError: could not convert string to float: '4,5'\n";
+        assert_eq!(site(number, "sum.py").evident(number, dir.path()), None, "not a word");
+        let data = "  File \"sum.py\", line 6, in <module>\nValueError: could not convert string to float: 'TBD'\n";
+        assert_eq!(site(data, "sum.py").evident(data, dir.path()), None, "a value, not a header's word");
+        let skipped = py.replace("    for row", "    next(f)\n    for row");
+        std::fs::write(dir.path().join("sum.py"), skipped).unwrap();
+        let error = "  File \"sum.py\", line 7, in <module>\nValueError: could not convert string to float: 'price'\n";
+        assert_eq!(site(error, "sum.py").evident(error, dir.path()), None, "the header skipped already");
+        // A `then` in a comment is no head without its `;`.
+        std::fs::write(dir.path().join("c.sh"), "if [ -f x ]; then  # load it, then go on\n  . x\nfi\nfi\n").unwrap();
+        let error = "./c.sh: line 4: syntax error near unexpected token `fi'";
+        assert_eq!(site(error, "c.sh").evident(error, dir.path()), None);
+    }
+
+    #[test]
+    fn a_python_line_that_breaks_the_syntax_is_not_put_in_place() {
+        let dir = world();
+        let error = "  File \"stock.py\", line 8, in total\nNameError: name 'qty' is not defined\n";
+        let site = LineSite::find(error, dir.path(), &["stock.py".to_owned()]).unwrap();
+        let put = |reply: &str, error: &str| {
+            let LineReply::Lines(lines) = LineReply::read(reply) else { panic!("{reply}") };
+            let written = dir.path().join("new.txt");
+            std::fs::write(&written, site.apply(&lines).unwrap()).unwrap();
+            let command = site.put_in_place(&written, error);
+            let gate = router::safety::check(&command, router::safety::GatePolicy { allow_destructive: false });
+            assert!(matches!(gate, Ok(router::safety::GateDecision::Clear)), "{command}: {gate:?}");
+            let out = std::process::Command::new("bash").arg("-c").arg(&command).current_dir(dir.path()).output();
+            let out = out.unwrap();
+            (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+        };
+        let (kept, said) = put("8: sum_ += count)", error);
+        assert!(!kept && said.contains("stock.py") && said.contains("SyntaxError"), "{said}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("stock.py")).unwrap(), STOCK, "left as it was");
+        assert!(put("8: sum_ += count", error).0);
+        assert!(std::fs::read_to_string(dir.path().join("stock.py")).unwrap().contains("sum_ += count\n"));
+        // A file that did not parse before may need more than one line: each is put in place as it comes.
+        let (kept, _) = put("8: sum_ += (count", "SyntaxError: invalid syntax\n");
+        assert!(kept);
     }
 
     #[test]

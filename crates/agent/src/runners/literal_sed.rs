@@ -56,15 +56,15 @@ fn literal_line(line: &str, cwd: &Path) -> Option<String> {
 }
 
 /// A `sed` command that edits files in place with one `s` expression.
-struct SedCall {
-    expression: String,
+pub(crate) struct SedCall {
+    pub(crate) expression: String,
     /// `-E` / `-r`: extended regular expressions.
     extended: bool,
-    files: Vec<String>,
+    pub(crate) files: Vec<String>,
 }
 
 impl SedCall {
-    fn read(args: &[shell_syntax::Word]) -> Option<Self> {
+    pub(crate) fn read(args: &[shell_syntax::Word]) -> Option<Self> {
         let (mut in_place, mut extended, mut expression, mut files) = (false, false, None, Vec::new());
         let mut words = args.iter().map(|w| w.text.as_str());
         while let Some(word) = words.next() {
@@ -132,7 +132,7 @@ const BASIC_SPECIAL: [char; 6] = ['[', ']', '*', '.', '^', '$'];
 const EXTENDED_SPECIAL: [char; 13] = ['[', ']', '*', '.', '^', '$', '(', ')', '+', '?', '{', '}', '|'];
 
 /// The pattern, replacement and flags of an `s` expression (`s/a/b/g`, `s|a|b|`); `None` for anything else.
-fn substitution(expression: &str) -> Option<(&str, &str, &str)> {
+pub(crate) fn substitution(expression: &str) -> Option<(&str, &str, &str)> {
     let rest = expression.strip_prefix('s')?;
     let delimiter = rest.chars().next().filter(|d| !d.is_alphanumeric() && *d != '\\' && *d != '\n')?;
     let body = &rest[delimiter.len_utf8()..];

@@ -188,37 +188,48 @@ fn relative(path: &str, cwd: &Path) -> Option<String> {
 
 /// The files named `name` under `cwd`, at most [`DEPTH`] levels down (hidden directories skipped), as paths
 /// relative to it, shallowest first.
-fn same_name(cwd: &Path, name: &str) -> Vec<String> {
+pub(crate) fn same_name(cwd: &Path, name: &str) -> Vec<String> {
     let mut found = Vec::new();
+    files_under(cwd, DEPTH, ENTRIES, |path, entry_name| {
+        if entry_name == name
+            && let Ok(inside) = path.strip_prefix(cwd)
+            && let Some(inside) = inside.to_str()
+        {
+            found.push(inside.to_owned());
+        }
+        false
+    });
+    found.sort_by_key(|p| (p.matches('/').count(), p.clone()));
+    found
+}
+
+/// Calls `visit` with each file under `cwd` (its path and name), `depth` levels down at most, hidden directories
+/// skipped, level by level, until it returns true (then true) or `most` entries were read (then false).
+pub(crate) fn files_under(cwd: &Path, depth: usize, most: usize, mut visit: impl FnMut(&Path, &str) -> bool) -> bool {
     let mut level = vec![cwd.to_path_buf()];
     let mut read = 0;
-    for _ in 0..DEPTH {
+    for _ in 0..depth {
         let mut next = Vec::new();
         for dir in &level {
             let Ok(entries) = std::fs::read_dir(dir) else { continue };
             for entry in entries.flatten() {
                 read += 1;
-                if read > ENTRIES {
-                    return found;
+                if read > most {
+                    return false;
                 }
                 let entry_name = entry.file_name();
                 let Some(entry_name) = entry_name.to_str() else { continue };
                 let Ok(kind) = entry.file_type() else { continue };
                 if kind.is_dir() && !entry_name.starts_with('.') {
                     next.push(entry.path());
-                } else if kind.is_file()
-                    && entry_name == name
-                    && let Ok(inside) = entry.path().strip_prefix(cwd)
-                    && let Some(inside) = inside.to_str()
-                {
-                    found.push(inside.to_owned());
+                } else if kind.is_file() && visit(&entry.path(), entry_name) {
+                    return true;
                 }
             }
         }
         level = next;
     }
-    found.sort_by_key(|p| (p.matches('/').count(), p.clone()));
-    found
+    false
 }
 
 #[cfg(test)]

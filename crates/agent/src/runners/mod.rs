@@ -27,6 +27,7 @@ mod spaced_names;
 mod staging;
 mod stated;
 mod text;
+mod word_split;
 
 pub use interactive::InteractiveRunner;
 pub use peek::named_files;

@@ -244,6 +244,63 @@ fn refusal(
     None
 }
 
+/// Why a fix that writes a file here whole (`> FILE`) is not run while the error says another file is missing: the
+/// file it replaces is one the program reads (Qwen2.5-Coder 1.5B, told "VERSION file not found; it holds the newest
+/// version in CHANGELOG.md", wrote `VERSION=2.4.0` over CHANGELOG.md). `None` for any other fix.
+fn replaces_another_file(fix: &str, cwd: &std::path::Path, error: &str) -> Option<String> {
+    let missing: Vec<String> = error
+        .lines()
+        .filter(|line| MISSING_LINE.is_match(line))
+        .flat_map(|line| {
+            let words: Vec<&str> = line
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_start_matches(['\'', '"', '`', '(', '[']).trim_end_matches(QUOTES).trim_start_matches("./")
+                })
+                .collect();
+            // A name with an extension, or one in capitals the line calls a file (`VERSION file`; not "such file").
+            let named: Vec<String> = words
+                .iter()
+                .enumerate()
+                .filter(|(i, word)| {
+                    looks_like_file(word)
+                        || (word.len() > 1
+                            && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                            && words.get(i + 1) == Some(&"file"))
+                })
+                .map(|(_, word)| (*word).to_owned())
+                .collect();
+            named
+        })
+        .filter(|name| !name.is_empty() && !cwd.join(name).exists())
+        .collect();
+    let [wanted, ..] = missing.as_slice() else { return None };
+    let parsed = shell_syntax::parse(fix);
+    let replaced = parsed
+        .commands()
+        .flat_map(|command| &command.redirections)
+        .filter(|r| r.writes() && !r.operator.contains(">>"))
+        .filter_map(|r| r.target.as_ref().map(|t| t.text.trim_start_matches("./").to_owned()))
+        .find(|target| cwd.join(target).is_file() && !missing.contains(target))?;
+    Some(format!(
+        "it writes over {replaced}, which is there and may be what the program reads; the error is about {wanted}, \
+         which is missing: write {wanted} itself, with what the error says it must hold"
+    ))
+}
+
+/// A section an error names: `[output]`.
+static SECTION_NAMED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\[(?P<name>\w[\w .-]*)\]"));
+
+/// Quotes, brackets and punctuation around a name in an error line.
+const QUOTES: [char; 11] = ['\'', '"', '`', '(', ')', '[', ']', '.', ',', ':', ';'];
+
+/// A line that says something is missing.
+static MISSING_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:not\s+found|no\s+such\s+file|does\s+not\s+exist|doesn't\s+exist|is\s+missing|cannot\s+(?:open|find))\b",
+    )
+});
+
 /// Where a `set` fix is made: the working directory, the subtask's records, the program and its error.
 struct Place<'a> {
     cwd: &'a std::path::Path,
@@ -293,6 +350,23 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
              error names{hint}"
         ));
     }
+    // A section the file lacks, where the error names one it has (`[SECTION]` copied from the prompt's form, or
+    // another section): the error's is meant.
+    if let (Some(section), Some(text)) = (&setting.section, &text) {
+        let has = |name: &str| text.lines().any(|l| l.trim() == format!("[{name}]"));
+        let says = |name: &str| at.error.contains(&format!("[{name}]"));
+        if !has(section)
+            && !says(section)
+            && let Some(named) =
+                SECTION_NAMED.captures_iter(at.error).map(|c| c["name"].to_owned()).find(|name| has(name))
+        {
+            return Err(format!(
+                "{file} has no [{section}]; the error is about [{named}]: `set {file} [{named}] {} {}`",
+                setting.key, setting.value
+            ));
+        }
+    }
+    let setting = setting.for_shell(super::setting::sourced_by_shell(file, text.as_deref(), at.cwd));
     let new = setting.apply(text.as_deref())?;
     if text.as_deref() == Some(new.as_str()) {
         return Err(format!(
@@ -579,11 +653,17 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 LineSite::find(&output, std::path::Path::new(&cwd), &fixable)
             })
             .flatten();
+        // A line the error and the file make certain (`LineSite::evident`): put in place first, without a call.
+        let mut evident = site.as_ref().and_then(|site| site.evident(&output, std::path::Path::new(&cwd)));
         let fix = loop {
             let from_error = stated.take();
             let mut edit: Option<Vec<(usize, String)>> = None;
             let command = if let Some(command) = &from_error {
                 command.clone()
+            } else if let (Some(site), Some(lines)) = (&site, evident.take()) {
+                let shown: Vec<String> = lines.iter().map(|(n, text)| format!("{n}: {}", text.trim())).collect();
+                edit = Some(lines);
+                format!("{} line {}", site.file, shown.join("; line "))
             } else {
                 if calls >= shared.config.max_turns.max(1) {
                     let last = one_line(&tail(&output, 300), 300);
@@ -629,6 +709,11 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     None => fix_command(&reply),
                 }
             };
+            // `set SECTION.KEY VALUE`, the file left out: the one file the error names that has the section.
+            let command = match Setting::dotted(&command, &named_files(&output), std::path::Path::new(&cwd)) {
+                Some(spelled) if shared.config.shell_fixes => spelled,
+                _ => command,
+            };
             // A `set FILE [SECTION] KEY VALUE` reply: the edit is made here, and runs as a command that writes the
             // file's new text (staged and gated like any fix).
             let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
@@ -644,14 +729,20 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     let written = records.join(format!("line-{calls}.txt"));
                     std::fs::write(&written, new)
                         .map_err(|error| format!("the new text of {} could not be kept ({error})", site.file))?;
-                    Ok((
-                        format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(&site.file)),
-                        None,
-                    ))
+                    Ok((site.put_in_place(&written, &output), None))
                 }),
-                _ => match refusal(&command, program, text.as_deref(), &fixes, &output) {
+                _ => match refusal(&command, program, text.as_deref(), &fixes, &output)
+                    .or_else(|| replaces_another_file(&command, std::path::Path::new(&cwd), &output))
+                {
                     Some(why) => Err(why),
-                    None => match Setting::parse(&command) {
+                    // A `sed -i` that substitutes a key's name alone (`s/^mode=/mode=fast/`) means to set it.
+                    None => match Setting::parse(&command).or_else(|| {
+                        shared
+                            .config
+                            .shell_fixes
+                            .then(|| Setting::from_sed(&command, std::path::Path::new(&cwd)).map(Ok))
+                            .flatten()
+                    }) {
                         // A `sed -i` pattern copied from the file is matched as that text, a name with spaces quoted.
                         None if shared.config.shell_fixes => {
                             Ok((fitted_to_files(&subtask.description, &command, std::path::Path::new(&cwd)), None))
@@ -936,7 +1027,16 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED] {
+        for re in [
+            &*RERUN,
+            &*SAYS_FIX,
+            &*PROGRAM,
+            &*DESCRIBES_PROGRAM,
+            &*WANTS_RIGHT,
+            &*DENIED,
+            &*MISSING_LINE,
+            &*SECTION_NAMED,
+        ] {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -1023,6 +1123,25 @@ mod tests {
         assert_eq!(without_wrapper(&output, wrapper), "./count.sh: cannot execute: required file not found\nlast");
         let other = "./count.sh: line 4: wc: command not found";
         assert_eq!(without_wrapper(other, wrapper), other, "the program's own line is kept");
+    }
+
+    #[test]
+    fn a_file_written_over_while_another_is_missing_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("HISTORY.txt"), "1.2 - first\n").unwrap();
+        std::fs::write(dir.path().join("kiln.cfg"), "heat=hot\n").unwrap();
+        let error = "kiln: STAMP file not found. It holds the newest release in HISTORY.txt.\n";
+        let refused = replaces_another_file("printf 'STAMP=1.2\\n' > HISTORY.txt", dir.path(), error).unwrap();
+        assert!(refused.contains("writes over HISTORY.txt") && refused.contains("write STAMP"), "{refused}");
+        assert_eq!(replaces_another_file("printf '1.2\\n' > STAMP", dir.path(), error), None, "the missing file");
+        assert_eq!(replaces_another_file("echo 1.2 >> HISTORY.txt", dir.path(), error), None, "appended, not replaced");
+        let such = "FileNotFoundError: [Errno 2] No such file or directory: 'glaze.txt'\n";
+        let refused = replaces_another_file("echo x > kiln.cfg", dir.path(), such).unwrap();
+        assert!(refused.contains("write glaze.txt itself"), "{refused}");
+        let named = "kiln: cannot open 'glaze.txt'\n";
+        assert!(replaces_another_file("echo x > kiln.cfg", dir.path(), named).is_some());
+        let wrong = "kiln: heat must be a number of degrees\n";
+        assert_eq!(replaces_another_file("echo heat=900 > kiln.cfg", dir.path(), wrong), None, "nothing missing");
     }
 
     #[test]
@@ -1145,6 +1264,25 @@ mod tests {
         assert!(command("set ./app.sh MODE x").unwrap_err().contains("is the program"));
         assert!(command("set ../app.conf MODE x").unwrap_err().contains("outside the working directory"));
         assert!(command("set /etc/app.conf MODE x").unwrap_err().contains("outside the working directory"));
+        // A section the file lacks, where the error names one it has.
+        std::fs::write(cwd.join("shop.ini"), "[input]\npath = a.csv\n\n[output]\ndir = out\n").unwrap();
+        let error = "shop: shop.ini: [output] has no 'format' setting";
+        let at = Place { cwd, records: &records, program: "./shop.py", error };
+        let set = |line: &str| setting_command(&Setting::parse(line).unwrap().unwrap(), &at, "Run ./shop.py.", 4);
+        assert_eq!(
+            set("set shop.ini [SECTION] format csv").unwrap_err(),
+            "shop.ini has no [SECTION]; the error is about [output]: `set shop.ini [output] format csv`"
+        );
+        assert!(set("set shop.ini [output] format csv").is_ok());
+        assert!(set("set shop.ini [extra] format csv").is_err());
+        let at = Place { error: "shop: no format given", ..at };
+        let set = |line: &str| setting_command(&Setting::parse(line).unwrap().unwrap(), &at, "Run ./shop.py.", 5);
+        assert!(set("set shop.ini [extra] format csv").is_ok(), "a new section where the error names none");
+        // A file a shell script sources: a value with a blank is quoted.
+        std::fs::write(cwd.join("run.sh"), "#!/bin/bash\n. ./shop.env.conf\necho \"$TITLE\"\n").unwrap();
+        std::fs::write(cwd.join("shop.env.conf"), "TITLE=x\n").unwrap();
+        set("set shop.env.conf TITLE Spring Sale").unwrap();
+        assert_eq!(std::fs::read_to_string(records.join("set-5.txt")).unwrap(), "TITLE=\"Spring Sale\"\n");
     }
 
     #[test]

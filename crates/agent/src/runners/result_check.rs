@@ -334,6 +334,11 @@ pub(crate) fn check_result(
         if !printed.chars().any(|c| c.is_ascii_digit()) {
             return fail(Problem::PrintedNoNumber { printed: printed.to_owned() });
         }
+        // The files themselves, named one per line, are not how many there are, though their names hold digits
+        // (`2024-03-report.txt`).
+        if lists_files(printed, Path::new(cwd)) {
+            return fail(Problem::PrintedNotANumber { printed: printed.to_owned() });
+        }
     }
     // A question's script prints the answer; other goals (rename, replace) may rightly print nothing.
     if required.is_empty() && asks_question(goal) {
@@ -406,6 +411,22 @@ fn must_tell_a_number(goal: &str) -> bool {
         let clause_start = goal[..found.start()].rfind(['.', '!', '?', ';', ',']).map_or(0, |at| at + 1);
         !DECLINED.is_match(&goal[clause_start..found.start()])
     })
+}
+
+/// The most printed lines [`lists_files`] looks up.
+const LISTED_LINES: usize = 200;
+
+/// Whether `printed` names files here, one per line and two or more: each line, no number, is a file under `cwd`
+/// (by its path, or by its name a few folders down: `ls inbox` prints names without their folder).
+fn lists_files(printed: &str, cwd: &Path) -> bool {
+    let lines: Vec<&str> = printed.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+    (2..=LISTED_LINES).contains(&lines.len())
+        && lines.iter().all(|line| {
+            let name = line.rsplit('/').next().unwrap_or(line);
+            !is_number(line)
+                && (resolve(line, cwd).is_file()
+                    || (!name.is_empty() && !crate::runners::looked::same_name(cwd, name).is_empty()))
+        })
 }
 
 /// Words declining what follows in their clause: "no need to", "don't", "never".
@@ -844,6 +865,29 @@ mod tests {
         assert_eq!(problem(listing, "vault/old set/clip one.mov\n"), None);
         let wrong = problem(listing, "vault/old set/clip two.mov\n").unwrap();
         assert!(wrong.contains("not an existing path"), "{wrong}");
+    }
+
+    #[test]
+    fn names_of_files_printed_for_a_number_told_are_no_number() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("tray/kept")).unwrap();
+        std::fs::create_dir(dir.path().join("old")).unwrap();
+        for name in ["tray/2024-05-scan.pdf", "tray/note 7.txt", "tray/kept/7.pdf"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let cwd = dir.path().to_str().unwrap();
+        let goal = "Move the 2023 scans out of tray/ into old/, then tell me how many files stay in tray/.";
+        let spec = crate::GoalSpec::parse(goal);
+        let required = spec.required_writes(dir.path());
+        let before = Before::of(&spec.changes, cwd);
+        let problem = |printed: &str| check_result(goal, &required, cwd, printed, false, &before).problem;
+        let found = problem("2024-05-scan.pdf\nnote 7.txt\n");
+        assert!(matches!(found, Some(Problem::PrintedNotANumber { .. })), "names found a folder down: {found:?}");
+        assert!(matches!(problem("tray/2024-05-scan.pdf\ntray/kept/7.pdf\n"), Some(Problem::PrintedNotANumber { .. })));
+        assert_eq!(problem("2\n"), None);
+        assert_eq!(problem("2024-05-scan.pdf\n"), None, "one name is not a list (it may be the count's words)");
+        assert_eq!(problem("tray: 2 files\n2024-05-scan.pdf\n"), None, "a line that names no file");
+        assert_eq!(problem("7.pdf\n2\n"), None, "a number among them");
     }
 
     #[test]

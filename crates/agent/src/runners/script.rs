@@ -429,7 +429,14 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     checked.problem = Some(Problem::NotFixed { file });
                 }
                 if let Some(problem) = checked.problem {
-                    staging.take_back(applied);
+                    let changed = applied.as_ref().is_some_and(|applied| !applied.changes().is_empty());
+                    let undoable = applied.as_ref().is_some_and(|applied| applied.undoable());
+                    let undone = staging.take_back(applied);
+                    let replay = match () {
+                        _ if !changed => script_fix::Replay::NothingChanged,
+                        _ if undoable && undone => script_fix::Replay::Undone(&script),
+                        _ => script_fix::Replay::Unsafe,
+                    };
                     // Exit 0 is not the goal: a result the goal rules out is a failed attempt. Where the shell can
                     // fix it (the result was printed, not written), that is the next attempt, with no call.
                     if matches!(problem, Problem::PrintedError { .. })
@@ -441,7 +448,7 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                         && shell_repairs < MAX_SHELL_REPAIRS
                         && !output.truncated
                         && let Some(next) =
-                            script_fix::repair(&subtask.description, &spec, &required, &problem, &output.output)
+                            script_fix::repair(&subtask.description, &spec, &required, &problem, &output.output, replay)
                     {
                         shell_repairs += 1;
                         fixed = Some(next);

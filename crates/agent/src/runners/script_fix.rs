@@ -100,13 +100,16 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
 
 /// A bash script (or one command) for `goal` fitted to the files it works on: a `sed -i` pattern copied from a file
 /// is matched as that text ([`literal_seds`](crate::runners::literal_sed::literal_seds)), a name with spaces written
-/// unquoted is quoted ([`quoted_spaced_names`](crate::runners::spaced_names::quoted_spaced_names)), and a folder's
+/// unquoted is quoted ([`quoted_spaced_names`](crate::runners::spaced_names::quoted_spaced_names)), a loop over
+/// `$(ls GLOB)` whose names hold blanks goes over the glob
+/// ([`loops_over_names`](crate::runners::word_split::loops_over_names)), and a folder's
 /// glob copied or moved takes its hidden files ([`with_hidden`](crate::runners::dot_glob::with_hidden)), and a
 /// count of a CSV file's rows counts its records ([`records_counted`](crate::runners::header_count::records_counted)),
 /// and a `grep` for one column's value tests that column ([`field_greps`](crate::runners::field_grep::field_greps)).
 pub(crate) fn fitted_to_files(goal: &str, text: &str, cwd: &std::path::Path) -> String {
     let text = crate::runners::literal_sed::literal_seds(text, cwd);
     let text = crate::runners::spaced_names::quoted_spaced_names(&text, cwd);
+    let text = crate::runners::word_split::loops_over_names(&text, cwd);
     let text = crate::runners::dot_glob::with_hidden(goal, &text, cwd);
     let text = crate::runners::header_count::records_counted(goal, &text, cwd);
     crate::runners::field_grep::field_greps(goal, &text, cwd)
@@ -129,6 +132,7 @@ pub(crate) fn repair(
     required: &[String],
     problem: &Problem,
     printed: &str,
+    replay: Replay<'_>,
 ) -> Option<Script> {
     let result = printed.trim();
     if result.is_empty() || result.len() > MAX_WRITTEN || error_line(printed).is_some() {
@@ -164,15 +168,38 @@ pub(crate) fn repair(
             if !counts || lines.len() < 2 || lines.iter().any(|l| is_number(l)) {
                 return None;
             }
-            format!(
-                "#!/bin/bash\n# The shell's repair: the {} lines the last script printed, counted.\necho {}\n",
-                lines.len(),
-                lines.len()
-            )
+            match replay {
+                Replay::NothingChanged => format!(
+                    "#!/bin/bash\n# The shell's repair: the {} lines the last script printed, counted.\necho {}\n",
+                    lines.len(),
+                    lines.len()
+                ),
+                // Its changes were taken back with the failed check: the script runs again, what it prints counted
+                // ("move the old ones to archive/, then tell me how many are left" printed the names left).
+                Replay::Undone(script) if script.language == Language::Bash => format!(
+                    "#!/bin/bash\n# The shell's repair: the last script again, the lines it prints counted (it \
+                     printed {} names, not how many).\nset -o pipefail\n{{\n{}\n}} | grep -c .\n",
+                    lines.len(),
+                    script.text.trim_end()
+                ),
+                // A count told without the changes the script made would lose them.
+                _ => return None,
+            }
         }
         _ => return None,
     };
     Some(Script { language: Language::Bash, text })
+}
+
+/// What running a failed script again would do, for a repair that needs its changes as well as its output.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Replay<'a> {
+    /// It changed no file: its output is all there is to it.
+    NothingChanged,
+    /// Its changes were all taken back (a staged attempt's journal): running it again makes them again.
+    Undone(&'a Script),
+    /// Its changes may not have been taken back in full: it is not run again.
+    Unsafe,
 }
 
 /// Words that ask for something to be told besides a file ("then tell me which", "let me know who"): what a
@@ -525,7 +552,7 @@ mod tests {
     fn fix(goal: &str, problem: &Problem, printed: &str) -> Option<Script> {
         let spec = GoalSpec::parse(goal);
         let required = spec.required_writes(std::path::Path::new("/nonexistent-clive-test-dir"));
-        repair(goal, &spec, &required, problem, printed)
+        repair(goal, &spec, &required, problem, printed, Replay::NothingChanged)
     }
 
     #[test]
@@ -590,6 +617,27 @@ mod tests {
         assert_eq!(fix(goal, &one, "three\n"), None, "one line is not a list");
         let which = "Which tickets are open? Answer with the number only.";
         assert_eq!(fix(which, &problem, "o-1\no-2\no-3\n"), None, "not a count");
+    }
+
+    #[test]
+    fn a_list_printed_after_changes_is_counted_by_running_the_script_again() {
+        let goal = "Move the 2023 scans out of tray/ into old/, then tell me how many files stay in tray/.";
+        let spec = GoalSpec::parse(goal);
+        let problem = Problem::PrintedNotANumber { printed: "a.pdf\nb.pdf".into() };
+        let moved = bash("mkdir -p old\nmv tray/2023-* old/\nls tray\n");
+        let fixed = repair(goal, &spec, &[], &problem, "a.pdf\nb.pdf\n", Replay::Undone(&moved)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("tray")).unwrap();
+        for name in ["2023-1.pdf", "2023-2.pdf", "a.pdf", "b.pdf"] {
+            std::fs::write(dir.path().join("tray").join(name), "x").unwrap();
+        }
+        let out =
+            std::process::Command::new("bash").arg("-c").arg(&fixed.text).current_dir(dir.path()).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2", "{}", fixed.text);
+        assert!(dir.path().join("old/2023-2.pdf").is_file(), "the moves are made again");
+        assert_eq!(repair(goal, &spec, &[], &problem, "a.pdf\nb.pdf\n", Replay::Unsafe), None, "the moves kept");
+        let python = Script { language: Language::Python, text: "import os\n".into() };
+        assert_eq!(repair(goal, &spec, &[], &problem, "a.pdf\nb.pdf\n", Replay::Undone(&python)), None);
     }
 
     #[test]

@@ -85,6 +85,89 @@ impl Setting {
         Ok(Self { file: file.clone(), section, key, value })
     }
 
+    /// `set SECTION.KEY VALUE` with the file left out (Qwen2.5-Coder 0.5B's `set report.workers 16`), spelled out
+    /// as `set FILE [SECTION] KEY VALUE` for the one file of `named` (the files the error names, relative to `cwd`)
+    /// that has the section. `None` for any other reply, or where the first word is a file here.
+    pub(crate) fn dotted(line: &str, named: &[String], cwd: &std::path::Path) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let ["set", first, value @ ..] = words.as_slice() else { return None };
+        if value.is_empty() || cwd.join(first).exists() {
+            return None;
+        }
+        let (section, key) = first.split_once('.')?;
+        // `set app.conf mode fast` names a file that is not there yet.
+        if CONFIG_EXTENSIONS.contains(&key.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+        let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !plain(section) || !plain(key) {
+            return None;
+        }
+        let header = format!("[{section}]");
+        let holding: Vec<&String> = named
+            .iter()
+            .filter(|file| std::fs::read_to_string(cwd.join(file)).is_ok_and(|t| t.lines().any(|l| l.trim() == header)))
+            .collect();
+        let [file] = holding.as_slice() else { return None };
+        Some(format!("set {file} [{section}] {key} {}", value.join(" ")))
+    }
+
+    /// The setting a `sed -i` reply means when it substitutes a key's name and separator alone
+    /// (`sed -i 's/^target=/target=C/' units.conf`): Qwen2.5-Coder 0.5B's way of setting a value, which puts the new
+    /// value before the old one (`target=Ccelsius`), or matches nothing where the file spaces its `=` or writes
+    /// `key: value`. Only for one file here that sets the key already; `None` for any other command.
+    pub(crate) fn from_sed(line: &str, cwd: &std::path::Path) -> Option<Setting> {
+        let parsed = shell_syntax::parse(line);
+        let [command] = parsed.commands().collect::<Vec<_>>()[..] else { return None };
+        let (words, _) = shell_syntax::strip_prefixes(&command.words);
+        let (program, args) = words.split_first()?;
+        if shell_syntax::program_name(&program.text) != "sed" || !command.redirections.is_empty() {
+            return None;
+        }
+        let call = crate::runners::literal_sed::SedCall::read(args)?;
+        let [file] = call.files.as_slice() else { return None };
+        let (pattern, replacement, flags) = crate::runners::literal_sed::substitution(&call.expression)?;
+        if !flags.chars().all(|f| f == 'g') {
+            return None;
+        }
+        let key = key_alone(pattern)?;
+        let value = replacement.strip_prefix(key)?.trim_start_matches([' ', '\t']);
+        let value = value.strip_prefix(['=', ':'])?.trim();
+        if value.is_empty() || value.contains(['&', '\\']) {
+            return None;
+        }
+        let text = std::fs::read_to_string(cwd.join(file)).ok()?;
+        text.lines().any(|l| KeyLine::read(l).is_some_and(|k| k.key == key)).then(|| Setting {
+            file: file.clone(),
+            section: None,
+            key: key.to_owned(),
+            value: value.to_owned(),
+        })
+    }
+
+    /// This setting for a file the shell reads (`sourced`, [`sourced_by_shell`]): a value holding a blank or a
+    /// character the shell reads is quoted (`REPORT_TITLE=Weekly Sales` runs `Sales` as a command). A value quoted
+    /// already, or that needs none, stays as it is.
+    pub(crate) fn for_shell(&self, sourced: bool) -> Setting {
+        let plain = |c: char| c.is_ascii_alphanumeric() || "_-.,/:@%+=~".contains(c);
+        // One quoted string, not `"a" b "c"`.
+        let quoted = self.value.len() > 1
+            && ['"', '\''].iter().any(|&q| {
+                self.value.starts_with(q) && self.value.ends_with(q) && !self.value[1..self.value.len() - 1].contains(q)
+            });
+        if !sourced || quoted || self.value.chars().all(plain) {
+            return self.clone();
+        }
+        let value = if self.value.contains(['$', '`', '\\', '"', '!']) && !self.value.contains('\'') {
+            format!("'{}'", self.value)
+        } else {
+            let escaped: String =
+                self.value.chars().flat_map(|c| if "\"$`\\".contains(c) { vec!['\\', c] } else { vec![c] }).collect();
+            format!("\"{escaped}\"")
+        };
+        Setting { value, ..self.clone() }
+    }
+
     /// The file's text with the key set, from its text now (`None`: the file does not exist yet). An error says why
     /// the key cannot be placed (in a file of several sections, which one is for the reply to say).
     pub(crate) fn apply(&self, text: Option<&str>) -> Result<String, String> {
@@ -169,6 +252,61 @@ impl Setting {
         format!("{}{}{value}", self.key, if spaced { " = " } else { "=" })
     }
 }
+
+/// Extensions of config and data files: `NAME.EXT` with one of them names a file, not a section's key.
+const CONFIG_EXTENSIONS: &[&str] =
+    &["conf", "cfg", "ini", "toml", "yaml", "yml", "json", "env", "txt", "csv", "properties", "xml", "sh", "py", "rc"];
+
+/// The key of a sed pattern that matches a key's name and separator and nothing of its value (`^target=`,
+/// `^mode *= *`, `port:\s*`, `^name=.*` whose value the replacement gives whole).
+fn key_alone(pattern: &str) -> Option<&str> {
+    let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+    let end = pattern.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(pattern.len());
+    let (key, mut rest) = pattern.split_at(end);
+    if key.is_empty() || !key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    for tail in ["$", ".*", ".\\+", ".+"] {
+        rest = rest.strip_suffix(tail).unwrap_or(rest);
+    }
+    let mut separator = rest.to_owned();
+    for blank in ["[[:space:]]*", "[ \t]*", "\\s*", "\\s+", " *", " +", "\\?", " "] {
+        separator = separator.replace(blank, "");
+    }
+    matches!(separator.as_str(), "=" | ":").then_some(key)
+}
+
+/// Whether `file` (relative to `cwd`, its text `text` where it exists) is read by a shell, so that its values
+/// follow the shell's quoting: a shell file by its name (`.sh`, `.bash`, `.env`, `.envrc`), a file that `export`s,
+/// or one a shell script here (two folders down at most) reads with `source FILE` or `. FILE`.
+pub(crate) fn sourced_by_shell(file: &str, text: Option<&str>, cwd: &std::path::Path) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    if [".sh", ".bash", ".env", ".envrc"].iter().any(|ext| name.ends_with(ext))
+        || text.is_some_and(|t| t.lines().any(|l| l.trim_start().starts_with("export ")))
+    {
+        return true;
+    }
+    let sources = |script: &str| {
+        script.lines().any(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            words.windows(2).any(|pair| {
+                matches!(pair[0], "source" | ".")
+                    && pair[1].trim_matches(['"', '\'', ';']).rsplit('/').next().is_some_and(|w| w == name)
+            })
+        })
+    };
+    crate::runners::looked::files_under(cwd, 3, SCANNED, |path, _| {
+        std::fs::metadata(path).is_ok_and(|m| m.len() <= 64 * 1024)
+            && std::fs::read_to_string(path).is_ok_and(|script| {
+                (path.extension().is_some_and(|e| e == "sh" || e == "bash")
+                    || ["#!/bin/bash", "#!/bin/sh", "#!/usr/bin/env bash"].iter().any(|s| script.starts_with(s)))
+                    && sources(&script)
+            })
+    })
+}
+
+/// The most directory entries [`sourced_by_shell`] looks at.
+const SCANNED: usize = 500;
 
 /// `lines` joined back as `original` ended: with its final newline, or without one.
 fn rejoin(original: &str, lines: &[String]) -> String {
@@ -308,6 +446,85 @@ mod tests {
             "[x]\nname2 = \"a\"\nname = \"web\"\n"
         );
         assert_eq!(applied("set a.toml [x] port 8", Some("[x]\nname2 = \"a\"\n")), "[x]\nname2 = \"a\"\nport = 8\n");
+    }
+
+    #[test]
+    fn a_sed_that_substitutes_a_key_alone_sets_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("oven.conf"), "# oven\nheat = low\nfan: off\n").unwrap();
+        let from = |line: &str| Setting::from_sed(line, dir.path()).map(|s| (s.key, s.value));
+        let set = |key: &str, value: &str| Some((key.to_owned(), value.to_owned()));
+        assert_eq!(from("sed -i 's/^heat=/heat=high/' oven.conf"), set("heat", "high"));
+        assert_eq!(from("sed -i 's/^heat *= */heat = high/' oven.conf"), set("heat", "high"));
+        assert_eq!(from("sed -i 's/^heat=.*/heat=high/g' oven.conf"), set("heat", "high"));
+        assert_eq!(from("sed -i 's|fan:\\s*|fan: on|' oven.conf"), set("fan", "on"));
+        assert_eq!(from("sed -i -e 's/^heat=/heat=high/' oven.conf"), set("heat", "high"));
+        let applied = Setting::from_sed("sed -i 's/^heat=/heat=high/' oven.conf", dir.path()).unwrap();
+        assert_eq!(applied.apply(Some("# oven\nheat = low\nfan: off\n")).unwrap(), "# oven\nheat = high\nfan: off\n");
+        // A pattern with the old value, another key's line, a key the file lacks, no file here, not in place.
+        assert_eq!(from("sed -i 's/^heat = low/heat = high/' oven.conf"), None);
+        assert_eq!(from("sed -i 's/^heat=/fan=on/' oven.conf"), None);
+        assert_eq!(from("sed -i 's/^VERSION=/VERSION=2/' oven.conf"), None);
+        assert_eq!(from("sed -i 's/^heat=/heat=high/' grill.conf"), None);
+        assert_eq!(from("sed 's/^heat=/heat=high/' oven.conf"), None);
+        assert_eq!(from("sed -i 's/^heat=/heat=&x/' oven.conf"), None);
+        assert_eq!(from("sed -i 's/^heat=/heat=high/' oven.conf && cat oven.conf"), None);
+    }
+
+    #[test]
+    fn a_dotted_key_is_spelled_out_in_the_file_the_error_names() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mill.ini"), "[grind]\nspeed = fast\n").unwrap();
+        std::fs::write(dir.path().join("other.ini"), "[bake]\nheat = 1\n").unwrap();
+        let named = ["mill.ini".to_owned(), "other.ini".to_owned()];
+        let spelled = |line: &str| Setting::dotted(line, &named, dir.path());
+        assert_eq!(spelled("set grind.speed 12").as_deref(), Some("set mill.ini [grind] speed 12"));
+        assert_eq!(spelled("set mill.ini speed 12"), None, "a file here");
+        assert_eq!(spelled("set roast.speed 12"), None, "no file has the section");
+        assert_eq!(spelled("set grind.speed"), None, "no value");
+        std::fs::write(dir.path().join("x.ini"), "[app]\nspeed = 1\n").unwrap();
+        let named = ["x.ini".to_owned()];
+        assert_eq!(Setting::dotted("set app.conf mode fast", &named, dir.path()), None, "a file not there yet");
+        assert_eq!(spelled("mkdir grind.speed"), None);
+    }
+
+    #[test]
+    fn a_file_the_shell_reads_gets_its_values_quoted() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("jobs")).unwrap();
+        std::fs::write(dir.path().join("jobs/print.sh"), "#!/bin/bash\nsource ./press.cfg\necho \"$BANNER\"\n")
+            .unwrap();
+        std::fs::write(dir.path().join("press.cfg"), "INK=black\nBANNER=Draft\n").unwrap();
+        std::fs::write(dir.path().join("other.cfg"), "INK=black\n").unwrap();
+        assert!(sourced_by_shell("press.cfg", Some("INK=black\n"), dir.path()), "read by jobs/print.sh");
+        assert!(!sourced_by_shell("other.cfg", Some("INK=black\n"), dir.path()));
+        assert!(sourced_by_shell("other.cfg", Some("export INK=black\n"), dir.path()));
+        assert!(sourced_by_shell("site.env", None, dir.path()));
+        let banner = |value: &str| {
+            let setting =
+                Setting { file: "press.cfg".into(), section: None, key: "BANNER".into(), value: value.into() };
+            setting.for_shell(true).apply(Some("INK=black\nBANNER=Draft\n")).unwrap()
+        };
+        assert_eq!(banner("Spring Sale"), "INK=black\nBANNER=\"Spring Sale\"\n");
+        assert_eq!(banner("Final"), "INK=black\nBANNER=Final\n");
+        assert_eq!(banner("'Spring Sale'"), "INK=black\nBANNER='Spring Sale'\n", "quoted already");
+        assert_eq!(banner("Save $5 now"), "INK=black\nBANNER='Save $5 now'\n");
+        assert_eq!(banner("it's $5"), "INK=black\nBANNER=\"it's \\$5\"\n");
+        assert_eq!(banner("~/press"), "INK=black\nBANNER=~/press\n", "a tilde still expands");
+        assert_eq!(banner("\"a\" b \"c\""), "INK=black\nBANNER='\"a\" b \"c\"'\n", "not one quoted string");
+        // Each reads back, through bash, as the value given.
+        for value in ["Spring Sale", "Save $5 now", "it's $5", "a \"b\" `c`"] {
+            let text = banner(value);
+            let out = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(format!("{text}printf %s \"$BANNER\""))
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8_lossy(&out.stdout), value, "{text}");
+        }
+        let ini =
+            Setting { file: "press.ini".into(), section: None, key: "banner".into(), value: "Spring Sale".into() };
+        assert_eq!(ini.for_shell(false), ini, "not read by a shell");
     }
 
     #[test]

@@ -74,6 +74,11 @@ impl Applied {
         &self.changes
     }
 
+    /// Whether these changes are kept in a journal (a staged attempt's), which [`Staging::take_back`] can undo exactly.
+    pub(crate) fn undoable(&self) -> bool {
+        self.journal.is_some()
+    }
+
     /// Where the content `rel` had before these changes is kept (a modified or deleted file of a staged attempt;
     /// an unstaged one keeps none).
     pub(crate) fn pre_image(&self, rel: &Path) -> Option<PathBuf> {
@@ -356,16 +361,22 @@ impl<'a> Staging<'a> {
     }
 
     /// Takes back an applied attempt whose result check failed.
-    pub(crate) fn take_back(&mut self, applied: Option<Applied>) {
-        let Some(applied) = applied else { return };
+    ///
+    /// Returns whether every change was restored exactly: nothing to take back, or a staged attempt's journal undone
+    /// in full (an unstaged attempt's undo is a best effort).
+    pub(crate) fn take_back(&mut self, applied: Option<Applied>) -> bool {
+        let Some(applied) = applied else { return true };
         match applied.journal {
-            Some(mut journal) => {
-                if let Err(error) = journal.undo() {
+            Some(mut journal) => match journal.undo() {
+                Ok(()) => true,
+                Err(error) => {
                     tracing::warn!(%error, "a failed attempt's changes could not be taken back");
+                    false
                 }
-            }
+            },
             None => {
                 self.undo_unstaged(&applied.changes);
+                applied.changes.is_empty()
             }
         }
     }

@@ -55,10 +55,11 @@ static NOT_EXECUTABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// fine)`, `notes.txt not found; it may be empty`.
 static MISSING_EMPTY_OK: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?ix)['"`]?(?P<file>[\w.][\w./-]*?)['"`]?:?\s+(?:is\s+missing|does\s+not\s+exist|doesn't\s+exist|not\s+found|is\s+required)
+        r#"(?ix)['"`]?(?P<file>[\w.][\w./-]*?)['"`]?(?P<called>\s+file)?:?\s+(?:is\s+missing|does\s+not\s+exist|doesn't\s+exist|not\s+found|is\s+required)
         \s*[(;,:-]?\s*
         (?:an\s+empty\s+(?:one|file)?\s*(?:is\s+(?:fine|ok|okay|enough|allowed|acceptable)|will\s+do|works|suffices|counts)
-           |(?:it\s+)?(?:may|can)\s+be\s+empty)\b"#,
+           |(?:it\s+)?(?:may|can)\s+be\s+empty
+           |(?:(?:add|create|make|write)\s+(?:one|it)\s*[(;,:-]?\s*)?(?P<any>any\s+(?:text|content|contents)\s+(?:will\s+do|is\s+fine|is\s+ok|works)))\b"#,
     )
 });
 
@@ -135,7 +136,7 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
 /// `valid values are low, mid, high`.
 static CHOICES: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r#"(?ix)(?:\b(?:(?:must|should|has\s+to|needs\s+to)\s+be|expected|(?:valid|allowed)\s+(?:values|choices|options)\s*(?:are|:))|\(\s*(?:use|choose|pick)\b)
+        r#"(?ix)(?:\b(?:(?:must|should|has\s+to|needs\s+to)\s+be|expected|(?:valid|allowed)\s+(?:values|choices|options)\s*(?:are|:))|\(\s*(?:use|choose|pick)\b|\(\s*one\s+of\s*:?)
         \s*(?:one\s+of\s*:?\s*)?(?:either\s+)?
         (?P<choices>['"`]?[\w.-]+['"`]?(?:\s*(?:,\s*(?:or\s+)?|\bor\b|/|\|)\s*['"`]?[\w.-]+['"`]?)+)"#,
     )
@@ -145,6 +146,20 @@ static CHOICES: LazyLock<Regex> = LazyLock::new(|| {
 static KEY_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r#"(?:['"`](?P<a>[A-Za-z_][\w.-]*)['"`]|\b(?P<b>[A-Za-z_][\w.-]*)\s+(?:in|of|from)\s+['"`]?[\w./-]+\.\w+['"`]?|\b(?P<c>[A-Za-z_][\w.-]*)\s*:?)\s*$"#,
+    )
+});
+
+/// A key the error says is missing: `[output] has no 'format' setting`, `is missing the key retries`.
+static MISSING_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?i)\b(?:has\s+no|is\s+missing(?:\s+the)?|lacks(?:\s+the)?)\s+(?:(?:key|setting|option)\s+['"`]?(?P<a>[A-Za-z_][\w.-]*)|['"`](?P<b>[A-Za-z_][\w.-]*)['"`]|(?P<c>[A-Za-z_][\w.-]*)\s+(?:key|setting|option|entry)\b)"#,
+    )
+});
+
+/// A key named with the value it has, in a file: `mode 'fastest' in config/build.ini`.
+static KEY_VALUE_IN: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"\b(?P<key>[A-Za-z_][\w.-]*)\s+['"`][^'"`]*['"`]\s+(?:in|of|from)\s+['"`]?[\w./-]+\.\w+['"`]?"#,
     )
 });
 
@@ -191,6 +206,8 @@ pub(crate) fn stated_fix(output: &str, scene: &Scene<'_>) -> Option<String> {
             .or_else(|| stated_value(line, scene))
             .or_else(|| correction(line, scene))
             .or_else(|| in_digits(line, scene))
+            .or_else(|| as_percentage(line, scene))
+            .or_else(|| value_from_task(line, scene))
             .or_else(|| chosen_value(line, scene))
     })
 }
@@ -203,10 +220,11 @@ fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     let before = line[..found.get(0)?.start()].trim_end();
     // A key the line shows set to the value it rejects (`TARGET='stagng' in deploy.conf is not valid (use staging or
     // production)`), else the key right before what it must be.
-    let key = KEY_SET
-        .captures_iter(before)
-        .last()
-        .and_then(|c| c.name("key"))
+    // Or a key the line says is missing (`[output] has no 'format' setting (one of: csv, json)`): then added.
+    let missing = MISSING_KEY.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g)));
+    let key = missing
+        .or_else(|| KEY_SET.captures_iter(before).last().and_then(|c| c.name("key")))
+        .or_else(|| KEY_VALUE_IN.captures_iter(before).last().and_then(|c| c.name("key")))
         .or_else(|| KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g))))?
         .as_str();
     let choices: Vec<&str> = found["choices"]
@@ -217,10 +235,10 @@ fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     let [value] = named.as_slice() else { return None };
     let file = named_file(before, scene).or_else(|| named_file(line, scene))?;
     let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
-    let sets = Regex::new(&format!(r"(?m)^\s*{}\s*[=:]\s*(?P<value>.*?)\s*$", regex::escape(key))).ok()?;
+    let sets = Regex::new(&format!(r"(?m)^[ \t]*{}[ \t]*[=:][ \t]*(?P<value>.*?)[ \t]*$", regex::escape(key))).ok()?;
     let current: Vec<&str> = sets.captures_iter(&text).filter_map(|c| c.name("value")).map(|v| v.as_str()).collect();
     let is_value = |v: &str| v.trim_matches(['\'', '"']) == **value;
-    if current.is_empty() || current.iter().any(|v| is_value(v)) {
+    if (current.is_empty() && missing.is_none()) || current.iter().any(|v| is_value(v)) {
         return None;
     }
     Some(format!("set {file} {}{key} {value}", section_of(before, &text)))
@@ -296,11 +314,23 @@ static MISSING_FILE: LazyLock<Regex> = LazyLock::new(|| {
 fn empty_file(line: &str, scene: &Scene<'_>) -> Option<String> {
     let found = MISSING_EMPTY_OK.captures(line)?;
     let path = found.name("file")?.as_str();
-    let relative = inside(path).filter(|p| looks_like_file(p) && !same_file(p, scene.program))?;
+    // `LICENSE file is missing`: a name without an extension is a file's where the line calls it one.
+    // Only a name in capitals (`LICENSE file`, `VERSION file`): "the file is missing" names none.
+    let called = found.name("called").is_some()
+        && path.len() > 1
+        && path.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let relative = inside(path).filter(|p| (looks_like_file(p) || called) && !same_file(p, scene.program))?;
     let path = scene.cwd.join(relative);
     // Its folder is there: a file in a folder that is missing is another error's to say.
     let folder_there = path.parent().is_some_and(Path::is_dir);
-    (!path.exists() && folder_there).then(|| format!("touch {}", shell_word(relative)))
+    if path.exists() || !folder_there {
+        return None;
+    }
+    // "Any text will do": some text, not none (its own name, a line that says what it is).
+    Some(match found.name("any") {
+        Some(_) => format!("printf '%s\\n' {} > {}", shell_word(relative), shell_word(relative)),
+        None => format!("touch {}", shell_word(relative)),
+    })
 }
 
 /// `chmod +x FILE` for a file here that the line says cannot be run and has no execute bit (not the program: the
@@ -405,6 +435,84 @@ fn in_digits(line: &str, scene: &Scene<'_>) -> Option<String> {
     }
     replacement(line, &wrong, digits, scene)
 }
+
+/// A fraction where the line wants a percentage (`threshold=0.85 is out of range: it is a percentage from 1 to
+/// 100`): the key set to the same share in percent (85), in the file the line names, which sets it to that fraction.
+/// Not where the task gives the fraction itself.
+fn as_percentage(line: &str, scene: &Scene<'_>) -> Option<String> {
+    if !PERCENT.is_match(line) {
+        return None;
+    }
+    let found = FRACTION_SET.captures(line)?;
+    let (key, fraction) = (&found["key"], &found["value"]);
+    let share: f64 = fraction.parse().ok()?;
+    if !(share > 0.0 && share < 1.0) || scene.task.contains(fraction) {
+        return None;
+    }
+    let file = named_file(line, scene)?;
+    let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
+    let sets = format!(r#"(?m)^\s*{}\s*[=:]\s*['"]?{}['"]?\s*$"#, regex::escape(key), regex::escape(fraction));
+    let sets = Regex::new(&sets).ok()?;
+    if !sets.is_match(&text) {
+        return None;
+    }
+    // Four decimals at most: 0.125 is 12.5, 0.85 is 85.
+    let percent = format!("{:.4}", share * 100.0);
+    let percent = percent.trim_end_matches('0').trim_end_matches('.');
+    Some(format!("set {file} {}{key} {percent}", section_of(line, &text)))
+}
+
+/// The value the task gives, in words, for a key the line says is not set (`REPORT_TITLE is not set in
+/// pipeline.conf`, the task: "if it wants a report title, use Weekly Sales"): the key's words, in order, then `use`,
+/// `should be`, `set to` or `=` and the value, to the end of its clause (or an `and`/`then`). Set in the file the
+/// line names, which has the key unset, or lacks it where the key is a config key's name.
+fn value_from_task(line: &str, scene: &Scene<'_>) -> Option<String> {
+    let found = NOT_SET.captures(line)?;
+    let key = &found["key"];
+    let words: Vec<String> =
+        key.split(['_', '-', '.']).filter(|w| !w.is_empty()).map(|w| regex::escape(&w.to_lowercase())).collect();
+    if words.is_empty() {
+        return None;
+    }
+    let said = format!(
+        r#"(?i)\b{}\b[^.;:!?]{{0,40}}?\b(?:use|should\s+be|must\s+be|=|set\s+(?:it\s+)?to)\s+['"`]?(?P<value>[^'"`.;,!?\n]{{1,60}}?)['"`]?\s*(?:[.;,!?\n]|\s+(?:and|then|but|or|so)\b|$)"#,
+        words.join(r"[\s_-]+")
+    );
+    let value = Regex::new(&said).ok()?.captures(scene.task)?.name("value")?.as_str().trim().to_owned();
+    // "If the cover text is empty, use …" and the like: no value.
+    let first = value.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+    if ["empty", "missing", "unset", "optional", "not", "blank", "none", "nothing", "it"].contains(&first.as_str()) {
+        return None;
+    }
+    let file = named_file(line, scene)?;
+    let text = std::fs::read_to_string(scene.cwd.join(&file)).ok()?;
+    let sets = Regex::new(&format!(
+        r"(?m)^[ \t]*(?:export[ \t]+)?{}[ \t]*[=:][ \t]*(?P<value>.*?)[ \t]*$",
+        regex::escape(key)
+    ))
+    .ok()?;
+    // Set empty in the file, or absent with a config key's name (`REPORT_TITLE`, `cover_text`), not a word's.
+    let unset = match sets.captures(&text) {
+        Some(set) => set["value"].trim_matches(['\'', '"']).is_empty(),
+        None => key.contains('_') || !key.chars().any(|c| c.is_ascii_lowercase()),
+    };
+    unset.then(|| format!("set {file} {}{key} {value}", section_of(line, &text)))
+}
+
+/// A key a line says has no value: `REPORT_TITLE is not set`, `'owner' is empty`, `has no value for region`.
+static NOT_SET: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r#"(?i)(?:^|[\s'"`:(\[])(?P<key>[A-Za-z_][\w-]*)['"`]?\s+(?:is\s+not\s+set|is\s+unset|is\s+empty|has\s+no\s+value|is\s+blank)\b"#,
+    )
+});
+
+/// A line that speaks of a percentage.
+static PERCENT: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\bper\s?cent(?:age)?\b|%"));
+
+/// A key shown set to a fraction: `threshold=0.85`, `ratio: .5`, `'cut' = 0.2`.
+static FRACTION_SET: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(r#"\b(?P<key>[A-Za-z_][\w.-]*)['"`]?\s*[=:]\s*['"`]?(?P<value>0?\.\d+)\b"#)
+});
 
 /// `wrong` replaced by `right` in the file `error` names, on the line that holds it: the line the error numbers,
 /// else the only one.
@@ -542,6 +650,15 @@ mod tests {
         assert_eq!(fix("error: CHANGES.md is missing"), None, "nothing says empty will do");
         assert_eq!(fix("deploy: CHANGES.md is required; the NOTES field can be empty"), None, "another thing may");
         assert_eq!(fix("error: out/CHANGES.md is missing (an empty file is fine)"), None, "its folder is missing");
+        // A name without an extension the line calls a file; some text where any will do.
+        assert_eq!(
+            fix("pack: error: NOTICE file is missing; add one (any text will do)").as_deref(),
+            Some("printf '%s\\n' NOTICE > NOTICE")
+        );
+        assert_eq!(fix("pack: error: NOTICE is missing; any text will do"), None, "not called a file, no extension");
+        assert_eq!(fix("pack: error: NOTICE file is missing"), None, "nothing says what it may hold");
+        assert_eq!(fix("pack: error: the file is missing; any text will do"), None, "no name");
+        assert_eq!(fix("pack: config file is missing (an empty one is fine)"), None, "a word, not a name");
         std::fs::write(dir.path().join("CHANGES.md"), "").unwrap();
         assert_eq!(fix("run: error: CHANGES.md is missing (an empty file is fine)"), None, "it is there");
     }
@@ -643,14 +760,77 @@ mod tests {
             Some("set ship.conf CARRIER courier"),
             "the key shown with the value it rejects"
         );
+        assert_eq!(
+            fix("job: error: CARRIER 'post' in ship.conf is not valid (use 'courier' or 'freight')", task, p)
+                .as_deref(),
+            Some("set ship.conf CARRIER courier"),
+            "the key named with the value it rejects"
+        );
         // The task names none of the values, or more than one: the model's to choose.
         assert_eq!(fix("job: CARRIER in ship.conf must be courier or freight (it is 'post')", TASK, p), None);
         let both = "Run ./job.sh; courier is dearer than freight. Fix what it complains about.";
         assert_eq!(fix("job: CARRIER in ship.conf must be courier or freight", both, p), None);
-        // A key the file does not set, or set to the value already.
+        // A key the line says is missing, with the values it allows: added, in the section the line names.
+        let json = "Send the parcel list as JSON with ./job.sh; fix what stops it.";
+        assert_eq!(
+            fix("job: app.ini: [log] has no 'format' setting (one of: text, json)", json, p).as_deref(),
+            Some("set app.ini [log] format json")
+        );
+        assert_eq!(fix("job: CARRIER is missing from ship.conf (must be courier or freight)", task, p), None);
+        // A key the file does not set (and the line does not say is missing), or set to the value already.
         assert_eq!(fix("job: MODE in ship.conf must be courier or freight", task, p), None);
         let post = "Run ./job.sh; parcels go by post. Fix what it complains about until it succeeds.";
         assert_eq!(fix("job: CARRIER in ship.conf must be post or freight", post, p), None, "it is post already");
+    }
+
+    #[test]
+    fn a_fraction_where_a_percentage_is_wanted_is_set_in_percent() {
+        let dir = scene_dir(&[("pump.conf", "# pump\nlimit = 0.85\nflow: .125\n")]);
+        let p = dir.path();
+        let task = "Run ./pump.sh and fix what it complains about until it runs.";
+        assert_eq!(
+            fix("pump.conf: limit=0.85 is out of range: it is a percentage from 1 to 100", task, p).as_deref(),
+            Some("set pump.conf limit 85")
+        );
+        assert_eq!(
+            fix("pump: flow: .125 in pump.conf must be given in % (0-100)", task, p).as_deref(),
+            Some("set pump.conf flow 12.5")
+        );
+        assert_eq!(fix("pump.conf: limit=0.85 is out of range (1 to 100)", task, p), None, "no percentage said");
+        let given = "Run ./pump.sh with the limit at 0.85 and fix what it complains about.";
+        assert_eq!(fix("pump.conf: limit=0.85 is out of range: it is a percentage", given, p), None, "the task's");
+        assert_eq!(fix("pump.conf: limit=0.5 is out of range: it is a percentage", task, p), None, "not the file's");
+    }
+
+    #[test]
+    fn a_value_the_task_gives_for_a_key_not_set_is_set() {
+        let dir = scene_dir(&[("press.conf", "INK=black\nCOVER_TEXT=\nPAGES=4\n")]);
+        let p = dir.path();
+        let task = "Get ./print.sh to finish. If it asks for cover text, use Spring Catalogue. Don't edit print.sh.";
+        assert_eq!(
+            fix("print: COVER_TEXT is not set in press.conf", task, p).as_deref(),
+            Some("set press.conf COVER_TEXT Spring Catalogue")
+        );
+        let quoted = "Run ./print.sh; the cover text should be \"Autumn\", and fix what it complains about.";
+        assert_eq!(
+            fix("print: press.conf: 'COVER_TEXT' is empty", quoted, p).as_deref(),
+            Some("set press.conf COVER_TEXT Autumn")
+        );
+        assert_eq!(fix("print: COVER_TEXT is not set in press.conf", TASK, p), None, "the task gives none");
+        let then = "Run ./print.sh. For the cover text use Summer Sale and then fix what it complains about.";
+        assert_eq!(
+            fix("print: COVER_TEXT is not set in press.conf", then, p).as_deref(),
+            Some("set press.conf COVER_TEXT Summer Sale")
+        );
+        let empty = "Run ./print.sh. If the cover text is empty, use Spring Catalogue.";
+        assert_eq!(
+            fix("print: COVER_TEXT is not set in press.conf", empty, p).as_deref(),
+            Some("set press.conf COVER_TEXT Spring Catalogue"),
+            "`is empty` is no value"
+        );
+        let read = "Run ./print.sh; the input CSV should be sales.csv.";
+        assert_eq!(fix("print: input.csv is empty", read, p), None, "a file's name, not a key");
+        assert_eq!(fix("print: PAGES is not set in press.conf", "Use 8 pages; run ./print.sh.", p), None, "set");
     }
 
     #[test]
