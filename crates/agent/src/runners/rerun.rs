@@ -288,9 +288,6 @@ fn replaces_another_file(fix: &str, cwd: &std::path::Path, error: &str) -> Optio
     ))
 }
 
-/// A section an error names: `[output]`.
-static SECTION_NAMED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\[(?P<name>\w[\w .-]*)\]"));
-
 /// Quotes, brackets and punctuation around a name in an error line.
 const QUOTES: [char; 11] = ['\'', '"', '`', '(', ')', '[', ']', '.', ',', ':', ';'];
 
@@ -358,7 +355,7 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
         if !has(section)
             && !says(section)
             && let Some(named) =
-                SECTION_NAMED.captures_iter(at.error).map(|c| c["name"].to_owned()).find(|name| has(name))
+                super::stated::SECTION.captures_iter(at.error).map(|c| c["name"].to_owned()).find(|name| has(name))
         {
             return Err(format!(
                 "{file} has no [{section}]; the error is about [{named}]: `set {file} [{named}] {} {}`",
@@ -1027,16 +1024,7 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [
-            &*RERUN,
-            &*SAYS_FIX,
-            &*PROGRAM,
-            &*DESCRIBES_PROGRAM,
-            &*WANTS_RIGHT,
-            &*DENIED,
-            &*MISSING_LINE,
-            &*SECTION_NAMED,
-        ] {
+        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED, &*MISSING_LINE] {
             assert!(!re.as_str().is_empty());
         }
     }

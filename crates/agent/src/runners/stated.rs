@@ -80,7 +80,7 @@ static KEY_VALUE: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"^(?P<key>[A-Za-z_][\w.-]*)\s*[=:]\s*(?P<value>\S.*)$"));
 
 /// An INI section the error names: `[remote]`.
-static SECTION: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\[(?P<name>\w[\w .-]*)\]"));
+pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"\[(?P<name>\w[\w .-]*)\]"));
 
 /// A key the error says is missing, and the value it says to use: `has no 'timeout' setting (seconds; use 30)`.
 static MISSING_KEY_USE: LazyLock<Regex> = LazyLock::new(|| {
