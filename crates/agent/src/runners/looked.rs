@@ -203,6 +203,16 @@ pub(crate) fn same_name(cwd: &Path, name: &str) -> Vec<String> {
     found
 }
 
+/// The names of the files under `cwd`, as far down as [`same_name`] looks.
+pub(crate) fn file_names(cwd: &Path) -> std::collections::HashSet<String> {
+    let mut names = std::collections::HashSet::new();
+    files_under(cwd, DEPTH, ENTRIES, |_, name| {
+        names.insert(name.to_owned());
+        false
+    });
+    names
+}
+
 /// Calls `visit` with each file under `cwd` (its path and name), `depth` levels down at most, hidden directories
 /// skipped, level by level, until it returns true (then true) or `most` entries were read (then false).
 pub(crate) fn files_under(cwd: &Path, depth: usize, most: usize, mut visit: impl FnMut(&Path, &str) -> bool) -> bool {

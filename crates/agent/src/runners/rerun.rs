@@ -707,10 +707,12 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                 }
             };
             // `set SECTION.KEY VALUE`, the file left out: the one file the error names that has the section.
-            let command = match Setting::dotted(&command, &named_files(&output), std::path::Path::new(&cwd)) {
-                Some(spelled) if shared.config.shell_fixes => spelled,
-                _ => command,
-            };
+            let command = shared
+                .config
+                .shell_fixes
+                .then(|| Setting::dotted(&command, &named_files(&output), std::path::Path::new(&cwd)))
+                .flatten()
+                .unwrap_or(command);
             // A `set FILE [SECTION] KEY VALUE` reply: the edit is made here, and runs as a command that writes the
             // file's new text (staged and gated like any fix).
             let at = Place { cwd: std::path::Path::new(&cwd), records: &records, program, error: &output };
@@ -1270,7 +1272,7 @@ mod tests {
         std::fs::write(cwd.join("run.sh"), "#!/bin/bash\n. ./shop.env.conf\necho \"$TITLE\"\n").unwrap();
         std::fs::write(cwd.join("shop.env.conf"), "TITLE=x\n").unwrap();
         set("set shop.env.conf TITLE Spring Sale").unwrap();
-        assert_eq!(std::fs::read_to_string(records.join("set-5.txt")).unwrap(), "TITLE=\"Spring Sale\"\n");
+        assert_eq!(std::fs::read_to_string(records.join("set-5.txt")).unwrap(), "TITLE='Spring Sale'\n");
     }
 
     #[test]

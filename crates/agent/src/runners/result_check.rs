@@ -420,13 +420,16 @@ const LISTED_LINES: usize = 200;
 /// (by its path, or by its name a few folders down: `ls inbox` prints names without their folder).
 fn lists_files(printed: &str, cwd: &Path) -> bool {
     let lines: Vec<&str> = printed.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
-    (2..=LISTED_LINES).contains(&lines.len())
-        && lines.iter().all(|line| {
-            let name = line.rsplit('/').next().unwrap_or(line);
-            !is_number(line)
-                && (resolve(line, cwd).is_file()
-                    || (!name.is_empty() && !crate::runners::looked::same_name(cwd, name).is_empty()))
-        })
+    if !(2..=LISTED_LINES).contains(&lines.len()) || lines.iter().any(|line| is_number(line)) {
+        return false;
+    }
+    // The files here are walked once, for the first line that is no path from here.
+    let mut here = None;
+    lines.iter().all(|line| {
+        let name = line.rsplit('/').next().unwrap_or(line);
+        resolve(line, cwd).is_file()
+            || (!name.is_empty() && here.get_or_insert_with(|| crate::runners::looked::file_names(cwd)).contains(name))
+    })
 }
 
 /// Words declining what follows in their clause: "no need to", "don't", "never".

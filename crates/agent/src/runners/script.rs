@@ -432,10 +432,12 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     let changed = applied.as_ref().is_some_and(|applied| !applied.changes().is_empty());
                     let undoable = applied.as_ref().is_some_and(|applied| applied.undoable());
                     let undone = staging.take_back(applied);
-                    let replay = match () {
-                        _ if !changed => script_fix::Replay::NothingChanged,
-                        _ if undoable && undone => script_fix::Replay::Undone(&script),
-                        _ => script_fix::Replay::Unsafe,
+                    let replay = if !changed {
+                        script_fix::Replay::NothingChanged
+                    } else if undoable && undone {
+                        script_fix::Replay::Undone(&script)
+                    } else {
+                        script_fix::Replay::Unsafe
                     };
                     // Exit 0 is not the goal: a result the goal rules out is a failed attempt. Where the shell can
                     // fix it (the result was printed, not written), that is the next attempt, with no call.

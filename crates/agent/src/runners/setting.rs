@@ -158,14 +158,7 @@ impl Setting {
         if !sourced || quoted || self.value.chars().all(plain) {
             return self.clone();
         }
-        let value = if self.value.contains(['$', '`', '\\', '"', '!']) && !self.value.contains('\'') {
-            format!("'{}'", self.value)
-        } else {
-            let escaped: String =
-                self.value.chars().flat_map(|c| if "\"$`\\".contains(c) { vec!['\\', c] } else { vec![c] }).collect();
-            format!("\"{escaped}\"")
-        };
-        Setting { value, ..self.clone() }
+        Setting { value: tmux_habitat::shell_quote(&self.value), ..self.clone() }
     }
 
     /// The file's text with the key set, from its text now (`None`: the file does not exist yet). An error says why
@@ -505,11 +498,11 @@ mod tests {
                 Setting { file: "press.cfg".into(), section: None, key: "BANNER".into(), value: value.into() };
             setting.for_shell(true).apply(Some("INK=black\nBANNER=Draft\n")).unwrap()
         };
-        assert_eq!(banner("Spring Sale"), "INK=black\nBANNER=\"Spring Sale\"\n");
+        assert_eq!(banner("Spring Sale"), "INK=black\nBANNER='Spring Sale'\n");
         assert_eq!(banner("Final"), "INK=black\nBANNER=Final\n");
         assert_eq!(banner("'Spring Sale'"), "INK=black\nBANNER='Spring Sale'\n", "quoted already");
         assert_eq!(banner("Save $5 now"), "INK=black\nBANNER='Save $5 now'\n");
-        assert_eq!(banner("it's $5"), "INK=black\nBANNER=\"it's \\$5\"\n");
+        assert_eq!(banner("it's $5"), "INK=black\nBANNER='it'\\''s $5'\n");
         assert_eq!(banner("~/press"), "INK=black\nBANNER=~/press\n", "a tilde still expands");
         assert_eq!(banner("\"a\" b \"c\""), "INK=black\nBANNER='\"a\" b \"c\"'\n", "not one quoted string");
         // Each reads back, through bash, as the value given.

@@ -314,8 +314,8 @@ static MISSING_FILE: LazyLock<Regex> = LazyLock::new(|| {
 fn empty_file(line: &str, scene: &Scene<'_>) -> Option<String> {
     let found = MISSING_EMPTY_OK.captures(line)?;
     let path = found.name("file")?.as_str();
-    // `LICENSE file is missing`: a name without an extension is a file's where the line calls it one.
-    // Only a name in capitals (`LICENSE file`, `VERSION file`): "the file is missing" names none.
+    // A name without an extension is a file's where the line calls it one and it is in capitals (`LICENSE file is
+    // missing`); "the file is missing" names none.
     let called = found.name("called").is_some()
         && path.len() > 1
         && path.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');

@@ -27,14 +27,12 @@ pub(crate) fn loops_over_names(script: &str, cwd: &Path) -> String {
     }
     let mut lines: Vec<String> = script.split('\n').map(str::to_owned).collect();
     let mut changed = false;
-    let mut at = 0;
-    while at < lines.len() {
+    for at in 0..lines.len() {
         if let Some((new, var)) = loop_line(&lines[at], cwd) {
             lines[at] = new;
             changed = true;
             quote_in_body(&mut lines, at, &var);
         }
-        at += 1;
     }
     if changed { lines.join("\n") } else { script.to_owned() }
 }
