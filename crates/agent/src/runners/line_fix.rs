@@ -38,6 +38,10 @@ static POINTS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
+/// A parser's position without a file in front of it: TOML's `(at line 3, column 16)`, JSON's `line 3 column 5 (char
+/// 20)`, YAML's `line 3, column 5`. The file is the one the same output line names, or the only one to fix.
+static LINE_COLUMN: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?i)\bline (\d+),? column \d+"));
+
 /// A line the error points at, in a file the goal asks to fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LineSite {
@@ -49,6 +53,9 @@ pub(crate) struct LineSite {
     text: String,
     /// Whether the error is about indentation (then a line's leading blanks are what changes).
     indentation: bool,
+    /// Whether the error is python's, raised as the program ran (not on its form), in a python file: the line named
+    /// is where it failed, not a line after the fault.
+    raised: bool,
 }
 
 impl LineSite {
@@ -66,16 +73,37 @@ impl LineSite {
                 wanted.contains(&file).then_some((at, file, line))
             })
             .collect();
+        found.extend(LINE_COLUMN.captures_iter(output).filter_map(|c| {
+            let at = c.get(0)?.start();
+            let line = c[1].parse::<usize>().ok()?;
+            let said = output[..at].rsplit('\n').next().unwrap_or("");
+            let named = PATH_WORD
+                .find_iter(said)
+                .filter_map(|word| relative(word.as_str().trim_end_matches('.'), cwd))
+                .find(|file| wanted.contains(file));
+            // No file named: the only file to fix, where the parser's words are its format's (a JSON error from a
+            // web reply says nothing of config.toml).
+            let only = match wanted.as_slice() {
+                [only] if parser_of(only).is_some_and(|format| output.to_lowercase().contains(format)) => {
+                    Some(only.clone())
+                }
+                _ => None,
+            };
+            Some((at, named.or(only)?, line))
+        }));
         found.sort_by_key(|(at, _, _)| *at);
         let (_, file, line) = found.pop()?;
         let text = std::fs::read_to_string(cwd.join(&file)).ok()?;
         // A shell that reached the end of the file looking for a closing quote or `fi` names the line after it.
         let count = text.lines().count();
+        let raised =
+            file.ends_with(".py") && output.contains("Traceback (most recent call last)") && !SYNTAX.is_match(output);
         (text.len() <= MOST_BYTES && line >= 1 && line <= count + 1).then(|| LineSite {
             file,
             line: line.min(count),
             text,
             indentation: output.to_lowercase().contains("indent"),
+            raised,
         })
     }
 
@@ -104,6 +132,11 @@ impl LineSite {
     /// line named (bash names the line after a `for … do` without its `;`): what the model is told, or `None` at
     /// the file's first line.
     pub(crate) fn step_back(&mut self, given: usize) -> Option<String> {
+        // A python error raised as the program ran is about the line it names (a 0.5B model, its `float(…)` of a
+        // value with a thousands comma given back, was sent up the file and wrote over the loop's head).
+        if self.raised {
+            return None;
+        }
         let lines: Vec<&str> = self.text.lines().collect();
         let before = (1..self.line.min(given.max(1))).rev().find(|&n| !lines[n - 1].trim().is_empty())?;
         let told =
@@ -131,6 +164,16 @@ impl LineSite {
                 return Err(format!("{} has no line {n}: use the numbers shown", self.file));
             };
             if !self.same(old, new) {
+                // A neighbour's text put over a line (the loop's head replaced by the line under it) is no
+                // correction; a short line (`fi`, `done`, `}`) may well repeat the next.
+                let copied = [n.wrapping_sub(1), n + 1].into_iter().find(|&m| {
+                    let original = self.text.lines().nth(m.wrapping_sub(1)).map(str::trim);
+                    let rewritten = replaced.iter().any(|(k, _)| *k == m);
+                    m != n && !rewritten && original == Some(new.trim()) && new.trim().len() >= 16
+                });
+                if let Some(m) = copied {
+                    return Err(format!("it puts line {m}'s text over line {n}: correct line {n} itself"));
+                }
                 changed = true;
                 // An error about indentation is fixed by the blanks the reply gives, none included.
                 *old = if self.indentation { new.trim_end().to_owned() } else { with_indentation(old, new) };
@@ -175,7 +218,8 @@ impl LineSite {
     /// A correction the error and the file make certain, made without a call: a shell's syntax error where a line
     /// above it lacks the `;` before `then` or `do` (Qwen2.5-Coder 1.5B, shown `if [ $# -ne 1 ] then`, rewrote the
     /// line after it four times); python reading a header's word as a number in a loop over a CSV reader or a
-    /// file's lines (the loop skips its first row; the 1.5B gave the failing line back).
+    /// file's lines (the loop skips its first row; the 1.5B gave the failing line back); a TOML line corrected
+    /// keeping its value ([`super::toml_line`]).
     pub(crate) fn evident(&self, output: &str, cwd: &Path) -> Option<Vec<(usize, String)>> {
         let lines: Vec<&str> = self.text.lines().collect();
         let shell = self.file.ends_with(".sh")
@@ -199,6 +243,23 @@ impl LineSite {
                 }
                 let (cond, word) = head.split_at(keyword.start());
                 Some(vec![(at + 1, format!("{}; {word}{}", cond.trim_end(), &found["rest"]))])
+            });
+        }
+        // A TOML line that parses once a bare word is quoted or an array's commas are put in: the line named, or
+        // the one above it (a parser may notice the fault where the next line starts).
+        // The file's lines up to the one corrected must parse once it is corrected, and must not before: a line
+        // inside a multi-line string or array is not corrected on its own. (Of several faults the `toml` crate may
+        // report a later one, so a whole-file parse would not show that this one was mended.)
+        if self.file.ends_with(".toml") {
+            let at = self.line.min(lines.len());
+            return [at, at.saturating_sub(1)].into_iter().filter(|&n| n >= 1).find_map(|n| {
+                let new = super::toml_line::corrected(lines[n - 1])?;
+                let head = |line: &str| {
+                    let mut head: Vec<&str> = lines[..n - 1].to_vec();
+                    head.push(line);
+                    head.join("\n").parse::<toml::Table>().is_ok()
+                };
+                (!head(lines[n - 1]) && head(&new)).then(|| vec![(n, new)])
             });
         }
         // The word must be a header's: a field of the first line of a file here. A reader whose header is skipped
@@ -338,6 +399,19 @@ fn relative(path: &str, cwd: &Path) -> Option<String> {
     (!rel.is_empty() && !rel.split('/').any(|p| p == "..")).then_some(rel)
 }
 
+/// A word that may be a path, in an error line.
+static PATH_WORD: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[\w./-]+"));
+
+/// The word a parser of `file`'s format uses in its errors (`toml`, `json`, `yaml`), by the file's extension.
+fn parser_of(file: &str) -> Option<&'static str> {
+    match file.rsplit_once('.')?.1 {
+        "toml" => Some("toml"),
+        "json" => Some("json"),
+        "yaml" | "yml" => Some("yaml"),
+        _ => None,
+    }
+}
+
 /// A relative path without its leading `./`.
 fn plain(path: &str) -> String {
     let mut path = path;
@@ -383,6 +457,38 @@ mod tests {
         assert_eq!((site.file.as_str(), site.line), ("deploy.sh", 4));
         let shell = "./deploy.sh: line 4: syntax error\n";
         assert_eq!(LineSite::find(shell, dir.path(), &fixable).map(|s| s.line), Some(4));
+    }
+
+    #[test]
+    fn a_parsers_line_and_column_point_into_the_file_named_or_the_only_one_to_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("kiln.toml"), "# kiln\nname = \"k\"\nheat = hot\n").unwrap();
+        std::fs::write(dir.path().join("glaze.json"), "{\n  \"a\": 1\n  \"b\": 2\n}\n").unwrap();
+        let both = ["kiln.toml".to_owned(), "glaze.json".to_owned()];
+        let toml = "fire: kiln.toml is not valid TOML: Invalid value (at line 3, column 8)\n";
+        let site = LineSite::find(toml, dir.path(), &both).expect("a site");
+        assert_eq!((site.file.as_str(), site.line), ("kiln.toml", 3));
+        let json = "fire: cannot read glaze.json: Expecting ',' delimiter: line 3 column 3 (char 14)\n";
+        assert_eq!(LineSite::find(json, dir.path(), &both).map(|s| (s.file, s.line)), Some(("glaze.json".into(), 3)));
+        let bare = "Expecting ',' delimiter: line 3 column 3 (char 14)\n";
+        assert_eq!(LineSite::find(bare, dir.path(), &both), None, "two files, none named");
+        let only = ["glaze.json".to_owned()];
+        assert_eq!(LineSite::find(bare, dir.path(), &only), None, "no parser's word: maybe another input's error");
+        let decoder = "json.decoder.JSONDecodeError: Expecting ',' delimiter: line 3 column 3 (char 14)\n";
+        assert_eq!(LineSite::find(decoder, dir.path(), &only).map(|s| s.line), Some(3), "the only file to fix");
+        std::fs::write(dir.path().join("fire.py"), "import json\nprint(1)\nprint(2)\n").unwrap();
+        assert_eq!(
+            LineSite::find(decoder, dir.path(), &["fire.py".to_owned()]),
+            None,
+            "a program is not a parser's input"
+        );
+        assert_eq!(LineSite::find(decoder, dir.path(), &["kiln.toml".to_owned()]), None, "JSON's error, a TOML file");
+        let dotted = "fire: ./kiln.toml. Invalid value (at line 3, column 8)\n";
+        assert_eq!(LineSite::find(dotted, dir.path(), &both).map(|s| s.line), Some(3), "a path and a full stop");
+        let absolute = format!("fire: {}/kiln.toml: Invalid value (at line 3, column 8)\n", dir.path().display());
+        assert_eq!(LineSite::find(&absolute, dir.path(), &both).map(|s| s.line), Some(3), "an absolute path");
+        let longer = "old-kiln.toml.bak: Invalid value (at line 3, column 8)\n";
+        assert_eq!(LineSite::find(longer, dir.path(), &both), None, "another file's name");
     }
 
     #[test]
@@ -476,6 +582,34 @@ mod tests {
     }
 
     #[test]
+    fn a_toml_line_is_corrected_where_the_parser_points_or_just_above() {
+        let dir = tempfile::tempdir().unwrap();
+        let toml = "# kiln\nname = \"k\"\nheat = hot\n\n[glaze]\ncolours = [\"red\" \"blue\"]\nlayers = 2\n";
+        std::fs::write(dir.path().join("kiln.toml"), toml).unwrap();
+        let evident = |error: &str| {
+            let site = LineSite::find(error, dir.path(), &["kiln.toml".to_owned()]).expect("a site");
+            site.evident(error, dir.path())
+        };
+        let error = "kiln.toml: Expected newline or end of document after a statement (at line 3, column 11)";
+        assert_eq!(evident(error), Some(vec![(3, "heat = \"hot\"".to_owned())]));
+        let error = "kiln.toml: Unclosed array (at line 6, column 20)";
+        assert_eq!(evident(error), None, "a fault further up: the lines above do not parse");
+        std::fs::write(dir.path().join("kiln.toml"), toml.replace("= hot", "= \"hot\"")).unwrap();
+        assert_eq!(evident(error), Some(vec![(6, "colours = [\"red\", \"blue\"]".to_owned())]));
+        let error = "kiln.toml: Invalid key (at line 7, column 1)";
+        assert_eq!(evident(error), Some(vec![(6, "colours = [\"red\", \"blue\"]".to_owned())]), "the line above");
+        let error = "kiln.toml: Invalid value (at line 2, column 8)";
+        assert_eq!(evident(error), None, "lines that parse are left to the model");
+        // A line inside a multi-line string is not corrected on its own.
+        std::fs::write(dir.path().join("kiln.toml"), "note = \"\"\"\nheat = hot\n\"\"\"\nheat = hot\n").unwrap();
+        assert_eq!(evident("kiln.toml: Invalid value (at line 2, column 8)"), None);
+        assert_eq!(
+            evident("kiln.toml: Invalid value (at line 4, column 8)"),
+            Some(vec![(4, "heat = \"hot\"".to_owned())])
+        );
+    }
+
+    #[test]
     fn a_python_line_that_breaks_the_syntax_is_not_put_in_place() {
         let dir = world();
         let error = "  File \"stock.py\", line 8, in total\nNameError: name 'qty' is not defined\n";
@@ -542,6 +676,20 @@ mod tests {
             site.excerpt()
                 .ends_with("7:         count = int(item[\"count\"])\n8:         sum_ += qty\n9:     return sum_")
         );
+        // A python error raised as the program ran is about the line it names: no step back.
+        let raised =
+            "Traceback (most recent call last):\n  File \"stock.py\", line 8, in total\nNameError: name 'qty'\n";
+        let stock = world();
+        let mut at_run = LineSite::find(raised, stock.path(), &["stock.py".to_owned()]).unwrap();
+        assert_eq!(at_run.step_back(8), None);
+        assert_eq!(at_run.line, 8);
+        // A neighbour's text put over the line is no correction; two lines swapped are.
+        assert_eq!(
+            site.apply(&[(8, "        count = int(item[\"count\"])".into())]),
+            Err("it puts line 7's text over line 8: correct line 8 itself".into())
+        );
+        let swapped = [(7, "        sum_ += qty".to_owned()), (8, "        count = int(item[\"count\"])".to_owned())];
+        assert!(site.apply(&swapped).is_ok());
         // A command is run as any fix.
         assert_eq!(
             apply(r#"{"command": "sed -i 's/qty/count/' stock.py"}"#),

@@ -58,6 +58,9 @@ static NOT_A_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A number with commas between groups of three digits (`1,200.00`; not a decimal comma, `3,5`).
+static THOUSANDS: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$"));
+
 /// Python's `TypeError` for text added to a number.
 static TEXT_AND_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -73,6 +76,10 @@ fn value_fault(output: &str) -> Option<String> {
         let value = &found["value"];
         let told = if value.contains('.') && value.trim().parse::<f64>().is_ok_and(f64::is_finite) {
             format!("'{value}' has a decimal point: int() cannot read it, float() can")
+        } else if THOUSANDS.is_match(value.trim()) {
+            format!(
+                "'{value}' has a comma between its digits: remove the commas first (`.replace(',', '')`), then convert"
+            )
         } else if value.chars().any(|c| c.is_alphabetic()) {
             format!(
                 "'{value}' is a word, not a number: a header line or a label was read as a value, and is to be skipped"
@@ -252,6 +259,9 @@ mod tests {
         assert!(
             value_fault(decimal).unwrap().contains("'12.75' has a decimal point: int() cannot read it, float() can")
         );
+        let grouped = "ValueError: could not convert string to float: '3,450.10'\n";
+        assert!(value_fault(grouped).unwrap().contains("'3,450.10' has a comma between its digits: remove the commas"));
+        assert_eq!(value_fault("ValueError: could not convert string to float: '3,5'\n"), None, "a decimal comma");
         let word = "ValueError: could not convert string to float: 'weight'\n";
         assert!(value_fault(word).unwrap().contains("'weight' is a word, not a number: a header line"));
         let text = "TypeError: unsupported operand type(s) for +=: 'int' and 'str'\n";

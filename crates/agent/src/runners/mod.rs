@@ -27,6 +27,8 @@ mod spaced_names;
 mod staging;
 mod stated;
 mod text;
+mod toml_line;
+mod value_source;
 mod word_split;
 
 pub use interactive::InteractiveRunner;

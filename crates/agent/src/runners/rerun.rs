@@ -38,6 +38,7 @@ use crate::runners::script_fix::fitted_to_files;
 use crate::runners::setting::Setting;
 use crate::runners::staging::{Settled, Staging};
 use crate::runners::stated::{Scene, stated_fix};
+use crate::runners::value_source::{changes_a_source, value_for_missing, value_sources, writes_a_source};
 use crate::runners::{budget_outcome, pane_directory, progress};
 use crate::text::{bound, one_line};
 
@@ -53,6 +54,34 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
         |until\s+it\s+(?:no\s+longer|stops)\s+(?:fails|failing|complaining|complains|erroring))",
     )
 });
+
+/// A fix asked for so that a program runs: "Fix app.toml so that ./start.py starts", "correct the settings so
+/// bake.sh can run". The program is the one named after "so".
+static SO_RUNS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\b(?:fix|fixes|repair|repairs|correct|corrects)\b(?:[^.;!?\n]|\.\w)*?\bso\s+(?:that\s+)?
+        (?P<program>(?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)|\./[\w.-]+\w)\s+
+        (?:starts|runs|works|succeeds|passes|completes|finishes|(?:can|will)\s+(?:start|run|work|succeed|finish))\b
+        (?P<after>[^.;!?\n]{0,40})",
+    )
+});
+
+/// Words after "so X runs" that make it about when or how it runs, not about a run now (`runs every night`, `can run
+/// as www-data`, `starts on boot`).
+static SCHEDULED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)^\s*(?:again\s+)?(?:at|every|each|nightly|daily|hourly|weekly|monthly|on\s+(?:boot|login|startup|start)|automatically|as|when|whenever|in\s+the\s+background|from\s+cron|under|via|through)\b",
+    )
+});
+
+/// The program "so (that) PROGRAM runs" names, where the goal asks for a fix for it to run now.
+fn so_runs(goal: &str) -> Option<regex::Match<'_>> {
+    SO_RUNS
+        .captures_iter(goal)
+        .filter(|found| !SCHEDULED.is_match(found.name("after").map_or("", |m| m.as_str())))
+        .find(|found| found.get(0).is_some_and(|m| !DENIED.is_match(&goal[..m.start()])))
+        .and_then(|found| found.name("program"))
+}
 
 /// What makes the words after it a denial (`don't run it again`).
 pub(super) static DENIED: LazyLock<Regex> =
@@ -106,7 +135,8 @@ const REASK_TEMPERATURE: f32 = 0.9;
 /// the subtask's own command, used when it runs the program the goal names.
 pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String> {
     // "Fix it, but don't run it again": a rerun denied is none.
-    let asked = RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
+    let so = so_runs(goal);
+    let asked = so.is_some() || RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
     if !asked {
         return None;
     }
@@ -121,7 +151,9 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     if !spec.writes.is_empty() || !spec.guessed.is_empty() {
         return None;
     }
-    let found = PROGRAM.captures(goal)?;
+    // The program "so that X starts" names, before any other the goal names first ("Fix utils.py so that ./app.py
+    // starts").
+    let found = PROGRAM.captures(so.map_or(goal, |m| m.as_str()))?;
     let file = found.get(2)?.as_str();
     if let Some(command) = command.map(str::trim).filter(|c| !c.is_empty() && !c.contains('\n'))
         && command.contains(file.trim_start_matches("./"))
@@ -202,6 +234,7 @@ fn refusal(
     program_text: Option<&str>,
     made: &[(String, String)],
     error: &str,
+    missing: &[String],
 ) -> Option<String> {
     let fix = fix.trim();
     if fix.is_empty() {
@@ -234,6 +267,13 @@ fn refusal(
         let plain = d.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c));
         plain && looks_like_file(d.rsplit('/').next().unwrap_or(d))
     }) {
+        // Only a file the error says is missing is one to write (a 0.5B model, told to write a file an error named
+        // as a source of a value, wrote it over).
+        if !missing.iter().any(|name| name.trim_end_matches('/') == file.trim_start_matches("./")) {
+            return Some(format!(
+                "{file} is a file's name, not a directory's: make no {file}; act on what the error names"
+            ));
+        }
         return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
     }
     if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
@@ -247,8 +287,25 @@ fn refusal(
 /// Why a fix that writes a file here whole (`> FILE`) is not run while the error says another file is missing: the
 /// file it replaces is one the program reads (Qwen2.5-Coder 1.5B, told "VERSION file not found; it holds the newest
 /// version in CHANGELOG.md", wrote `VERSION=2.4.0` over CHANGELOG.md). `None` for any other fix.
-fn replaces_another_file(fix: &str, cwd: &std::path::Path, error: &str) -> Option<String> {
-    let missing: Vec<String> = error
+fn replaces_another_file(fix: &str, cwd: &std::path::Path, missing: &[String]) -> Option<String> {
+    let [wanted, ..] = missing else { return None };
+    let parsed = shell_syntax::parse(fix);
+    let replaced = parsed
+        .commands()
+        .flat_map(|command| &command.redirections)
+        .filter(|r| r.writes() && !r.operator.contains(">>"))
+        .filter_map(|r| r.target.as_ref().map(|t| t.text.trim_start_matches("./").to_owned()))
+        .find(|target| cwd.join(target).is_file() && !missing.contains(target))?;
+    Some(format!(
+        "it writes over {replaced}, which is there and may be what the program reads; the error is about {wanted}, \
+         which is missing: write {wanted} itself, with what the error says it must hold"
+    ))
+}
+
+/// The files `error` says are missing (a line that says so names them: with an extension, or in capitals and called
+/// a file, `VERSION file`), which are not in `cwd`.
+pub(super) fn missing_files(error: &str, cwd: &std::path::Path) -> Vec<String> {
+    error
         .lines()
         .filter(|line| MISSING_LINE.is_match(line))
         .flat_map(|line| {
@@ -273,19 +330,7 @@ fn replaces_another_file(fix: &str, cwd: &std::path::Path, error: &str) -> Optio
             named
         })
         .filter(|name| !name.is_empty() && !cwd.join(name).exists())
-        .collect();
-    let [wanted, ..] = missing.as_slice() else { return None };
-    let parsed = shell_syntax::parse(fix);
-    let replaced = parsed
-        .commands()
-        .flat_map(|command| &command.redirections)
-        .filter(|r| r.writes() && !r.operator.contains(">>"))
-        .filter_map(|r| r.target.as_ref().map(|t| t.text.trim_start_matches("./").to_owned()))
-        .find(|target| cwd.join(target).is_file() && !missing.contains(target))?;
-    Some(format!(
-        "it writes over {replaced}, which is there and may be what the program reads; the error is about {wanted}, \
-         which is missing: write {wanted} itself, with what the error says it must hold"
-    ))
+        .collect()
 }
 
 /// Quotes, brackets and punctuation around a name in an error line.
@@ -363,6 +408,20 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
             ));
         }
     }
+    // The error asks for a key the file lacks, and the reply changes another that it has (a 0.5B model, told
+    // "has no 'target'", set `source` to the target's value): that key's value would be lost.
+    if let (Some(missing), Some(text)) = (super::stated::missing_key(at.error), &text)
+        && !missing.eq_ignore_ascii_case(&setting.key)
+        && !super::stated::mentions(at.error, &setting.key)
+        && sets_key(text, setting.section.as_deref(), &setting.key)
+    {
+        let section = setting.section.as_ref().map(|s| format!("[{s}] ")).unwrap_or_default();
+        return Err(format!(
+            "{file} has {} already, and changing it loses its value; the error asks for {missing}, which {file} \
+             lacks: `set {file} {section}{missing} VALUE`",
+            setting.key
+        ));
+    }
     let setting = setting.for_shell(super::setting::sourced_by_shell(file, text.as_deref(), at.cwd));
     let new = setting.apply(text.as_deref())?;
     if text.as_deref() == Some(new.as_str()) {
@@ -374,6 +433,21 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
     let written = at.records.join(format!("set-{n}.txt"));
     std::fs::write(&written, new).map_err(|error| format!("the new text of {file} could not be kept ({error})"))?;
     Ok(format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(file)))
+}
+
+/// Whether `text` (a config file) sets `key`, in `[section]` where one is given (a line before any section counts
+/// for none).
+fn sets_key(text: &str, section: Option<&str>, key: &str) -> bool {
+    let mut current: Option<&str> = None;
+    text.lines().any(|line| {
+        let trimmed = line.trim();
+        if let Some(name) = trimmed.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+            current = Some(name.trim());
+            return false;
+        }
+        let here = section.is_none_or(|wanted| current == Some(wanted));
+        here && crate::config_line::KeyLine::read(line).is_some_and(|line| line.key == key)
+    })
 }
 
 /// The files `error` names (the first three), as it writes them: `arguments` trims a path's leading `/`, which would
@@ -558,6 +632,10 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
     // The fixes the shell made as the errors stated them: no calls, but as many at most (a program whose every error
     // names another missing directory would otherwise be fixed until the deadline).
     let mut stated_made = 0;
+    // Files the errors name as where a value is found: a fix that changes one is taken back (`value_source`).
+    let mut sources: Vec<String> = Vec::new();
+    let not_sources: Vec<String> =
+        spec.changes.iter().chain(&spec.writes).cloned().chain([program_file(program)]).collect();
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -640,6 +718,16 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             .then(|| stated_fix(&output, &scene))
             .flatten();
         let found = super::looked::look(&output, std::path::Path::new(&cwd), &program_path);
+        // The files the error says are missing: where a value goes, what a `mkdir` of a file's name may mean. A file
+        // such an error names as where the value is found stays as it is from then on.
+        let missing = missing_files(&output, std::path::Path::new(&cwd));
+        if !missing.is_empty() {
+            for file in value_sources(&output, std::path::Path::new(&cwd), &not_sources) {
+                if !sources.contains(&file) {
+                    sources.push(file);
+                }
+            }
+        }
         // An error that points into a line of a file the goal asks to fix: that line is asked for (`line_fix`).
         let mut site = shared
             .config
@@ -706,6 +794,12 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     None => fix_command(&reply),
                 }
             };
+            // `NAME=VALUE` written into another file while the file NAME is missing: the value is NAME's content (a
+            // model's command only).
+            let command = (shared.config.shell_fixes && edit.is_none() && from_error.is_none())
+                .then(|| value_for_missing(&command, &missing))
+                .flatten()
+                .unwrap_or(command);
             // `set SECTION.KEY VALUE`, the file left out: the one file the error names that has the section.
             let command = shared
                 .config
@@ -730,8 +824,9 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                         .map_err(|error| format!("the new text of {} could not be kept ({error})", site.file))?;
                     Ok((site.put_in_place(&written, &output), None))
                 }),
-                _ => match refusal(&command, program, text.as_deref(), &fixes, &output)
-                    .or_else(|| replaces_another_file(&command, std::path::Path::new(&cwd), &output))
+                _ => match refusal(&command, program, text.as_deref(), &fixes, &output, &missing)
+                    .or_else(|| replaces_another_file(&command, std::path::Path::new(&cwd), &missing))
+                    .or_else(|| writes_a_source(&command, &sources, &missing))
                 {
                     Some(why) => Err(why),
                     // A `sed -i` that substitutes a key's name alone (`s/^mode=/mode=fast/`) means to set it.
@@ -795,6 +890,11 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             ran = runs.run(&mut staging, attempt, &run, fix_wait).await?;
         }
         let came = match ran {
+            Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. }
+                if let Some(why) = applied.as_ref().and_then(|a| changes_a_source(a.changes(), &sources)) =>
+            {
+                if staging.take_back(applied) { why } else { format!("{why} (its change could not be taken back)") }
+            }
             Ran::Ended { exit_code: 0, settled: Settled::Applied(applied), .. } => {
                 // A line of a program the goal asks to fix is code, not a value to trace to a source.
                 if let (Some(tracer), Some(applied), false) = (tracer.as_mut(), &applied, edited) {
@@ -1038,6 +1138,9 @@ mod tests {
             "I can't run ./bake.sh. Make it work so that running ./bake.sh directly produces loaves.txt, and run it.",
             "Could you get ./mill.sh to run all the way through? The scripts are fine; the setup around them is not.",
             "Please get ./mill.sh working again without touching it.",
+            "./kiln.py refuses to start because kiln.toml is broken. Fix kiln.toml so that ./kiln.py starts.",
+            "Correct the settings so that bake.sh can run.",
+            "Fix utils.py so that ./app.py starts.",
         ] {
             assert!(rerun_program(goal, None).is_some(), "{goal}");
         }
@@ -1053,6 +1156,18 @@ mod tests {
         assert_eq!(program("Make it work: bash tools/pack.sh fails.").as_deref(), Some("bash tools/pack.sh"));
         assert_eq!(program("Run ./publish.sh and answer yes to its question."), None, "nothing to fix");
         assert_eq!(program("Fix what is wrong in notes.txt."), None, "no program");
+        assert_eq!(program("Fix parse.py so it handles tabs."), None, "a change asked for, not a run");
+        assert_eq!(program("Edit notes.txt so that it reads well."), None, "no program");
+        assert_eq!(program("Fix utils.py so that ./app.py starts.").as_deref(), Some("./app.py"), "the one that runs");
+        for goal in [
+            "Fix the crontab so that backup.sh runs every night.",
+            "Fix the permissions so deploy.sh can run as www-data.",
+            "Fix the unit file so server.py starts on boot.",
+            "Edit the settings so that ./app.py starts.",
+            "Don't fix anything so that ./app.py runs.",
+        ] {
+            assert_eq!(program(goal), None, "{goal}");
+        }
         assert_eq!(
             program("gen.py crashes. Fix the problem, run it and save what it prints to out.txt."),
             None,
@@ -1121,24 +1236,39 @@ mod tests {
         std::fs::write(dir.path().join("HISTORY.txt"), "1.2 - first\n").unwrap();
         std::fs::write(dir.path().join("kiln.cfg"), "heat=hot\n").unwrap();
         let error = "kiln: STAMP file not found. It holds the newest release in HISTORY.txt.\n";
-        let refused = replaces_another_file("printf 'STAMP=1.2\\n' > HISTORY.txt", dir.path(), error).unwrap();
+        let refused =
+            replaces_another_file("printf 'STAMP=1.2\\n' > HISTORY.txt", dir.path(), &missing_files(error, dir.path()))
+                .unwrap();
         assert!(refused.contains("writes over HISTORY.txt") && refused.contains("write STAMP"), "{refused}");
-        assert_eq!(replaces_another_file("printf '1.2\\n' > STAMP", dir.path(), error), None, "the missing file");
-        assert_eq!(replaces_another_file("echo 1.2 >> HISTORY.txt", dir.path(), error), None, "appended, not replaced");
+        assert_eq!(
+            replaces_another_file("printf '1.2\\n' > STAMP", dir.path(), &missing_files(error, dir.path())),
+            None,
+            "the missing file"
+        );
+        assert_eq!(
+            replaces_another_file("echo 1.2 >> HISTORY.txt", dir.path(), &missing_files(error, dir.path())),
+            None,
+            "appended, not replaced"
+        );
         let such = "FileNotFoundError: [Errno 2] No such file or directory: 'glaze.txt'\n";
-        let refused = replaces_another_file("echo x > kiln.cfg", dir.path(), such).unwrap();
+        let refused = replaces_another_file("echo x > kiln.cfg", dir.path(), &missing_files(such, dir.path())).unwrap();
         assert!(refused.contains("write glaze.txt itself"), "{refused}");
         let named = "kiln: cannot open 'glaze.txt'\n";
-        assert!(replaces_another_file("echo x > kiln.cfg", dir.path(), named).is_some());
+        assert!(replaces_another_file("echo x > kiln.cfg", dir.path(), &missing_files(named, dir.path())).is_some());
         let wrong = "kiln: heat must be a number of degrees\n";
-        assert_eq!(replaces_another_file("echo heat=900 > kiln.cfg", dir.path(), wrong), None, "nothing missing");
+        assert_eq!(
+            replaces_another_file("echo heat=900 > kiln.cfg", dir.path(), &missing_files(wrong, dir.path())),
+            None,
+            "nothing missing"
+        );
     }
 
     #[test]
     fn a_fix_is_one_change_not_the_program() {
         let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
         let error = "publish.sh: line 3: input.cfg: No such file or directory";
-        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error);
+        let missing = ["input.cfg".to_owned()];
+        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error, &missing);
         assert!(refused("printf 'a=1\\n' > input.cfg").is_none());
         assert!(refused("sed -i '3s/input/inputs/' publish.sh").is_none());
         assert_eq!(
@@ -1166,14 +1296,16 @@ mod tests {
         assert!(refused("cp /tmp/x ./publish.sh").unwrap().contains("writes publish.sh out"));
         assert!(refused("").is_some());
         let made = [("touch input.cfg".to_owned(), "exit 0".to_owned())];
-        assert!(refusal("touch input.cfg", "./publish.sh", None, &made, error).unwrap().contains("done already"));
+        assert!(
+            refusal("touch input.cfg", "./publish.sh", None, &made, error, &missing).unwrap().contains("done already")
+        );
         assert_eq!(
             refused("mkdir -p cache").unwrap(),
             "`mkdir -p cache` acts on nothing the error names (it names publish.sh, input.cfg)"
         );
         let absolute = "/srv/app/publish.sh: line 3: input.cfg: No such file or directory";
         assert_eq!(
-            refusal("mkdir -p cache", "./publish.sh", None, &[], absolute).unwrap(),
+            refusal("mkdir -p cache", "./publish.sh", None, &[], absolute, &missing).unwrap(),
             "`mkdir -p cache` acts on nothing the error names (it names /srv/app/publish.sh, input.cfg)",
             "a path as the error writes it"
         );
@@ -1265,6 +1397,17 @@ mod tests {
         );
         assert!(set("set shop.ini [output] format csv").is_ok());
         assert!(set("set shop.ini [extra] format csv").is_err());
+        let refused = set("set shop.ini [input] path out.csv").unwrap_err();
+        assert_eq!(
+            refused,
+            "shop.ini has path already, and changing it loses its value; the error asks for format, which shop.ini \
+             lacks: `set shop.ini [input] format VALUE`",
+            "another key the file has, overwritten"
+        );
+        assert!(set("set shop.ini [output] path out.csv").is_ok(), "a key of another section is a new key here");
+        let at = Place { error: "shop: shop.ini: [output] has no 'format' setting; 'path' must end in .csv", ..at };
+        let set = |line: &str| setting_command(&Setting::parse(line).unwrap().unwrap(), &at, "Run ./shop.py.", 6);
+        assert!(set("set shop.ini [input] path a2.csv").is_ok(), "a key the error complains about too");
         let at = Place { error: "shop: no format given", ..at };
         let set = |line: &str| setting_command(&Setting::parse(line).unwrap().unwrap(), &at, "Run ./shop.py.", 5);
         assert!(set("set shop.ini [extra] format csv").is_ok(), "a new section where the error names none");

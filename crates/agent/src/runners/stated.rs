@@ -156,6 +156,12 @@ static MISSING_KEY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The key `error` says a file lacks (`has no 'target'`, `is missing setting port`), if it says so.
+pub(crate) fn missing_key(error: &str) -> Option<&str> {
+    let found = MISSING_KEY.captures(error)?;
+    ["a", "b", "c"].iter().find_map(|g| found.name(g)).map(|m| m.as_str())
+}
+
 /// A key named with the value it has, in a file: `mode 'fastest' in config/build.ini`.
 static KEY_VALUE_IN: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -221,12 +227,13 @@ fn chosen_value(line: &str, scene: &Scene<'_>) -> Option<String> {
     // A key the line shows set to the value it rejects (`TARGET='stagng' in deploy.conf is not valid (use staging or
     // production)`), else the key right before what it must be.
     // Or a key the line says is missing (`[output] has no 'format' setting (one of: csv, json)`): then added.
-    let missing = MISSING_KEY.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g)));
+    let missing = missing_key(before);
     let key = missing
-        .or_else(|| KEY_SET.captures_iter(before).last().and_then(|c| c.name("key")))
-        .or_else(|| KEY_VALUE_IN.captures_iter(before).last().and_then(|c| c.name("key")))
-        .or_else(|| KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g))))?
-        .as_str();
+        .or_else(|| KEY_SET.captures_iter(before).last().and_then(|c| c.name("key")).map(|m| m.as_str()))
+        .or_else(|| KEY_VALUE_IN.captures_iter(before).last().and_then(|c| c.name("key")).map(|m| m.as_str()))
+        .or_else(|| {
+            KEY_BEFORE.captures(before).and_then(|c| ["a", "b", "c"].iter().find_map(|g| c.name(g))).map(|m| m.as_str())
+        })?;
     let choices: Vec<&str> = found["choices"]
         .split(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
         .filter(|w| !w.is_empty() && *w != "or")
@@ -556,7 +563,7 @@ fn same_file(a: &str, b: &str) -> bool {
 }
 
 /// Whether `task` uses `word` as a word of its own, in any case.
-fn mentions(task: &str, word: &str) -> bool {
+pub(crate) fn mentions(task: &str, word: &str) -> bool {
     Regex::new(&format!(r"(?i)\b{}\b", regex::escape(word))).is_ok_and(|re| re.is_match(task))
 }
 
