@@ -350,6 +350,30 @@ async fn fixes_that_do_not_help_end_the_loop_when_its_calls_run_out() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixes_that_change_nothing_three_times_in_a_row_end_the_loop_before_its_calls_run_out() {
+    let world = World::new().await;
+    program(&world, "pack.sh", PACK);
+    world.replies(&[
+        &fix("touch manifest"),
+        &fix("mkdir -p cache"),
+        &fix("ls manifest.lst"),
+        &fix("cat manifest"),
+        &fix("touch manifest.lst"),
+    ]);
+    let agent = world.agent_with(AgentConfig { max_turns: 8, ..AgentConfig::default() }, None);
+    let goal = "Run pack.sh with bash; if it fails, fix the problem and run it again.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    let reason = result.reason.as_deref().unwrap();
+    assert!(reason.contains("the last 3 fixes offered changed nothing"), "{reason}");
+    // The first fix kept a change; the three after it (refused, failed, changing no file) kept none.
+    assert_eq!(world.prompts().len(), 4);
+    assert!(world.work.path().join("manifest").exists());
+    assert!(!world.work.path().join("manifest.lst").exists(), "the fifth reply was never asked for");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fix_that_runs_past_its_limit_is_stopped_and_the_loop_goes_on() {
     let world = World::new().await;
     program(&world, "pack.sh", PACK);
