@@ -73,6 +73,7 @@ impl LineSite {
                 wanted.contains(&file).then_some((at, file, line))
             })
             .collect();
+        let lower = output.to_lowercase();
         found.extend(LINE_COLUMN.captures_iter(output).filter_map(|c| {
             let at = c.get(0)?.start();
             let line = c[1].parse::<usize>().ok()?;
@@ -84,9 +85,7 @@ impl LineSite {
             // No file named: the only file to fix, where the parser's words are its format's (a JSON error from a
             // web reply says nothing of config.toml).
             let only = match wanted.as_slice() {
-                [only] if parser_of(only).is_some_and(|format| output.to_lowercase().contains(format)) => {
-                    Some(only.clone())
-                }
+                [only] if parser_of(only).is_some_and(|format| lower.contains(format)) => Some(only.clone()),
                 _ => None,
             };
             Some((at, named.or(only)?, line))
@@ -102,7 +101,7 @@ impl LineSite {
             file,
             line: line.min(count),
             text,
-            indentation: output.to_lowercase().contains("indent"),
+            indentation: lower.contains("indent"),
             raised,
         })
     }
@@ -246,10 +245,10 @@ impl LineSite {
             });
         }
         // A TOML line that parses once a bare word is quoted or an array's commas are put in: the line named, or
-        // the one above it (a parser may notice the fault where the next line starts).
-        // The file's lines up to the one corrected must parse once it is corrected, and must not before: a line
-        // inside a multi-line string or array is not corrected on its own. (Of several faults the `toml` crate may
-        // report a later one, so a whole-file parse would not show that this one was mended.)
+        // the one above it (a parser may notice the fault where the next line starts). The file's lines up to the
+        // one corrected must parse once it is corrected, and must not before: a line inside a multi-line string or
+        // array is not corrected on its own. (Of several faults the `toml` crate may report a later one, so a
+        // whole-file parse would not show that this one was mended.)
         if self.file.ends_with(".toml") {
             let at = self.line.min(lines.len());
             return [at, at.saturating_sub(1)].into_iter().filter(|&n| n >= 1).find_map(|n| {

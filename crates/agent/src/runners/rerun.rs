@@ -419,7 +419,7 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
     if let (Some(missing), Some(text)) = (super::stated::missing_key(at.error), &text)
         && !missing.eq_ignore_ascii_case(&setting.key)
         && !super::stated::mentions(at.error, &setting.key)
-        && sets_key(text, setting.section.as_deref(), &setting.key)
+        && setting.is_set_in(text)
     {
         let section = setting.section.as_ref().map(|s| format!("[{s}] ")).unwrap_or_default();
         return Err(format!(
@@ -439,21 +439,6 @@ fn setting_command(setting: &Setting, at: &Place<'_>, task: &str, n: u32) -> Res
     let written = at.records.join(format!("set-{n}.txt"));
     std::fs::write(&written, new).map_err(|error| format!("the new text of {file} could not be kept ({error})"))?;
     Ok(format!("cat -- {} > {}", shell_quote(&written.display().to_string()), shell_quote(file)))
-}
-
-/// Whether `text` (a config file) sets `key`, in `[section]` where one is given (a line before any section counts
-/// for none).
-fn sets_key(text: &str, section: Option<&str>, key: &str) -> bool {
-    let mut current: Option<&str> = None;
-    text.lines().any(|line| {
-        let trimmed = line.trim();
-        if let Some(name) = trimmed.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
-            current = Some(name.trim());
-            return false;
-        }
-        let here = section.is_none_or(|wanted| current == Some(wanted));
-        here && crate::config_line::KeyLine::read(line).is_some_and(|line| line.key == key)
-    })
 }
 
 /// The files `error` names (the first three), as it writes them: `arguments` trims a path's leading `/`, which would

@@ -214,6 +214,15 @@ impl Setting {
         Ok(rejoin(text, &out))
     }
 
+    /// Whether `text` sets the key already: in the setting's section where it names one, else in any.
+    pub(crate) fn is_set_in(&self, text: &str) -> bool {
+        let lines: Vec<&str> = text.lines().collect();
+        sections(&lines)
+            .iter()
+            .filter(|s| self.section.as_deref().is_none_or(|name| s.name == Some(name)))
+            .any(|s| s.keys(&lines).iter().any(|(_, k)| k.key == self.key))
+    }
+
     /// The text with a new section holding the key at its end.
     fn appended_section(&self, text: &str, name: &str, like: &[KeyLine]) -> String {
         let mut lines = Vec::new();

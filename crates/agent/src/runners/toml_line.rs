@@ -7,7 +7,7 @@
 //! reads as no other kind of value: not one a reader may take for a boolean or a null (`False`, `yes`, `none`), nor
 //! one that starts like a number (`08080`, `30s`, `.5`), which a string would change the meaning of. Commas go only
 //! between items, never inside a quoted item. A correction is offered only when the line alone does not parse as
-//! TOML and the corrected line does; the caller checks the whole file ([`super::line_fix`]).
+//! TOML and the corrected line does; the caller checks it with the lines above it ([`super::line_fix`]).
 
 use std::sync::LazyLock;
 

@@ -41,11 +41,11 @@ static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn value_sources(error: &str, cwd: &Path, except: &[String]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for capture in SOURCE.captures_iter(error) {
-        let whole = capture.get(0).map_or("", |m| m.as_str());
-        let rest = error[capture.get(0).map_or(error.len(), |m| m.end())..].lines().next().unwrap_or("");
+        let Some(whole) = capture.get(0) else { continue };
+        let rest = error[whole.end()..].lines().next().unwrap_or("");
         let rest = rest.trim_start_matches(['`', '\'', '"']).trim();
         let ends_clause = rest.is_empty() || rest.starts_with(['.', ';', ',', ')', ':']);
-        if NEGATED.is_match(whole) || !ends_clause {
+        if NEGATED.is_match(whole.as_str()) || !ends_clause {
             continue;
         }
         let file = capture["file"].trim_start_matches("./").to_owned();
@@ -57,34 +57,36 @@ pub(crate) fn value_sources(error: &str, cwd: &Path, except: &[String]) -> Vec<S
     found
 }
 
-/// Why `fix` is not run when it writes to one of `sources` (a redirection, `tee`, `sed -i`): told what is missing
-/// instead (`missing`, the files the error says are missing), where the value is to go.
-pub(crate) fn writes_a_source(fix: &str, sources: &[String], missing: &[String]) -> Option<String> {
+/// The files `fix` writes, as it names them without a leading `./`: redirection targets, `tee`'s arguments, the files
+/// of a `sed -i` (read as the shell's sed fixes read it: `-Ei`, `-i.bak`, `--in-place`) and of a `perl -pi`.
+fn written_files(fix: &str) -> Vec<String> {
     let parsed = router::shell_syntax::parse(fix);
-    let source = |word: &str| sources.iter().find(|s| s.as_str() == word.trim_start_matches("./"));
-    let written = parsed.commands().find_map(|command| {
-        let redirected = command
-            .redirections
-            .iter()
-            .filter(|r| r.writes())
-            .find_map(|r| r.target.as_ref().and_then(|t| source(&t.text)));
+    let mut written = Vec::new();
+    for command in parsed.commands() {
+        let redirected = command.redirections.iter().filter(|r| r.writes()).filter_map(|r| r.target.as_ref());
+        written.extend(redirected.map(|t| t.text.clone()));
         let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
         // `perl -pi -e …`, `-i.bak`: an option cluster with an `i` edits in place.
         let perl_in_place =
             |w: &&str| w.strip_prefix('-').and_then(|f| f.split('.').next()).is_some_and(|f| f.contains('i'));
-        let edited: Vec<String> = match words.first().map(|w| router::shell_syntax::program_name(w)) {
-            Some("tee") => words[1..].iter().map(|w| (*w).to_owned()).collect(),
-            // `sed -i`, `-Ei`, `-i.bak`, `--in-place`, read as the shell's sed fixes read them.
-            Some("sed") => {
-                super::literal_sed::SedCall::read(&command.words[1..]).map(|sed| sed.files).unwrap_or_default()
-            }
+        match words.first().map(|w| router::shell_syntax::program_name(w)) {
+            Some("tee") => written.extend(words[1..].iter().map(|w| (*w).to_owned())),
+            Some("sed") => written.extend(
+                super::literal_sed::SedCall::read(&command.words[1..]).map(|sed| sed.files).unwrap_or_default(),
+            ),
             Some("perl") if words[1..].iter().any(perl_in_place) => {
-                words[1..].iter().map(|w| (*w).to_owned()).collect()
+                written.extend(words[1..].iter().map(|w| (*w).to_owned()));
             }
-            _ => Vec::new(),
-        };
-        redirected.or_else(|| edited.iter().find_map(|w| source(w)))
-    })?;
+            _ => {}
+        }
+    }
+    written.into_iter().map(|file| file.trim_start_matches("./").to_owned()).collect()
+}
+
+/// Why `fix` is not run when it writes to one of `sources` ([`written_files`]): told what is missing instead
+/// (`missing`, the files the error says are missing), where the value is to go.
+pub(crate) fn writes_a_source(fix: &str, sources: &[String], missing: &[String]) -> Option<String> {
+    let written = written_files(fix).into_iter().find(|file| sources.contains(file))?;
     let instead = match missing {
         [wanted, ..] => format!(": write {wanted}, which is missing, with the value read from {written}"),
         [] => String::new(),
@@ -100,17 +102,9 @@ pub(crate) fn writes_a_source(fix: &str, sources: &[String], missing: &[String])
 /// 's/^VERSION=/VERSION=2.4.0/'`. A file named for one value holds the value alone. `None` for a fix that writes a
 /// missing file itself, or a value that is no literal (`$VERSION`, `…`).
 pub(crate) fn value_for_missing(fix: &str, missing: &[String]) -> Option<String> {
-    let parsed = router::shell_syntax::parse(fix);
-    let targets: Vec<&str> = parsed
-        .commands()
-        .flat_map(|command| {
-            let tee = command.words.first().is_some_and(|w| router::shell_syntax::program_name(&w.text) == "tee");
-            let redirected = command.redirections.iter().filter(|r| r.writes()).filter_map(|r| r.target.as_ref());
-            redirected.chain(command.words.iter().skip(1).filter(move |_| tee)).map(|w| w.text.trim_start_matches("./"))
-        })
-        .collect();
+    let written = written_files(fix);
     missing.iter().find_map(|name| {
-        if targets.contains(&name.as_str()) {
+        if written.contains(name) {
             return None;
         }
         let target = regex::escape(name);
