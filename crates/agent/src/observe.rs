@@ -5,9 +5,10 @@
 //! mode) and judges only output that is *new* since the model last looked: an old `[y/N]` still on screen never
 //! raises an alarm again.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
+use regex::Regex;
 use tmux_habitat::{Backoff, CommandOutput, Intervention, InterventionKind, PaneOutput, RunningCommand};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -332,6 +333,19 @@ pub(crate) fn looks_like_prompt(view: &str) -> bool {
         .is_some_and(|last| last.ends_with(['>', '$', '#', ':', '?', ']']) && last.chars().count() <= 80)
 }
 
+/// An interactive shell's or Python's prompt (`me@host:~/work$`, `[me@host work]#`, `me@host ~ $`, `bash-5.2$`, `/ #`,
+/// `>>>`): what a `bash` or `python3` alone on a script's line shows when it reads the terminal. No program's
+/// question: a line typed there is a command line. A bare `$` or `#` is not taken for one (`read -p '$ '` asks an
+/// amount), nor a bracket without a `user@host` (`[default 5] #`).
+pub(crate) fn is_shell_prompt(line: &str) -> bool {
+    static SHELL_PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+        crate::patterns::constant(
+            r"^(?:\([^)]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::\S*|\s+\S+)?|[~/]\S*)(?:\s\([^)]*\))?\s?[$#]$|^\[[\w.-]+@[^\]]*\][$#]$|^(?:ba|da|k|z)?sh-[\d.]+[$#]$|^>>>$",
+        )
+    });
+    SHELL_PROMPT.is_match(line.trim())
+}
+
 /// With no command running (keys sent to the shell, or a wait): waits until the screen changes and settles, or
 /// `pattern` shows, or `deadline` passes.
 pub(crate) async fn watch_screen(
@@ -518,6 +532,42 @@ mod tests {
         assert!(looks_like_prompt("Your name:"));
         assert!(!looks_like_prompt("compiling foo v0.1.0"));
         assert!(!looks_like_prompt(""));
+    }
+
+    #[test]
+    fn an_interactive_shell_prompt_is_told_from_a_question() {
+        for shell in [
+            "cloudsdk@vm:/tmp/clive-eval1/39/work$",
+            "root@box:/# ",
+            "(venv) me@host:~/src$",
+            "[me@host work]$",
+            "bash-5.2$",
+            "sh-5.2#",
+            "~/work $",
+            "/ #",
+            "me@host ~ $",
+            "me@host:~/src (main)$",
+            ">>>",
+        ] {
+            assert!(is_shell_prompt(shell), "{shell}");
+        }
+        for question in [
+            "Price in $",
+            "Name:",
+            "Continue? [y/N]",
+            "Choose #",
+            "Amount ($)",
+            "sqlite>",
+            "Port [8080]?",
+            "$",
+            "#",
+            "(USD) $",
+            "[amount] $",
+            "[default 5] #",
+            "postgres=#",
+        ] {
+            assert!(!is_shell_prompt(question), "{question}");
+        }
     }
 
     #[test]

@@ -228,3 +228,20 @@ async fn an_llm_subtask_writes_its_text_to_the_file_its_goal_names() {
     assert!(result.reason.as_deref().unwrap_or_default().contains("not written to kiln.ini"), "{result:?}");
     assert_eq!(world.read("kiln.ini"), "; fired by hand\n[kiln]\npeak = 1200\n");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interactive_shell_a_script_starts_is_ended_and_never_typed_into() {
+    let world = World::new().await;
+    // `bash` alone on a line reads the terminal: an interactive shell inside the script (without the rc file, so its
+    // prompt is bash's own, whatever this machine's ~/.bashrc makes it).
+    world.replies(&["```bash\necho start > a.txt\nbash --norc\necho after > b.txt\n```", &look_yes()]);
+    let agent = world.agent();
+    let summary = world.run(&agent, &script_plan("write a.txt and b.txt")).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!((world.read("a.txt"), world.read("b.txt")), ("start\n".to_owned(), "after\n".to_owned()));
+    // The shell's prompt was no question: no call was made to answer it, and nothing was typed at it.
+    let requests = world.model.requests();
+    assert!(requests.iter().all(|r| !support::user_message(r).contains("The program asks")), "{:?}", world.prompts());
+    assert_eq!(agent.ledger().get("s").unwrap().model_calls, 2, "the script and the final look");
+}

@@ -53,8 +53,9 @@ pub(crate) struct LineSite {
     text: String,
     /// Whether the error is about indentation (then a line's leading blanks are what changes).
     indentation: bool,
-    /// Whether the error is python's, raised as the program ran (not on its form), in a python file: the line named
-    /// is where it failed, not a line after the fault.
+    /// Whether the error was raised as the program ran, not found in its form (python's traceback, bash's `ambiguous
+    /// redirect` or `command not found`, not its parser's `syntax error near unexpected token`): the line named is
+    /// where it failed, not a line after the fault.
     raised: bool,
 }
 
@@ -95,8 +96,12 @@ impl LineSite {
         let text = std::fs::read_to_string(cwd.join(&file)).ok()?;
         // A shell that reached the end of the file looking for a closing quote or `fi` names the line after it.
         let count = text.lines().count();
+        // Bash's parser stops at its first error, so one anywhere in the output is the one pointed at (its second
+        // line repeats the line's text). A runtime error inside a multi-line `$( … )` names the line that closes it.
+        let closes = text.lines().nth(line.saturating_sub(1)).is_some_and(|l| l.trim_start().starts_with(')'));
         let raised =
-            file.ends_with(".py") && output.contains("Traceback (most recent call last)") && !SYNTAX.is_match(output);
+            (file.ends_with(".py") && output.contains("Traceback (most recent call last)") && !SYNTAX.is_match(output))
+                || (is_shell(&file, &text) && !SHELL_SYNTAX.is_match(output) && !closes);
         (text.len() <= MOST_BYTES && line >= 1 && line <= count + 1).then(|| LineSite {
             file,
             line: line.min(count),
@@ -191,10 +196,11 @@ impl LineSite {
     }
 }
 
-/// A compound command's head without the `;` before its `then` or `do` (`if [ $# -ne 1 ] then`).
+/// A compound command's head without the `;` before its `then` or `do` (`if [ $# -ne 1 ] then`). A `#` inside a
+/// word (`$#`, `${#name}`) is part of it; one that starts a word starts a comment, which ends the head.
 static NO_SEMICOLON: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"^(?P<head>\s*(?:(?:if|elif|while|until)\s+[^;#\s][^;#]*?[^;\s]\s+(?P<then>then)|(?:for|while|until|select)\s+[^;#\s][^;#]*?[^;\s]\s+(?P<do>do)))(?P<rest>\s.*|)$",
+        r"^(?P<head>\s*(?:(?:if|elif|while|until)\s+[^;#\s](?:[^;#]|[^;\s|&()<>]#)*?(?:[^;#\s]|[^;\s|&()<>]#)\s+(?P<then>then)|(?:for|while|until|select)\s+[^;#\s](?:[^;#]|[^;\s|&()<>]#)*?(?:[^;#\s]|[^;\s|&()<>]#)\s+(?P<do>do)))(?P<rest>\s.*|)$",
     )
 });
 
@@ -221,11 +227,9 @@ impl LineSite {
     /// keeping its value ([`super::toml_line`]).
     pub(crate) fn evident(&self, output: &str, cwd: &Path) -> Option<Vec<(usize, String)>> {
         let lines: Vec<&str> = self.text.lines().collect();
-        let shell = self.file.ends_with(".sh")
-            || self.file.ends_with(".bash")
-            || lines.first().is_some_and(|l| l.starts_with("#!") && l.contains("sh"));
         // Bash's own syntax errors, not a runtime one of `expr` or `$(( ))`.
-        if shell && (output.contains("syntax error near unexpected token") || output.contains("unexpected end of file"))
+        if is_shell(&self.file, &self.text)
+            && (output.contains("syntax error near unexpected token") || output.contains("unexpected end of file"))
         {
             let heredoc = crate::runners::script_fix::in_heredoc(&self.text);
             return lines.iter().take(self.line).enumerate().find_map(|(at, line)| {
@@ -297,6 +301,22 @@ fn heads_a_file(cwd: &Path, word: &str) -> bool {
 /// A python error about the code's form, not what it did when it ran.
 static SYNTAX: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"\b(?:SyntaxError|IndentationError|TabError)\b"));
+
+/// Bash's parser's errors, which it may notice lines after the fault (an arithmetic `syntax error: operand
+/// expected` is a runtime one, about the line it names), and a here-document its end line never closed (named at the
+/// file's end).
+static SHELL_SYNTAX: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"syntax error near unexpected token|syntax error: unexpected end of file|unexpected EOF while looking for matching|here-document at line \d+ delimited by end-of-file",
+    )
+});
+
+/// Whether `file` (its `text`) is a shell script: by its extension, or a `#!` line naming a shell.
+fn is_shell(file: &str, text: &str) -> bool {
+    file.ends_with(".sh")
+        || file.ends_with(".bash")
+        || text.lines().next().is_some_and(|l| l.starts_with("#!") && l.contains("sh"))
+}
 
 impl LineSite {
     /// The command that puts `written` (the file's new text, from [`LineSite::apply`]) over the file. A python
@@ -549,6 +569,19 @@ mod tests {
             None,
             "no syntax error"
         );
+        // `$#` is a word of the condition, not a comment (Qwen2.5-Coder-0.5B, not given this, rewrote the `fi`).
+        std::fs::write(dir.path().join("count.sh"), "#!/bin/bash\nif [ $# -ne 1 ] then\n  exit 2\nfi\n").unwrap();
+        let error = "./count.sh: line 4: syntax error near unexpected token `fi'\n";
+        assert_eq!(
+            site(error, "count.sh").evident(error, dir.path()),
+            Some(vec![(2, "if [ $# -ne 1 ]; then".to_owned())])
+        );
+        // A `then` in a comment, after a blank or a `)`.
+        for head in ["if [ x ] # then", "if (true)#c then"] {
+            std::fs::write(dir.path().join("note.sh"), format!("{head}\n  :\nfi\n")).unwrap();
+            let note = site("./note.sh: line 3: syntax error", "note.sh");
+            assert_eq!(note.evident("syntax error near unexpected token `fi'", dir.path()), None, "{head}");
+        }
         std::fs::write(dir.path().join("say.sh"), "echo \"if so then\"\nif [ x ]; then :; fi\n").unwrap();
         assert_eq!(
             site("say.sh: line 2: syntax error", "say.sh")
@@ -682,6 +715,25 @@ mod tests {
         let mut at_run = LineSite::find(raised, stock.path(), &["stock.py".to_owned()]).unwrap();
         assert_eq!(at_run.step_back(8), None);
         assert_eq!(at_run.line, 8);
+        // So is bash's, where its parser found nothing wrong (a 1.5B model, its unquoted `$f` given back, was sent up
+        // the file and wrote over `total=0`); its parser's errors may be noticed lines late.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("wc.sh"), "#!/bin/bash\ntotal=0\nfor f in d/*; do\n  n=$(wc -w < $f)\ndone\n")
+            .unwrap();
+        let wc = |output: &str| LineSite::find(output, dir.path(), &["wc.sh".to_owned()]).unwrap();
+        let mut at_run = wc("./wc.sh: line 4: $f: ambiguous redirect\ntotal: 0\n");
+        assert_eq!(at_run.step_back(4), None);
+        // A `$( … )` over lines: bash names the line that closes it.
+        std::fs::write(dir.path().join("wc.sh"), "#!/bin/bash\nn=$(\n  nosuch x\n)\necho $n\n").unwrap();
+        let mut closing = wc("./wc.sh: line 4: nosuch: command not found\n");
+        assert!(closing.step_back(4).is_some());
+        std::fs::write(dir.path().join("wc.sh"), "#!/bin/bash\ntotal=0\nfor f in d/*; do\n  n=$(wc -w < $f)\ndone\n")
+            .unwrap();
+        let mut parsed = wc("./wc.sh: line 5: syntax error near unexpected token `done'\n./wc.sh: line 5: `done'\n");
+        assert_eq!(
+            parsed.step_back(5),
+            Some("line 5 is right as it is, so the fault is before it: correct line 4 or one above it".into())
+        );
         // A neighbour's text put over the line is no correction; two lines swapped are.
         assert_eq!(
             site.apply(&[(8, "        count = int(item[\"count\"])".into())]),

@@ -20,7 +20,7 @@ use crate::action::KeyInput;
 use crate::answer::{answer_field, answer_schema};
 use crate::gate::GatedPane;
 use crate::model::{CallShape, Caller};
-use crate::observe::{Command, Seen, Wakeups, Watch, command_view, looks_like_prompt, watch_command};
+use crate::observe::{Command, Seen, Wakeups, Watch, command_view, is_shell_prompt, looks_like_prompt, watch_command};
 use crate::prompt::{confirm_request, question_request};
 use crate::runners::consent::{consent, covers, is_removing, shares_a_word, subject_words};
 
@@ -63,6 +63,8 @@ pub(crate) async fn answer_questions(
     watch: Watch<'_>,
 ) -> Prompted {
     let mut answered: Vec<(String, String)> = Vec::new();
+    // Interactive shells ended with C-d so far.
+    let mut ended_shells = 0;
     loop {
         let screen = command_view(pane, running).await.map(|v| v.text).unwrap_or_default();
         let (question, answer) = match &seen {
@@ -83,6 +85,32 @@ pub(crate) async fn answer_questions(
                     seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
                     continue;
                 };
+                // A shell (or Python) the script started with `bash` alone on a line, reading the terminal: no
+                // question of the task's program, and an answer typed there would be a command line (Qwen2.5-Coder
+                // 1.5B's script began with `bash`; the shell's prompt got the task's words as "answers"). Ended with
+                // C-d, the end of its input, so the script goes on without it.
+                if is_shell_prompt(&question) {
+                    if ended_shells >= MAX_QUESTIONS {
+                        return Prompted::Unanswered(question);
+                    }
+                    ended_shells += 1;
+                    let wakeups = Wakeups::new(pane, asker.deadline).await;
+                    // The script may have ended meanwhile: the prompt is then the pane's own shell's, which C-d
+                    // would end.
+                    if running.is_finished() {
+                        let watch = Watch { baseline: &screen, look_first: true, ..watch };
+                        seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+                        continue;
+                    }
+                    tracing::info!(prompt = %question, "an interactive shell the script started is ended with C-d");
+                    if let Err(error) = pane.send(&[KeyInput::Key(Key::CTRL_D)]).await {
+                        tracing::debug!(%error, "ending the shell failed");
+                        return Prompted::Seen(seen);
+                    }
+                    let watch = Watch { baseline: &screen, look_first: true, ..watch };
+                    seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
+                    continue;
+                }
                 if answered.len() >= MAX_QUESTIONS {
                     return Prompted::Unanswered(question);
                 }

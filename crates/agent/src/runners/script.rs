@@ -116,7 +116,21 @@ pub fn extract_script(reply: &str) -> Option<Script> {
         let at = reply.find("#!")?;
         Some(("", reply[at..].to_owned()))
     })?;
-    let body = body.trim_matches('\n').to_owned();
+    let mut body = body.trim_matches('\n').to_owned();
+    let mut tag = tag;
+    // A first line that only names the language (```` ```bash ```` then `bash`): the model restating the fence's tag.
+    // Run, it would start an interactive shell reading the terminal.
+    let restated = body.split_once('\n').and_then(|(first, rest)| {
+        let named = ["bash", "sh", "shell", "python", "python3"].into_iter().find(|name| *name == first.trim())?;
+        (!rest.trim().is_empty()).then(|| (named, rest.trim_start_matches('\n').to_owned()))
+    });
+    if let Some((named, rest)) = restated {
+        // The line's language wins over the tag where they differ (```` ```bash ```` then `python3` and python).
+        if tag.is_empty() || language_of(named) != language_of(tag) {
+            tag = named;
+        }
+        body = rest;
+    }
     if body.trim().is_empty() {
         return None;
     }
@@ -130,11 +144,7 @@ pub fn extract_script(reply: &str) -> Option<Script> {
             return None;
         }
     } else {
-        match tag {
-            "python" | "python3" | "py" => Language::Python,
-            "bash" | "sh" | "shell" | "" => Language::Bash,
-            _ => return None,
-        }
+        language_of(tag)?
     };
     let text = if first.starts_with("#!") {
         body
@@ -145,6 +155,15 @@ pub fn extract_script(reply: &str) -> Option<Script> {
         }
     };
     Some(Script { language, text: format!("{}\n", text.trim_end()) })
+}
+
+/// The language a fence's tag names (an untagged block is bash).
+fn language_of(tag: &str) -> Option<Language> {
+    match tag {
+        "python" | "python3" | "py" => Some(Language::Python),
+        "bash" | "sh" | "shell" | "" => Some(Language::Bash),
+        _ => None,
+    }
 }
 
 /// Where a script reply ends: a closing fence and a blank line. Small models write the script and then go on
@@ -943,6 +962,21 @@ mod tests {
         assert_eq!(script.text, "#!/bin/bash\necho hi\n");
         let script = extract_script("```python\nprint(2)\n```").unwrap();
         assert_eq!(script.text, "#!/usr/bin/env python3\nprint(2)\n");
+    }
+
+    #[test]
+    fn a_first_line_naming_the_language_is_no_command() {
+        // Run, `bash` alone would start an interactive shell reading the terminal (Qwen2.5-Coder 1.5B wrote it).
+        let script = extract_script("```bash\nbash\n./count.sh > out.txt 2>&1\n```").unwrap();
+        assert_eq!(script.text, "#!/bin/bash\n./count.sh > out.txt 2>&1\n");
+        let script = extract_script("```\npython3\nprint(3)\n```").unwrap();
+        assert_eq!((script.language, script.text.as_str()), (Language::Python, "#!/usr/bin/env python3\nprint(3)\n"));
+        let script = extract_script("```bash\npython3\nprint(4)\n```").unwrap();
+        assert_eq!((script.language, script.text.as_str()), (Language::Python, "#!/usr/bin/env python3\nprint(4)\n"));
+        // Elsewhere, or followed by nothing, or with arguments, it is the script's own.
+        assert_eq!(extract_script("```bash\necho a\nbash\n```").unwrap().text, "#!/bin/bash\necho a\nbash\n");
+        assert_eq!(extract_script("```bash\nbash run.sh\n```").unwrap().text, "#!/bin/bash\nbash run.sh\n");
+        assert_eq!(extract_script("```\nbash\n```").unwrap().text, "#!/bin/bash\nbash\n");
     }
 
     #[test]
