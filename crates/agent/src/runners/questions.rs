@@ -93,7 +93,6 @@ pub(crate) async fn answer_questions(
                     if ended_shells >= MAX_QUESTIONS {
                         return Prompted::Unanswered(question);
                     }
-                    ended_shells += 1;
                     let wakeups = Wakeups::new(pane, asker.deadline).await;
                     // The script may have ended meanwhile: the prompt is then the pane's own shell's, which C-d
                     // would end.
@@ -102,6 +101,7 @@ pub(crate) async fn answer_questions(
                         seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
                         continue;
                     }
+                    ended_shells += 1;
                     tracing::info!(prompt = %question, "an interactive shell the script started is ended with C-d");
                     if let Err(error) = pane.send(&[KeyInput::Key(Key::CTRL_D)]).await {
                         tracing::debug!(%error, "ending the shell failed");
