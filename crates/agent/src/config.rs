@@ -140,7 +140,9 @@ impl AgentConfig {
             consensus: small,
             trace_fixes: small,
             // A small model's third script rarely passes where two failed, and costs a call (on the seventh held-out
-            // batch, two runs per model: the same tasks passed, 10-12 % fewer tokens; docs/evals.md).
+            // batch, two runs per model: the same tasks passed, 10-12 % fewer tokens; docs/evals.md). One is too
+            // few: the 1.5B's repair after a crash passed two twelfth-batch tasks that one script lost, though the
+            // 0.5B's repairs passed nothing there (the thirty-second session).
             script_attempts: if small { 2 } else { AgentConfig::default().script_attempts },
             ..AgentConfig::default()
         }

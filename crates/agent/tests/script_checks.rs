@@ -110,6 +110,19 @@ async fn scripts_that_fail_without_a_prompt_do_not_fall_back_to_the_interactive_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_script_allowed_is_one_call_and_its_failure_says_so() {
+    let world = World::new().await;
+    world.replies(&["```bash\nexit 4\n```", "```bash\necho never > done.txt\n```"]);
+    let agent = world.agent_with(AgentConfig { script_attempts: 1, ..AgentConfig::default() }, None);
+    let summary = world.run(&agent, &plan("Write ok to done.txt.", None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Failed, "{result:?}");
+    assert!(result.reason.as_deref().unwrap().starts_with("1 script failed; the last: exit code 4"), "{result:?}");
+    assert_eq!(world.model.requests().len(), 1);
+    assert!(!world.work.path().join("done.txt").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repair_that_returns_the_failed_script_is_not_run_again() {
     let world = World::new().await;
     world.replies(&[

@@ -673,10 +673,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         progress(request, attempt, caller.tokens_so_far(), "falling back to interactive");
         let mut fallback = request.clone();
         fallback.timeout = left;
-        let note = format!("{attempt} scripts for this failed; the last: {last}");
+        let note = format!("{} for this failed; the last: {last}", scripts(attempt));
         return run_interactive(shared, &fallback, Some(note)).await;
     }
-    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{attempt} scripts failed; the last: {last}")))
+    Ok(RunOutcome::with_status(SubtaskStatus::Failed, format!("{} failed; the last: {last}", scripts(attempt))))
+}
+
+/// "1 script", "2 scripts".
+fn scripts(count: u32) -> String {
+    if count == 1 { "1 script".into() } else { format!("{count} scripts") }
 }
 
 /// What starting a script in the subtask's pane needs.
