@@ -95,17 +95,14 @@ pub(crate) async fn answer_questions(
                     }
                     let wakeups = Wakeups::new(pane, asker.deadline).await;
                     // The script may have ended meanwhile: the prompt is then the pane's own shell's, which C-d
-                    // would end.
-                    if running.is_finished() {
-                        let watch = Watch { baseline: &screen, look_first: true, ..watch };
-                        seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
-                        continue;
-                    }
-                    ended_shells += 1;
-                    tracing::info!(prompt = %question, "an interactive shell the script started is ended with C-d");
-                    if let Err(error) = pane.send(&[KeyInput::Key(Key::CTRL_D)]).await {
-                        tracing::debug!(%error, "ending the shell failed");
-                        return Prompted::Seen(seen);
+                    // would end; it is only watched.
+                    if !running.is_finished() {
+                        ended_shells += 1;
+                        tracing::info!(prompt = %question, "an interactive shell the script started is ended with C-d");
+                        if let Err(error) = pane.send(&[KeyInput::Key(Key::CTRL_D)]).await {
+                            tracing::debug!(%error, "ending the shell failed");
+                            return Prompted::Seen(seen);
+                        }
                     }
                     let watch = Watch { baseline: &screen, look_first: true, ..watch };
                     seen = watch_command(pane, running, wakeups, watch, asker.deadline).await;
