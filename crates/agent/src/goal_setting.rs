@@ -38,6 +38,10 @@ static SET_TO: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The value the goal says the key holds now, at the end of what is set: `the timeout from 30` (`… to 60`).
+static FROM_OLD: LazyLock<Regex> =
+    LazyLock::new(|| crate::patterns::constant(r#"(?i)^(?P<what>.+?)\s+from\s+['"`]?(?P<old>[\w./:@+-]*\w)['"`]?$"#));
+
 /// Where a sentence ends (not the dot of a file's name).
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"[.;!?](?:\s|$)|\n"));
 
@@ -86,7 +90,12 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     };
     let after = after.as_str();
     let rest = format!("{} {}", &goal[..whole.start()], &goal[sentence_end..]);
-    if !AFTER_VALUE.is_match(after) || MORE.is_match(&rest) || MORE.is_match(&set["what"]) {
+    // "Raise the timeout from 30 to 60": the value it holds now is said too, and must be the line's.
+    let (what, old) = match FROM_OLD.captures(&set["what"]) {
+        Some(found) => (found.name("what")?.as_str(), found.name("old").map(|m| m.as_str())),
+        None => (set.name("what")?.as_str(), None),
+    };
+    if !AFTER_VALUE.is_match(after) || MORE.is_match(&rest) || MORE.is_match(what) {
         return None;
     }
     let base = file.rsplit('/').next().unwrap_or(file);
@@ -94,7 +103,7 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
         .clone()
         .map(|(_, name)| name)
         .into_iter()
-        .chain(set["what"].split_whitespace())
+        .chain(what.split_whitespace())
         .map(|w| w.trim_end_matches("'s").trim_end_matches('\'').to_lowercase())
         .filter(|w| !w.is_empty() && !FILLER.contains(&w.as_str()) && *w != base.to_lowercase())
         .collect();
@@ -113,6 +122,9 @@ pub(crate) fn goal_edit(goal: &str, spec: &GoalSpec, cwd: &Path) -> Option<GoalE
     let placed = &lines[chosen];
     // TOML needs quotes around a word; a bare value there is a number or a boolean, and a word is not guessed.
     if file.ends_with(".toml") && placed.line.quote().is_none() && !bare(&value) {
+        return None;
+    }
+    if old.is_some_and(|old| crate::config_line::unquoted(placed.line.value()) != old) {
         return None;
     }
     let new = placed.line.with_value(&value);
@@ -249,6 +261,14 @@ mod tests {
         let conf = "max_guests=16\nmotd=hello\n";
         let set = edit("Set max_guests to 40 in lobby.conf.", "lobby.conf", conf).unwrap();
         assert_eq!(set.text, "max_guests=40\nmotd=hello\n");
+        // The value it holds now said too ("from 30"): it must be the line's.
+        let raised =
+            edit("In mill.ini, raise the cache ttl from 300 to 600. Don't change anything else.", "mill.ini", INI);
+        assert!(raised.unwrap().text.contains("ttl = 600\n"));
+        let yaml = "name: billing\nreplicas: 2\nenv:\n  RETRY_LIMIT: 2\n";
+        let bumped = edit("Bump the number of replicas in deploy.yaml from 2 to 4.", "deploy.yaml", yaml).unwrap();
+        assert_eq!(bumped.text, yaml.replace("replicas: 2", "replicas: 4"));
+        assert_eq!(edit("In mill.ini, raise the cache ttl from 30 to 600.", "mill.ini", INI), None, "it holds 300");
         // Two words of the goal may be one key.
         let set = edit("In pump.cfg set the flow rate to 12", "pump.cfg", "flow_rate: 9\nname: north\n").unwrap();
         assert_eq!(set.text, "flow_rate: 12\nname: north\n");

@@ -92,6 +92,14 @@ static MAKES_FILE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A file made from another by name, with "make" or "build": `Make active.csv from users.json`, `build index.md out
+/// of notes/` ("make" alone governs too much to take a file after it otherwise: `make run.sh executable`).
+static MAKES_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:make|makes|build|builds)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?[`'\x22]?([\w.+~-]+(?:/[\w.+~-]+)*\.[A-Za-z][A-Za-z0-9]{0,7})[`'\x22]?\s+(?:from|out\s+of)\b",
+    )
+});
+
 /// A file or directory to make by name: `a file named x`, `a directory called build`.
 static NAMED: LazyLock<Regex> =
     LazyLock::new(|| compile(r"(?i)\b(?:file|directory|folder|dir)\s+(?:named|called)\s+[`'\x22]?([\w.+~/-]+)"));
@@ -114,14 +122,14 @@ static LISTS: LazyLock<Regex> =
 /// `replace foo with bar in x.txt`, `delete old.log`, `sort names.txt in place`.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|set|switch|toggle|flip|enable|disable|bump|increase|decrease|uncomment|sort\s+\S+\s+in\s+place)\b",
+        r"(?i)\b(?:fix|fixes|repair|correct|patch|debug|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|indent|uncomment|comment\s+out|deduplicate|dedupe|chmod|rename|move|mv|rm|strip|trim|set|switch|toggle|flip|enable|disable|bump|increase|decrease|raise|reduce|increment|decrement|double|halve|uncomment|sort\s+\S+\s+in\s+place)\b",
     )
 });
 
 /// Verbs that make a goal change something on disk (any of the above, or running a program).
 static MUTATING: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
+        r"(?i)\b(?:write|writes|save|store|output\s+to|export|put|dump|redirect|copy|duplicate|convert|turn|transform|extract\s+\S+\s+(?:to|into)|split|merge|combine|concatenate|download|fetch|generate|produce|create|make|mkdir|touch|compress|decompress|archive|zip|unzip|untar|tar|unpack|unarchive|uncompress|gunzip|install|build|compile|run|execute|start|append|add|prepend|insert|rename|move|fix|repair|correct|patch|edit|update|modify|change|replace|substitute|remove|delete|erase|truncate|empty|clear|rewrite|reformat|format|chmod|chown|set|switch|toggle|flip|enable|disable|bump|increase|decrease|raise|reduce|increment|decrement|sort\s+\S+\s+in\s+place|in\s+place|record|log\s+to)\b",
     )
 });
 
@@ -310,7 +318,7 @@ static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that opens with the file it changes: `In theme.json, set …`, `in tox.cfg replace …`.
 static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|bump|enable|disable|turn|swap|switch|toggle|flip|sort|correct)\b",
+        r"(?i)^\s*in\s+[`'\x22]?([\w.+~/-]+?)[`'\x22]?\s*,?\s+(?:please\s+)?(?:set|replace|change|update|edit|fix|remove|delete|add|append|insert|rename|comment|uncomment|increase|decrease|raise|lower|reduce|double|halve|bump|enable|disable|turn|swap|switch|toggle|flip|sort|correct)\b",
     )
 });
 
@@ -641,7 +649,7 @@ impl GoalSpec {
                 }
             }
         }
-        for capture in MAKES_FILE.captures_iter(sentence) {
+        for capture in MAKES_FILE.captures_iter(sentence).chain(MAKES_FROM.captures_iter(sentence)) {
             let (Some(whole), Some(word)) = (capture.get(0), capture.get(1)) else { continue };
             let before = &sentence[crate::goal_protect::clause_start(&sentence[..whole.start()])..whole.start()];
             let after = sentence[whole.end()..].trim_start();
@@ -910,8 +918,21 @@ fn mask_files(goal: &str) -> String {
             }
         }
     }
+    // "debug logging", "debug mode": a noun's word, not the verb that changes a program.
+    for found in DEBUG_NOUN.find_iter(goal) {
+        for byte in &mut bytes[found.start()..found.start() + "debug".len()] {
+            *byte = b'_';
+        }
+    }
     String::from_utf8(bytes).unwrap_or_else(|_| goal.to_owned())
 }
+
+/// `debug` before a noun it qualifies: `debug logging`, `debug mode`, `debug output`.
+static DEBUG_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\bdebug\s+(?:logging|logs?|mode|output|level|messages?|info|flags?|builds?|symbols|settings?|options?|prints?)\b",
+    )
+});
 
 /// Whether `word` looks like a path: an extension with a letter, a `/`, or a settings dotfile ([`dotfile`]).
 fn looks_like_path(word: &str) -> bool {
@@ -1043,6 +1064,7 @@ mod tests {
             &*NAMED,
             &*SAVE_AS,
             &*MAKES_FILE,
+            &*MAKES_FROM,
             &*FINAL_IN,
             &*MID_IN,
             &*LISTS,
@@ -1157,6 +1179,27 @@ mod tests {
         assert!(s.may_change_existing("theme.json"));
         let s = spec("Set the port in app.ini to 8080.");
         assert_eq!(s.changes, ["app.ini"]);
+        // A file made from another: written, the other read.
+        let s = spec("Make active.csv from users.json: a header line and one line per active user.");
+        assert_eq!((&s.writes, &s.reads), (&vec!["active.csv".to_owned()], &vec!["users.json".to_owned()]), "{s:?}");
+        let s = spec("Build index.md out of the notes in notes/.");
+        assert_eq!(s.writes, ["index.md"], "{s:?}");
+        assert!(spec("Make run.sh executable.").writes.is_empty());
+        // "debug" before a noun is no verb: the program run is not changed.
+        let s = spec("Run ./setup.sh and answer its questions; we don't want debug logging.");
+        assert!(s.changes.is_empty(), "{s:?}");
+        assert_eq!(spec("Debug tally.py: it crashes on empty lines.").changes, ["tally.py"]);
+        // Verbs of a value's size change the file that holds it.
+        for goal in [
+            "In limits.conf, raise the open-files limit from 1024 to 4096. Leave the rest alone.",
+            "In pool.ini, lower max_workers to 2.",
+            "Reduce the retry count in agent.toml to 1.",
+            "Double the cache size in cache.cfg.",
+        ] {
+            let s = spec(goal);
+            assert_eq!(s.changes.len(), 1, "{goal}: {s:?}");
+            assert!(s.mutates && s.may_change_existing(&s.changes[0].clone()), "{goal}: {s:?}");
+        }
         let s = spec("List the chapters that quote Keats, one per line, in found.txt.");
         assert!(s.mutates, "a goal that names where its result goes changes something");
         let s = spec("Delete tmp.log");

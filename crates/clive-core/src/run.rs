@@ -332,8 +332,11 @@ pub async fn execute(
             if routed.tier != Tier::Direct
                 && let Some(setup) = connect_model(provider, &options.tools.config, budget.clone())? =>
         {
-            let keep = !setup.choice.is_small() || only_runs_named_program(text, &direct.command);
-            let first = keep.then_some(direct.command.as_str());
+            let first = if setup.choice.is_small() {
+                named_program_run(text, &direct.command)
+            } else {
+                Some(direct.command.as_str())
+            };
             let plan = ValidatedPlan::new(model_command_plan(text, first)).map_err(|e| Error::PlanRun(Box::new(e)))?;
             run_plan(config, task, routed, &plan, setup).await
         }
@@ -390,19 +393,32 @@ pub async fn execute(
     }
 }
 
-/// Whether `command` only runs a program `task` names (`./migrate.sh`, `bash ask.sh`) and the task names no file to
+/// `command` when it only runs a program `task` names (`./migrate.sh`, `bash ask.sh`) and the task names no file to
 /// write: a command no model gets wrong. A small script writer, shown the files such a task names, writes
 /// something else (Qwen2.5-Coder-0.5B edited a file the task said to leave as it was, instead of running the program).
-fn only_runs_named_program(task: &str, command: &str) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
+/// A `sudo` the task does not ask for is left off: a small model adds it (`sudo ./setup.sh` for "run ./setup.sh and
+/// answer its questions"), and the program the task names runs as the user who asked.
+fn named_program_run<'c>(task: &str, command: &'c str) -> Option<&'c str> {
+    let given = command.trim();
+    let unprivileged = given.strip_prefix("sudo ").map_or(given, str::trim_start);
+    let command = if asks_for_root(task) { given } else { unprivileged };
+    let words: Vec<&str> = unprivileged.split_whitespace().collect();
     let program = match words.as_slice() {
         [program] if program.starts_with("./") => *program,
         ["bash" | "sh", program] => *program,
-        _ => return false,
+        _ => return None,
     };
     let name = program.trim_start_matches("./");
     let named = agent::named_files(task).iter().any(|file| file.trim_start_matches("./") == name);
-    named && agent::goal_destinations(task).is_empty()
+    (named && agent::goal_destinations(task).is_empty()).then_some(command)
+}
+
+/// Whether a task asks for root: `sudo`, `as root`, `with root privileges`, `as administrator`.
+fn asks_for_root(task: &str) -> bool {
+    task.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
+        ["sudo", "root", "admin", "administrator", "privilege", "privileges"]
+            .contains(&word.to_ascii_lowercase().as_str())
+    })
 }
 
 /// The plan that carries out `task` for a model's direct route: one script subtask whose first attempt is `command`
@@ -457,14 +473,18 @@ mod tests {
     #[test]
     fn a_command_that_only_runs_the_named_program_is_kept() {
         let task = "Start ./migrate.sh and say no when it asks; db.cfg is to be left untouched.";
-        assert!(only_runs_named_program(task, "./migrate.sh"));
-        assert!(only_runs_named_program("Run ask.sh and answer no.", "bash ask.sh"));
-        assert!(!only_runs_named_program(task, "echo n | ./migrate.sh"), "more than running it");
-        assert!(!only_runs_named_program(task, "./other.sh"), "not the named program");
-        assert!(!only_runs_named_program(task, "ls"), "not a named program");
-        assert!(!only_runs_named_program("Run ask.sh.", "ask.sh"), "not on PATH: it needs ./");
+        assert_eq!(named_program_run(task, "./migrate.sh"), Some("./migrate.sh"));
+        assert_eq!(named_program_run("Run ask.sh and answer no.", "bash ask.sh"), Some("bash ask.sh"));
+        assert_eq!(named_program_run(task, "echo n | ./migrate.sh"), None, "more than running it");
+        assert_eq!(named_program_run(task, "./other.sh"), None, "not the named program");
+        assert_eq!(named_program_run(task, "ls"), None, "not a named program");
+        assert_eq!(named_program_run("Run ask.sh.", "ask.sh"), None, "not on PATH: it needs ./");
         let writes = "Run ./bench.sh and save the fastest time it prints to best.txt.";
-        assert!(!only_runs_named_program(writes, "./bench.sh"), "the task has a file to write");
+        assert_eq!(named_program_run(writes, "./bench.sh"), None, "the task has a file to write");
+        // A sudo nobody asked for is left off; one asked for stays.
+        assert_eq!(named_program_run(task, "sudo ./migrate.sh"), Some("./migrate.sh"));
+        let as_root = "Run ./migrate.sh as root and say no when it asks.";
+        assert_eq!(named_program_run(as_root, "sudo ./migrate.sh"), Some("sudo ./migrate.sh"));
     }
 
     #[test]

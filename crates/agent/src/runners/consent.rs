@@ -69,11 +69,12 @@ pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
 /// or off: `debug mode should be off`, `telemetry must be turned on`, `with colours set to off`. `None` when it
 /// says neither, or both.
 fn stated_state(task: &str, asked: &[String]) -> Option<bool> {
-    let mut said = STATE.captures_iter(task).filter_map(|found| {
-        let about = subject_words(found.get(1)?.as_str());
+    let set = STATE.captures_iter(task).filter_map(|found| {
         let on = matches!(found.get(2)?.as_str().to_lowercase().as_str(), "on" | "enabled");
-        covers(&about, asked).then_some(on)
+        Some((found.get(1)?.as_str(), on))
     });
+    let unwanted = NOT_WANTED.captures_iter(task).filter_map(|found| Some((found.get(1)?.as_str(), false)));
+    let mut said = set.chain(unwanted).filter_map(|(named, on)| covers(&subject_words(named), asked).then_some(on));
     let first = said.next()?;
     said.all(|on| on == first).then_some(first)
 }
@@ -83,6 +84,14 @@ fn stated_state(task: &str, asked: &[String]) -> Option<bool> {
 static STATE: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"(?i)\b((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:should|must|needs?\s+to|has\s+to|is\s+to|ought\s+to)\s+(?:be\s+|stay\s+)?(?:(?:turned|switched|set|left|kept)\s+)?|(?:set|turned|switched)\s+(?:to\s+)?)(off|on|disabled|enabled)\b",
+    )
+});
+
+/// A thing the task does not want (`we don't want debug logging`, `no need for colours`, `without telemetry`): off.
+/// Up to four words, to the clause's end.
+static NOT_WANTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not)\s+(?:want|need)|no\s+need\s+for|without)\s+(?:any\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:[,.;:!?)]|\band\b|\bbut\b|$)",
     )
 });
 
@@ -474,6 +483,12 @@ mod tests {
         let task = "Start ./kiosk with the screen saver turned on.";
         assert_eq!(consent(task, "Use a screen saver? [y/N]"), Some(true));
         assert_eq!(consent("Run ./kiosk; sound must be on but music off.", "Enable music? [y/N]"), None);
+        // A thing the task does not want is off.
+        let task = "Run ./init and answer it: the app is called kite, it listens on 7000, and we don't want telemetry.";
+        assert_eq!(consent(task, "Enable telemetry? [y/N]:"), Some(false));
+        assert_eq!(consent(task, "Listen on all interfaces? [y/N]:"), None, "something else");
+        assert_eq!(consent("Start ./kiosk without sound effects.", "Enable sound effects? [Y/n]"), Some(false));
+        assert_eq!(consent("Start ./kiosk without sound effects.", "Disable sound effects? [Y/n]"), Some(true));
     }
 
     use super::{Mark, consent, marks};

@@ -219,14 +219,39 @@ static ROW_LOOP: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Python's error for a key a dict lacks, on a line of its own: `KeyError: 'north'`.
+static KEY_ERROR: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?m)^KeyError: "));
+
+/// A running total kept in a dict, `totals[key] += float(amount)` (or `-=`): a number added, a call of a function that
+/// makes one or a literal, so the total starts at 0 (a list or a text would start otherwise).
+static DICT_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"^(?P<indent>\s*)(?P<dict>[A-Za-z_][\w.]*)\[(?P<key>[^\[\]]+)\]\s*(?P<op>[+-])=\s*(?P<value>(?:float|int|len|round|abs|Decimal)\(.*\)|\d+(?:\.\d+)?)\s*(?P<comment>#.*)?$",
+    )
+});
+
 impl LineSite {
     /// A correction the error and the file make certain, made without a call: a shell's syntax error where a line
     /// above it lacks the `;` before `then` or `do` (Qwen2.5-Coder 1.5B, shown `if [ $# -ne 1 ] then`, rewrote the
     /// line after it four times); python reading a header's word as a number in a loop over a CSV reader or a
     /// file's lines (the loop skips its first row; the 1.5B gave the failing line back); a TOML line corrected
-    /// keeping its value ([`super::toml_line`]).
+    /// keeping its value ([`super::toml_line`]); python's `KeyError` for a running total kept in a dict
+    /// (`totals[key] += float(x)` becomes `totals[key] = totals.get(key, 0) + float(x)`; Qwen2.5-Coder-0.5B gave the
+    /// failing line back three times).
     pub(crate) fn evident(&self, output: &str, cwd: &Path) -> Option<Vec<(usize, String)>> {
         let lines: Vec<&str> = self.text.lines().collect();
+        if self.file.ends_with(".py")
+            && KEY_ERROR.is_match(output)
+            && let Some(found) = lines.get(self.line.wrapping_sub(1)).and_then(|line| DICT_TOTAL.captures(line))
+        {
+            let (dict, key) = (&found["dict"], found["key"].trim());
+            let comment = found.name("comment").map_or(String::new(), |c| format!("  {}", c.as_str()));
+            let total = format!(
+                "{}{dict}[{key}] = {dict}.get({key}, 0) {} {}{comment}",
+                &found["indent"], &found["op"], &found["value"]
+            );
+            return Some(vec![(self.line, total)]);
+        }
         // Bash's own syntax errors, not a runtime one of `expr` or `$(( ))`.
         if is_shell(&self.file, &self.text)
             && (output.contains("syntax error near unexpected token") || output.contains("unexpected end of file"))
@@ -607,6 +632,19 @@ mod tests {
         std::fs::write(dir.path().join("sum.py"), skipped).unwrap();
         let error = "  File \"sum.py\", line 7, in <module>\nValueError: could not convert string to float: 'price'\n";
         assert_eq!(site(error, "sum.py").evident(error, dir.path()), None, "the header skipped already");
+        // A running total in a dict whose key is new: it starts at 0.
+        let py = "import csv, sys\n\nby_kind = {}\nfor kind, n in csv.reader(open(sys.argv[1])):\n    by_kind[kind] += \
+                  int(n)  # add\nprint(by_kind)\n";
+        std::fs::write(dir.path().join("tally.py"), py).unwrap();
+        let error = "  File \"tally.py\", line 5, in <module>\n    by_kind[kind] += int(n)\nKeyError: 'kind'\n";
+        assert_eq!(
+            site(error, "tally.py").evident(error, dir.path()),
+            Some(vec![(5, "    by_kind[kind] = by_kind.get(kind, 0) + int(n)  # add".to_owned())])
+        );
+        let other = "  File \"tally.py\", line 5, in <module>\nTypeError: unsupported operand\n";
+        assert_eq!(site(other, "tally.py").evident(other, dir.path()), None, "no KeyError");
+        std::fs::write(dir.path().join("tally.py"), py.replace("int(n)", "[n]")).unwrap();
+        assert_eq!(site(error, "tally.py").evident(error, dir.path()), None, "a list added: not a number's total");
         // A `then` in a comment is no head without its `;`.
         std::fs::write(dir.path().join("c.sh"), "if [ -f x ]; then  # load it, then go on\n  . x\nfi\nfi\n").unwrap();
         let error = "./c.sh: line 4: syntax error near unexpected token `fi'";

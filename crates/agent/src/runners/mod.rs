@@ -1,5 +1,6 @@
 //! The runners, one per mode, and what they share.
 
+mod asked_program;
 mod consensus;
 mod consent;
 mod dot_glob;

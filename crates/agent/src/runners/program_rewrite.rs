@@ -49,6 +49,51 @@ pub(crate) fn saved_as_program(goal: &str, spec: &GoalSpec, cwd: &Path, script: 
     Some(Script { language: Language::Bash, text: saved })
 }
 
+/// The script that saves a reply's fenced block over the one data file the goal changes, where the block is tagged
+/// with the file's format (```` ```yaml ```` for `deploy.yaml`, `json`, `ini`, `toml`, …) and is that file written out
+/// again (half its lines or more kept): a model asked for a script to edit a config file that answered with the
+/// edited file (Qwen2.5-Coder-1.5B, twice for one goal). The checks that follow judge it like any attempt (a goal that
+/// says to leave the rest as it is refuses a file that changed more). `None` otherwise.
+pub(crate) fn saved_as_data_file(spec: &GoalSpec, cwd: &Path, reply: &str) -> Option<Script> {
+    let (tag, body) = super::script::first_fence(reply)?;
+    let format = data_format(&tag.to_lowercase())?;
+    let mut files = spec.changes.iter().filter(|file| data_format(&extension(file)) == Some(format));
+    let file = files.next()?;
+    if files.next().is_some() {
+        return None;
+    }
+    let text = std::fs::read_to_string(crate::claims::resolve(file, cwd)).ok()?;
+    if body.contains("CLIVE_FILE_END") || !rewrites(&text, &body) {
+        return None;
+    }
+    let saved = format!(
+        "#!/bin/bash\n# The shell's repair: the reply is {file} written out again, so it is saved as {file}.\n\
+         cat > {} <<'CLIVE_FILE_END'\n{}\nCLIVE_FILE_END\n",
+        shell_quote(file),
+        body.trim_end_matches('\n')
+    );
+    Some(Script { language: Language::Bash, text: saved })
+}
+
+/// The data format a fence's tag or a file's extension names: one name for the tags and extensions of a format.
+fn data_format(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "yaml" | "yml" => "yaml",
+        "json" => "json",
+        "ini" | "cfg" | "conf" | "cnf" => "ini",
+        "toml" => "toml",
+        "properties" => "properties",
+        "env" | "dotenv" => "env",
+        _ => return None,
+    })
+}
+
+/// A file's extension, lower-cased (`.env` is its own).
+fn extension(file: &str) -> String {
+    let base = file.rsplit('/').next().unwrap_or(file);
+    base.rsplit_once('.').map_or("", |(_, extension)| extension).to_lowercase()
+}
+
 /// Whether `script` (in `language`) names the program `base` where it may act on it: a script that does works on
 /// the program already (`sed -i … x.sh`), and is no rewrite to save. A name only printed (a usage line,
 /// `echo "usage: x.sh FILE"`) or in a comment acts on nothing.
@@ -230,6 +275,23 @@ mod tests {
             .unwrap();
         assert!(out.status.success());
         assert_eq!(std::fs::read_to_string(dir.path().join("lines.sh")).unwrap(), FIXED);
+    }
+
+    #[test]
+    fn a_config_file_written_out_in_its_format_is_saved_over_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let yaml = "# crane settings\nname: crane\nreplicas: 2\nimage: crane:1.4\nport: 8080\n";
+        std::fs::write(dir.path().join("crane.yaml"), yaml).unwrap();
+        let spec = GoalSpec::parse("Bump the replicas in crane.yaml from 2 to 3. Leave the rest as it is.");
+        let reply = format!("```yaml\n{}\n```", yaml.replace("replicas: 2", "replicas: 3"));
+        let saved = saved_as_data_file(&spec, dir.path(), &reply).expect("saved");
+        assert!(saved.text.contains("cat > 'crane.yaml' <<'CLIVE_FILE_END'\n# crane settings\n"), "{}", saved.text);
+        assert!(saved.text.contains("replicas: 3\nimage: crane:1.4\nport: 8080\nCLIVE_FILE_END\n"), "{}", saved.text);
+        // Another format's fence, a block that is not the file, a goal that changes no such file: nothing.
+        assert_eq!(saved_as_data_file(&spec, dir.path(), &reply.replace("```yaml", "```json")), None);
+        assert_eq!(saved_as_data_file(&spec, dir.path(), "```yaml\nreplicas: 3\n```"), None);
+        let reads = GoalSpec::parse("How many replicas does crane.yaml ask for?");
+        assert_eq!(saved_as_data_file(&reads, dir.path(), &reply), None);
     }
 
     #[test]

@@ -336,22 +336,35 @@ fn told_value(task: &str, question: &str) -> Option<String> {
 /// that asks for one (`port`, `how many`, `timeout`).
 static NUMBER_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?ix)\[\s*\d+\s*\]|\(\s*(?:default:?\s*)?\d+\s*\)|\bdefault:?\s+\d+\b
+        r"(?ix)\[\s*\d+(?:\.\d+)*\s*\]|\(\s*(?:default:?\s*)?\d+(?:\.\d+)*\s*\)|\bdefault:?\s+\d+(?:\.\d+)*\b
         |\b(?:port|number|how\s+many|count|amount|quantity|size|age|year|seconds|minutes|hours|days|retries|workers
            |threads|timeout|limit|copies|replicas|percent(?:age)?)\b",
     )
 });
 
-/// The answers offered for `question`: where it asks for a number, the numbers among `choices` (and a phrase that
-/// keeps its default), when there are any. Offered every phrase of the task, Qwen2.5-Coder 0.5B answered a port's
-/// question with `answer` and with `we don't want`, taken from the task's words.
+/// The answers offered for `question`: where it asks for a number (a version's `[3.11]` too), the numbers among
+/// `choices` (and a phrase that keeps its default), when there are any: the bare numbers (`3.12`) when the task has
+/// some, else the phrases with a digit. Offered every phrase of the task, Qwen2.5-Coder 0.5B answered a port's
+/// question with `answer` and with `we don't want`, taken from the task's words; offered `Python 3.12` beside
+/// `3.12`, a script of its typed the phrase, which the program refused.
 fn numbers_for(question: &str, choices: Vec<String>) -> Vec<String> {
     if !NUMBER_QUESTION.is_match(question) {
         return choices;
     }
-    let has_digit = |c: &String| c.chars().any(|ch| ch.is_ascii_digit());
-    let numbers: Vec<String> = choices.iter().filter(|c| has_digit(c) || keeps_default(c)).cloned().collect();
-    if numbers.iter().any(has_digit) { numbers } else { choices }
+    fn has_digit(choice: &str) -> bool {
+        choice.chars().any(|ch| ch.is_ascii_digit())
+    }
+    // A number alone: digits and what numbers are written with (`3.12`, `555-0142`), no word beside it.
+    fn bare(choice: &str) -> bool {
+        has_digit(choice) && !choice.chars().any(|ch| ch.is_alphabetic() || ch.is_whitespace())
+    }
+    for wanted in [bare as fn(&str) -> bool, has_digit] {
+        let numbers: Vec<String> = choices.iter().filter(|c| wanted(c) || keeps_default(c)).cloned().collect();
+        if numbers.iter().any(|c| wanted(c)) {
+            return numbers;
+        }
+    }
+    choices
 }
 
 /// Whether an answer keeps a question's default ("keep the default", "the default one", "default", "accept the
@@ -427,13 +440,37 @@ static FORMAT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The items of a list written out in words, `a, b or c` (`a or b`): short items, at least two; none when `inner`
-/// is not such a list (`default 8080`, `leave empty to skip`).
+/// The items of a list written out in words, `a, b or c` (`a or b`), or with commas alone, three one-word items or
+/// more (`MIT, Apache-2.0, GPL-3.0, none`): short items, at least two; none when `inner` is not such a list
+/// (`default 8080`, `leave empty to skip`, `lowercase, no spaces`).
 fn words_or_list(inner: &str) -> Vec<String> {
-    let Some((head, last)) = inner.rsplit_once(" or ") else { return Vec::new() };
-    let items: Vec<String> = head.split(',').chain([last]).map(|item| item.trim().to_owned()).collect();
+    // A dot inside a word is part of a name (`Apache-2.0`, `v1.2`); one that ends a word ends a sentence or
+    // an abbreviation (`etc.`).
+    let dotted_name = |item: &str| {
+        let chars: Vec<char> = item.chars().collect();
+        chars.iter().enumerate().all(|(at, c)| {
+            *c != '.'
+                || (at > 0
+                    && chars[at - 1].is_alphanumeric()
+                    && chars.get(at + 1).is_some_and(|next| next.is_alphanumeric()))
+        })
+    };
     let short = |item: &String| {
-        !item.is_empty() && item.len() <= 20 && item.split_whitespace().count() <= 2 && !item.contains(['.', ':'])
+        !item.is_empty()
+            && item.len() <= 20
+            && item.split_whitespace().count() <= 2
+            && !item.contains(':')
+            && dotted_name(item)
+    };
+    let items: Vec<String> = match inner.rsplit_once(" or ") {
+        Some((head, last)) => head.split(',').chain([last]).map(|item| item.trim().to_owned()).collect(),
+        None => {
+            let items: Vec<String> = inner.split(',').map(|item| item.trim().to_owned()).collect();
+            if items.len() < 3 || items.iter().any(|item| item.contains(char::is_whitespace)) {
+                return Vec::new();
+            }
+            items
+        }
     };
     if items.len() >= 2 && items.iter().all(short) { items } else { Vec::new() }
 }
@@ -687,6 +724,14 @@ mod tests {
         assert_eq!(options("Which separator? (comma, semicolon or tab):"), ["comma", "semicolon", "tab"]);
         assert_eq!(options("Size (small or large)?"), ["small", "large"]);
         assert!(options("Continue (yes or no)?").is_empty());
+        // Commas alone: three one-word items or more, dotted names whole.
+        assert_eq!(
+            options("License (MIT, Apache-2.0, GPL-3.0, none) [MIT]:"),
+            ["MIT", "Apache-2.0", "GPL-3.0", "none"]
+        );
+        assert!(options("Name (lowercase, no spaces):").is_empty());
+        assert!(options("Tags (comma, separated):").is_empty());
+        assert!(options("Shell (bash, zsh, etc.):").is_empty());
         assert!(options("Port (default 8080, or leave empty to skip):").is_empty());
         assert!(options("Name (first and last; or just first):").is_empty());
     }
@@ -806,6 +851,9 @@ mod tests {
         // A number written with other characters is a number's answer too.
         let phone = numbers_for("Phone number:", vec!["Ann Lee".into(), "34".into(), "555-0142".into()]);
         assert_eq!(phone, ["34", "555-0142"]);
+        // A version's default asks for a number too, and the number alone is offered, not the phrase around it.
+        let task = "Run ./new.sh: the package is called kite and it targets Node 20.11.";
+        assert_eq!(numbers_for("Node version [18.2]:", candidates(task, &[], "Node version [18.2]:")), ["20.11"]);
     }
 
     #[test]

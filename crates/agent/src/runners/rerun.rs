@@ -60,7 +60,7 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
 static SO_RUNS: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"(?ix)\b(?:fix|fixes|repair|repairs|correct|corrects)\b(?:[^.;!?\n]|\.\w)*?\bso\s+(?:that\s+)?
-        (?P<program>(?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)|\./[\w.-]+\w)\s+
+        (?:running\s+|calling\s+|executing\s+)?(?P<program>(?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)|\./[\w.-]+\w)\s+
         (?:starts|runs|works|succeeds|passes|completes|finishes|(?:can|will)\s+(?:start|run|work|succeed|finish))\b
         (?P<after>[^.;!?\n]{0,40})",
     )
@@ -102,7 +102,7 @@ static SAYS_FIX: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A program a goal runs: an interpreter and a file, a `./name`, or a file with a program's extension.
-static PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"(?:\b(bash|sh|python3?|perl|ruby|node)\s+)?((?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)\b|\./[\w.-]+\w)",
     )
@@ -146,14 +146,7 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     if !asked {
         return None;
     }
-    // What the program itself makes ("It should copy the files into mirror/") is for the program to write, not a
-    // file the goal asks for besides it.
-    let asked: String = crate::goal_spec::sentences(goal)
-        .into_iter()
-        .map(|(start, end)| &goal[start..end])
-        .filter(|sentence| !DESCRIBES_PROGRAM.is_match(sentence))
-        .collect();
-    let spec = crate::GoalSpec::parse(&asked);
+    let spec = asked_besides_the_program(goal);
     if !spec.writes.is_empty() || !spec.guessed.is_empty() {
         return None;
     }
@@ -166,6 +159,24 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     {
         return Some(command.to_owned());
     }
+    Some(program_command(&found))
+}
+
+/// What `goal` asks for itself: what the program makes ("It should copy the files into mirror/") is for the program
+/// to write, not a file the goal asks for besides it.
+pub(crate) fn asked_besides_the_program(goal: &str) -> crate::GoalSpec {
+    let asked: String = crate::goal_spec::sentences(goal)
+        .into_iter()
+        .map(|(start, end)| &goal[start..end])
+        .filter(|sentence| !DESCRIBES_PROGRAM.is_match(sentence))
+        .collect();
+    crate::GoalSpec::parse(&asked)
+}
+
+/// The command that runs the program a [`PROGRAM`] match names: its interpreter, where it says one or its extension
+/// needs one (`bash pack.sh`, `python3 report.py`), before it; a path (`./x`) alone.
+pub(crate) fn program_command(found: &regex::Captures<'_>) -> String {
+    let file = found.get(2).map_or("", |m| m.as_str());
     let interpreter = found.get(1).map(|m| m.as_str()).or_else(|| match file.rsplit_once('.').map(|(_, e)| e) {
         _ if file.starts_with("./") || file.starts_with('/') => None,
         Some("sh" | "bash") => Some("bash"),
@@ -176,10 +187,10 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
         _ => None,
     });
     // The file's name is only word characters, dots, slashes and dashes (`PROGRAM`): nothing to quote.
-    Some(match interpreter {
+    match interpreter {
         Some(interpreter) => format!("{interpreter} {file}"),
         None => file.to_owned(),
-    })
+    }
 }
 
 /// Whether `goal` asks for something to be fixed or made to work (then an input the program misses is for the fix
@@ -1146,6 +1157,7 @@ mod tests {
             "./kiln.py refuses to start because kiln.toml is broken. Fix kiln.toml so that ./kiln.py starts.",
             "Correct the settings so that bake.sh can run.",
             "Fix utils.py so that ./app.py starts.",
+            "./pack.sh is meant to bundle conf/ but it doesn't work. Fix it so that running ./pack.sh works, and run it.",
         ] {
             assert!(rerun_program(goal, None).is_some(), "{goal}");
         }

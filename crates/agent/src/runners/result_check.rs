@@ -472,7 +472,11 @@ fn told_spans(goal: &str) -> Vec<(usize, usize)> {
     let mut told: Vec<(usize, usize)> = Vec::new();
     for found in TOLD_NUMBER.find_iter(goal) {
         let end = sentence_end(found.end());
-        if !named_files(&goal[found.end()..end]).is_empty() {
+        // A file the rest says to write makes the number the file's ("… and write that to n.txt"); one it names as
+        // what is counted does not ("how many addresses show up in ten.log": no verb writes it, so no destination
+        // guessed from "in" either).
+        let rest = crate::GoalSpec::parse(&goal[found.end()..end]);
+        if !rest.writes.is_empty() || !rest.changes.is_empty() {
             continue;
         }
         told.push((found.start(), end));
@@ -736,6 +740,7 @@ mod tests {
             "List the hosts of net.log in hosts.txt, one per line, then tell me how many there are, just the number.",
             "Put the tags of a.md in tags.txt, one per line. Then tell me how many there are. The number only.",
             "Put the tags of a.md in tags.txt, then tell me how many there are - not just the number, name them too.",
+            "First copy the hosts of net.log into hosts.txt. Then tell me how many different hosts show up in hosts.txt.",
         ] {
             let files = [("hosts.txt", listed), ("tags.txt", listed), ("owners.txt", listed)];
             assert_eq!(check(goal, &files, "3\n", false), None, "{goal}");

@@ -173,7 +173,7 @@ fn language_of(tag: &str) -> Option<Language> {
 const SCRIPT_STOP: &[&str] = &["```\n\n"];
 
 /// The tag and body of the first fenced block.
-fn first_fence(text: &str) -> Option<(&str, String)> {
+pub(crate) fn first_fence(text: &str) -> Option<(&str, String)> {
     let start = text.find("```")?;
     let rest = &text[start + 3..];
     let (tag, body) = rest.split_once('\n')?;
@@ -288,10 +288,21 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
         let mut retry_started = false;
         // The attempts these add to the model's: the new script, and the one that found nothing run again.
         let mut nothing_attempts = 0;
+        let no_command = subtask.command.as_deref().is_none_or(|c| c.trim().is_empty());
+        // A goal that runs a program and answers its questions: the program is the first attempt, without a call
+        // (`super::asked_program`).
+        if shared.config.shell_fixes
+            && no_command
+            && let Some(program) = super::asked_program::program_to_answer(&subtask.description)
+        {
+            tracing::debug!(%program, "the program whose questions the goal answers, run first");
+            fixed = Some(Script::command_line(&program));
+            shell_repairs += 1;
+        }
         // A goal that sets one key of a config file and asks nothing else: the shell's edit is the first attempt,
         // without a call (`crate::goal_setting`).
-        if shared.config.shell_fixes
-            && subtask.command.as_deref().is_none_or(|c| c.trim().is_empty())
+        else if shared.config.shell_fixes
+            && no_command
             && let Some(edit) = crate::goal_setting::goal_edit(&subtask.description, &spec, std::path::Path::new(&cwd))
         {
             let written = records.join("goal-edit.txt");
@@ -341,13 +352,25 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                 (None, None) => match writer.write(failure.as_ref(), attempt).await {
                     Written::Script(script) => script,
                     Written::Unreadable(reply) => {
-                        shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
-                        failure = Some(Failure {
-                            script: one_line(&reply, 300),
-                            how: "the reply had no script in a fenced code block, so nothing ran".into(),
-                            output: String::new(),
-                        });
-                        continue;
+                        // A config file the goal changes, written out whole in its own format's fence: saved as it.
+                        let cwd_path = std::path::Path::new(&cwd);
+                        match shared
+                            .config
+                            .shell_fixes
+                            .then(|| program_rewrite::saved_as_data_file(&spec, cwd_path, &reply))
+                            .flatten()
+                        {
+                            Some(saved) => saved,
+                            None => {
+                                shared.ledger.update(&subtask.id, |s| s.unreadable_replies += 1);
+                                failure = Some(Failure {
+                                    script: one_line(&reply, 300),
+                                    how: "the reply had no script in a fenced code block, so nothing ran".into(),
+                                    output: String::new(),
+                                });
+                                continue;
+                            }
+                        }
                     }
                     Written::End(outcome) => return Ok(outcome),
                 },

@@ -10,7 +10,7 @@
 //! FILE`), so that it goes the way of every fix: refused where a reply would be, gated, staged, and listed among the
 //! fixes made. Nothing is stated where the task has its say: a line setting a key the task names, a word the task
 //! uses, a folder the program reads from (making it empty would only hide that the program reads the wrong one), the
-//! program itself. What is not stated is left to the model.
+//! program itself (but for its mode, where the task may change it). What is not stated is left to the model.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -347,7 +347,11 @@ fn executable(line: &str, scene: &Scene<'_>) -> Option<String> {
     let found = NOT_EXECUTABLE.captures(line)?;
     let path = ["a", "b"].iter().find_map(|g| found.name(g))?.as_str();
     let relative = inside(path)?;
-    if same_file(relative, scene.program) {
+    // The program itself only where the task may change it ("fix ./pack.sh so it runs", "fix what it complains
+    // about"): its mode is then part of the fix; not where the task keeps it as it is ("don't change pack.sh").
+    if same_file(relative, scene.program)
+        && !crate::GoalSpec::parse(scene.task).changes.iter().any(|changed| same_file(changed, scene.program))
+    {
         return None;
     }
     let meta = std::fs::metadata(scene.cwd.join(relative)).ok()?;
@@ -671,12 +675,18 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_cannot_run_is_made_executable_but_not_the_program() {
+    fn a_file_that_cannot_run_is_made_executable_the_program_where_the_task_fixes_it() {
         let dir = scene_dir(&[("hooks/pre.sh", "echo hi\n"), ("job.sh", "exit 1\n")]);
         let p = dir.path();
         assert_eq!(fix("job: hooks/pre.sh is not executable", TASK, p).as_deref(), Some("chmod +x hooks/pre.sh"));
         assert_eq!(fix("bash: ./hooks/pre.sh: Permission denied", TASK, p).as_deref(), Some("chmod +x hooks/pre.sh"));
-        assert_eq!(fix("bash: ./job.sh: Permission denied", TASK, p), None);
+        // The program, where the task asks for what it complains about to be fixed, or for it to be fixed; not
+        // where the task keeps it as it is.
+        assert_eq!(fix("bash: ./job.sh: Permission denied", TASK, p).as_deref(), Some("chmod +x job.sh"));
+        let fix_it = "./job.sh doesn't work. Fix it so that running ./job.sh works, and run it.";
+        assert_eq!(fix("bash: ./job.sh: Permission denied", fix_it, p).as_deref(), Some("chmod +x job.sh"));
+        let keep = "Run ./job.sh and fix what it complains about until it succeeds. Don't change job.sh.";
+        assert_eq!(fix("bash: ./job.sh: Permission denied", keep, p), None);
         assert_eq!(fix("job: hooks/missing.sh is not executable", TASK, p), None);
     }
 

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+printf 'ledger\n5050\nprod\n' | ./setup.sh

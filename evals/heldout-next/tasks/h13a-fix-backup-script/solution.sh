@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+sed -i 's/"\$SCR"/"$SRC"/' backup.sh
+./backup.sh

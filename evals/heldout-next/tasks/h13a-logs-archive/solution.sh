@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf logs.tar.gz logs/*.log

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf '2\nvault\n' | ./backup-tool

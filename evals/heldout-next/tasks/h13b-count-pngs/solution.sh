@@ -1,0 +1,2 @@
+#!/bin/bash
+find assets -type f -name '*.png' | wc -l

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'harbor\n9300\nn\n' | ./init-project.sh

@@ -1,0 +1,2 @@
+#!/bin/bash
+find site -type f -name '*.bak' -delete

@@ -1,0 +1,2 @@
+#!/bin/bash
+tar -czf reports-2024.tar.gz reports

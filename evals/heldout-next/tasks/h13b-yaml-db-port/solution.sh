@@ -1,0 +1,2 @@
+#!/bin/bash
+sed -i '/^database:/,/^[^ ]/ s/^  port: 5432$/  port: 6543/' settings.yaml
