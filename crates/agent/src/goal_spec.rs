@@ -323,7 +323,7 @@ static IN_FILE_THEN_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The extension of `name`, lower-cased (empty without one).
-fn extension(name: &str) -> String {
+pub(crate) fn extension(name: &str) -> String {
     name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase()
 }
 
@@ -1198,7 +1198,7 @@ mod tests {
         ] {
             let s = spec(goal);
             assert_eq!(s.changes.len(), 1, "{goal}: {s:?}");
-            assert!(s.mutates && s.may_change_existing(&s.changes[0].clone()), "{goal}: {s:?}");
+            assert!(s.mutates && s.may_change_existing(&s.changes[0]), "{goal}: {s:?}");
         }
         let s = spec("List the chapters that quote Keats, one per line, in found.txt.");
         assert!(s.mutates, "a goal that names where its result goes changes something");

@@ -242,7 +242,8 @@ impl LineSite {
         let lines: Vec<&str> = self.text.lines().collect();
         if self.file.ends_with(".py")
             && KEY_ERROR.is_match(output)
-            && let Some(found) = lines.get(self.line.wrapping_sub(1)).and_then(|line| DICT_TOTAL.captures(line))
+            && let Some(found) =
+                self.line.checked_sub(1).and_then(|at| lines.get(at)).and_then(|line| DICT_TOTAL.captures(line))
         {
             let (dict, key) = (&found["dict"], found["key"].trim());
             let comment = found.name("comment").map_or(String::new(), |c| format!("  {}", c.as_str()));

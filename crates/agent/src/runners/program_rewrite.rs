@@ -13,7 +13,7 @@ use regex::Regex;
 use router::shell_syntax;
 use tmux_habitat::{shell_quote, shell_word};
 
-use crate::goal_spec::{GoalSpec, is_program};
+use crate::goal_spec::{GoalSpec, extension, is_program};
 use crate::runners::script::{Language, Script};
 
 /// The least share of the program's lines a script must hold to be the program written out again.
@@ -86,12 +86,6 @@ fn data_format(name: &str) -> Option<&'static str> {
         "env" | "dotenv" => "env",
         _ => return None,
     })
-}
-
-/// A file's extension, lower-cased (`.env` is its own).
-fn extension(file: &str) -> String {
-    let base = file.rsplit('/').next().unwrap_or(file);
-    base.rsplit_once('.').map_or("", |(_, extension)| extension).to_lowercase()
 }
 
 /// Whether `script` (in `language`) names the program `base` where it may act on it: a script that does works on
