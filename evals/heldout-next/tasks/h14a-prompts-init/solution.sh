@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'inventory-api\n9090\nn\n' | ./init.sh

@@ -1,0 +1,2 @@
+#!/bin/bash
+find project -type f -name '*.py' | wc -l

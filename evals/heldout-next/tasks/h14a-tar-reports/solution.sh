@@ -1,0 +1,2 @@
+#!/bin/bash
+tar -czf reports.tar.gz reports

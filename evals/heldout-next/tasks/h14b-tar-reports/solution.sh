@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf reports.tar.gz reports
