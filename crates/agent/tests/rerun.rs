@@ -471,7 +471,8 @@ async fn three_questions_in_a_row_are_each_answered_from_the_task() {
 async fn keeping_what_a_program_suggests_is_enter_and_what_it_writes_is_kept() {
     let world = World::new().await;
     program(&world, "enrol.sh", &asking(&["Observer:", "Telescope [dobsonian]:"]));
-    world.replies(&[&answer("Wen Li"), &answer("keep whatever"), &look_yes()]);
+    // "Keep whatever telescope it suggests" names the question's subject: Enter, without a call.
+    world.replies(&[&answer("Wen Li"), &look_yes()]);
     let agent = world.agent();
     let task = "Log it with ./enrol.sh: Wen Li saw the comet; keep whatever telescope it suggests.";
     let summary = world.run(&agent, &plan("script", task, Some("./enrol.sh"))).await;
@@ -480,7 +481,10 @@ async fn keeping_what_a_program_suggests_is_enter_and_what_it_writes_is_kept() {
     // Doing something "with ./enrol.sh" runs it: what it writes is kept.
     assert_eq!(world.read("answers.log"), "Wen Li|\n");
     let prompts = world.prompts();
-    assert!(prompts[1].trim_end().ends_with("Telescope [dobsonian]:\n</screen>"), "{}", prompts[1]);
+    assert!(
+        !prompts.iter().any(|p| p.trim_end().ends_with("Telescope [dobsonian]:\n</screen>")),
+        "the telescope's question was asked of the model: {prompts:#?}"
+    );
     assert!(!world.history("agent:shell").await.contains("keep whatever"), "the words were typed");
 }
 

@@ -41,11 +41,12 @@ pub(crate) fn consent(task: &str, question: &str) -> Option<bool> {
     // `(3 files)`, `(*.tmp)`: what the question shows of its subject, not the subject.
     let question = PARENTHESISED.replace_all(&question, " ");
     let asked = subject_words(&question);
-    if let Some(on) = stated_state(task, &asked) {
+    let removes = DESTRUCTIVE.is_match(&question);
+    // A setting's state says nothing of removing what it names ("enable the cache" is no yes to `Clear the cache?`).
+    if !removes && let Some(on) = stated_state(task, &asked) {
         // "Debug mode should be off" answers `Enable debug mode?` no, and `Disable debug mode?` yes.
         return Some(on != SWITCHES_OFF.is_match(&question));
     }
-    let removes = DESTRUCTIVE.is_match(&question);
     let marks = marks(task)?;
     let yes_may_stand = !GUARDED.is_match(task);
     let noes = marks.iter().any(|mark| !mark.yes && shares_a_word(&mark.about, &asked));
@@ -74,7 +75,16 @@ fn stated_state(task: &str, asked: &[String]) -> Option<bool> {
         Some((found.get(1)?.as_str(), on))
     });
     let unwanted = NOT_WANTED.captures_iter(task).filter_map(|found| Some((found.get(1)?.as_str(), false)));
-    let mut said = set.chain(unwanted).filter_map(|(named, on)| covers(&subject_words(named), asked).then_some(on));
+    let switched = SWITCHED.captures_iter(task).filter_map(|found| {
+        let named = ["a", "b", "c", "d"].iter().find_map(|g| found.name(g))?.as_str();
+        let state = ["a_on", "b_on", "c_on", "d_on"].iter().find_map(|g| found.name(g))?.as_str().to_lowercase();
+        let off = state.ends_with("off") || state.starts_with("disable") || state.starts_with("deactivate");
+        Some((named, !off))
+    });
+    let mut said = set
+        .chain(unwanted)
+        .chain(switched)
+        .filter_map(|(named, on)| covers(&subject_words(named), asked).then_some(on));
     let first = said.next()?;
     said.all(|on| on == first).then_some(first)
 }
@@ -92,6 +102,20 @@ static STATE: LazyLock<Regex> = LazyLock::new(|| {
 static NOT_WANTED: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"(?i)\b(?:(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not)\s+(?:want|need)|no\s+need\s+for|without)\s+(?:any\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:[,.;:!?)]|\band\b|\bbut\b|$)",
+    )
+});
+
+/// A setting the task switches in so many words: `turn on TLS`, `turn TLS on`, `enable the cache`, `disable
+/// telemetry`, `with TLS enabled`, `with colours off`; up to three words naming it, to the clause's end (`with TLS on
+/// port 8443` says where, not whether).
+static SWITCHED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\b(?:
+            (?:turn|switch)\s+(?P<a_on>on|off)\s+(?:the\s+)?(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)
+           |(?:turn|switch)\s+(?:the\s+)?(?P<b>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?P<b_on>on|off)
+           |(?P<c_on>enable|disable|activate|deactivate)\s+(?:the\s+)?(?P<c>(?:[\w-]+\s+){0,2}?[\w-]+)
+           |with\s+(?:the\s+)?(?P<d>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?P<d_on>enabled|disabled|on|off|turned\s+on|turned\s+off)
+        )\s*(?:[,.;:!?)]|\band\b|\bbut\b|\bthen\b|$)",
     )
 });
 
@@ -489,6 +513,19 @@ mod tests {
         assert_eq!(consent(task, "Listen on all interfaces? [y/N]:"), None, "something else");
         assert_eq!(consent("Start ./kiosk without sound effects.", "Enable sound effects? [Y/n]"), Some(false));
         assert_eq!(consent("Start ./kiosk without sound effects.", "Disable sound effects? [Y/n]"), Some(true));
+        // A setting switched in so many words.
+        for (task, question, answer) in [
+            ("Run ./init and answer it: the app is kite, and turn TLS on.", "Enable TLS? [y/N]:", Some(true)),
+            ("Run ./init; it should serve kite with TLS enabled.", "Enable TLS? (y/n):", Some(true)),
+            ("Run ./init, switch on the cache and keep the rest.", "Use a cache? [y/N]", Some(true)),
+            ("Run ./init and disable telemetry, please.", "Enable telemetry? [Y/n]", Some(false)),
+            ("Run ./init with colours off.", "Disable colours? [y/N]", Some(true)),
+            // Where, not whether; and a state is no yes to removing what it names.
+            ("Run ./init to serve kite with TLS on port 8443.", "Enable TLS? [y/N]:", None),
+            ("Run ./init and enable the cache.", "Clear the cache? [y/N]", None),
+        ] {
+            assert_eq!(consent(task, question), answer, "{task} / {question}");
+        }
     }
 
     use super::{Mark, consent, marks};

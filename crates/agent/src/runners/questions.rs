@@ -247,6 +247,10 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     {
         return Some(number.clone());
     }
+    // "Keep whatever port it suggests" answers `Port [8080]:` with Enter: no call.
+    if items.is_empty() && listed.is_empty() && shows_default(question) && keeps_its_default(asker.goal, question) {
+        return Some(String::new());
+    }
     // "The author is Priya Nair" answers `Author:` in so many words: no call.
     if items.is_empty()
         && listed.is_empty()
@@ -380,6 +384,33 @@ fn keeps_default(answer: &str) -> bool {
 static KEEPS: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"^(?:keep|accept|use)(?:\s+(?:it|that|the|its))?(?:\s+(?:whatever|suggested|suggestion|proposed|offered|one|value|as\s+is))*(?:\s+(?:it|the\s+program)\s+(?:suggests|proposes|offers|says|shows))?$",
+    )
+});
+
+/// Whether the task says to keep the default of what `question` asks for: `keep whatever port it suggests`, `keep the
+/// default port`, `accept the suggested name`, `leave the port at its default`. The words named must be the question's
+/// subject (every one of them); a clause's end (`,`, `and`, `but`) ends them. Offered the task's phrases, Qwen2.5-Coder
+/// 0.5B found none that keeps a default in "keep whatever port it suggests", and the question went unanswered.
+fn keeps_its_default(task: &str, question: &str) -> bool {
+    let label = question.split(['(', '[', ':', '?']).next().unwrap_or(question);
+    let asked = crate::runners::consent::subject_words(label);
+    KEEPS_DEFAULT.captures_iter(task).any(|found| {
+        let Some(named) = ["a", "b", "c"].iter().find_map(|g| found.name(g)) else { return false };
+        let named = named.as_str().split([',', ';']).next().unwrap_or("");
+        let named = named.split(" and ").next().unwrap_or(named).split(" but ").next().unwrap_or(named);
+        crate::runners::consent::covers(&crate::runners::consent::subject_words(named), &asked)
+    })
+}
+
+/// A default kept for something named: `keep whatever port it suggests`, `keep the default port`, `use the suggested
+/// name`, `leave the port at its default`, `the port can stay at the default`.
+static KEEPS_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\b(?:
+            (?:keep|accept|use|take|leave)\s+(?:whatever|the|its)\s+(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:it|the\s+(?:program|script|tool))\s+(?:suggests|proposes|offers|shows|gives)
+           |(?:keep|accept|use|take|leave)\s+(?:the\s+|its\s+)?(?:default|suggested|proposed|offered)\s+(?P<b>(?:[\w-]+\s*){1,3})
+           |(?:leave|keep)\s+(?:the\s+)?(?P<c>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:at|on|as)\s+(?:the|its)\s+default
+        )",
     )
 });
 
@@ -764,6 +795,13 @@ mod tests {
         let list = "Import it: the file has no header line, and the columns are id, name, city and joined.";
         assert_eq!(told_value(list, "Column names, separated by commas:"), None, "a list's first item");
         assert_eq!(told_value(task, "Type the shop name to confirm deletion:"), None, "a confirmation");
+        // A default kept for the question's subject.
+        let keep = "Run ./serve.py: keep whatever port it suggests, the hostname should be web.internal.";
+        assert!(keeps_its_default(keep, "Port [8080]:"));
+        assert!(!keeps_its_default(keep, "Hostname [localhost]:"), "another subject");
+        assert!(keeps_its_default("Run it and keep the default port, and turn TLS on.", "Port [8080]:"));
+        assert!(keeps_its_default("Run it; leave the port at its default.", "Port [8080]:"));
+        assert!(!keeps_its_default("Keep the default name and port 9090.", "Port [8080]:"), "the clause ends");
     }
 
     #[test]
