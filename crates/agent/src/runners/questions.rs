@@ -311,7 +311,7 @@ static CONFIRMING: LazyLock<Regex> =
 /// subject words, tried in order; the value runs to a comma, a full stop, `and` or `but`, and is a few words at most.
 /// A 0.5B model answered `Author:` with `project`, a phrase of the task.
 fn told_value(task: &str, question: &str) -> Option<String> {
-    let label = question.split(['(', '[', ':', '?']).next().unwrap_or(question);
+    let label = label(question);
     // A prompt that asks for a word typed to confirm (`Type the project name to confirm deletion:`) is no field.
     if CONFIRMING.is_match(question) {
         return None;
@@ -389,21 +389,26 @@ static KEEPS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether the task says to keep the default of what `question` asks for: `keep whatever port it suggests`, `keep the
 /// default port`, `accept the suggested name`, `leave the port at its default`. The words named must be the question's
-/// subject (every one of them); a clause's end (`,`, `and`, `but`) ends them. Offered the task's phrases, Qwen2.5-Coder
+/// subject (every one of them); `and` or `but` ends them. Offered the task's phrases, Qwen2.5-Coder
 /// 0.5B found none that keeps a default in "keep whatever port it suggests", and the question went unanswered.
 fn keeps_its_default(task: &str, question: &str) -> bool {
-    let label = question.split(['(', '[', ':', '?']).next().unwrap_or(question);
-    let asked = crate::runners::consent::subject_words(label);
+    let asked = crate::runners::consent::subject_words(label(question));
     KEEPS_DEFAULT.captures_iter(task).any(|found| {
         let Some(named) = ["a", "b", "c"].iter().find_map(|g| found.name(g)) else { return false };
-        let named = named.as_str().split([',', ';']).next().unwrap_or("");
-        let named = named.split(" and ").next().unwrap_or(named).split(" but ").next().unwrap_or(named);
-        crate::runners::consent::covers(&crate::runners::consent::subject_words(named), &asked)
+        // The words up to a clause's next part: "the default name and port 9090" keeps the name only.
+        let named: Vec<&str> =
+            named.as_str().split_whitespace().take_while(|word| !matches!(*word, "and" | "but")).collect();
+        crate::runners::consent::covers(&crate::runners::consent::subject_words(&named.join(" ")), &asked)
     })
 }
 
+/// A question's label, what it asks for: the text before any bracket, `:` or `?` (`Port` of `Port [8080]:`).
+fn label(question: &str) -> &str {
+    question.split(['(', '[', ':', '?']).next().unwrap_or(question)
+}
+
 /// A default kept for something named: `keep whatever port it suggests`, `keep the default port`, `use the suggested
-/// name`, `leave the port at its default`, `the port can stay at the default`.
+/// name`, `leave the port at its default`.
 static KEEPS_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
         r"(?ix)\b(?:
