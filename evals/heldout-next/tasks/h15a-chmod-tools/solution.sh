@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+chmod a+x tools/*.sh

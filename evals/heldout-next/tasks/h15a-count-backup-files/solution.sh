@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+find backup -type f | wc -l

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf website-backup.tar.gz website

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+awk '$9 == 500' web.log | wc -l

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+awk '$9 == 404' access.log | wc -l > notfound.txt

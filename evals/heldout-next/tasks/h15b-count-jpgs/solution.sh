@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+find photos -type f -name '*.jpg' | wc -l

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+awk '{print $1}' access.log | sort -u | wc -l

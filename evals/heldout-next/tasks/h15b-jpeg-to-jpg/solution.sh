@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+for f in pics/*.jpeg; do mv -- "$f" "${f%.jpeg}.jpg"; done

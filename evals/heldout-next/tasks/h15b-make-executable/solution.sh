@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+chmod +x scripts/*.sh

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+echo 2 | ./switch-env.sh

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+printf 'harbor\n9090\nn\n' | ./setup.sh

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tar -czf reports-backup.tar.gz reports
