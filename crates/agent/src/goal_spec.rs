@@ -70,7 +70,7 @@ static GOVERNORS: LazyLock<Vec<(Regex, Governor)>> = LazyLock::new(|| {
 /// reports/x.txt`, `into a signed bundle called site.zip` (any kind of thing, named).
 static TO_PATH: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|directory|folder)\s+(?:(?:named|called)\s+)?|an?\s+(?:[\w-]+\s+){1,3}?(?:named|called)\s+)?[`'\x22]?([\w.+~/-]+)",
+        r"(?i)\b(?:to|into)\s+(?:the\s+(?:end\s+of\s+(?:the\s+file\s+)?)?(?:file\s+|directory\s+|folder\s+)?|an?\s+(?:new\s+)?(?:file|(?:sub-?)?directory|(?:sub-?)?folder)\s+(?:(?:named|called)\s+)?|an?\s+(?:[\w-]+\s+){1,3}?(?:named|called)\s+)?[`'\x22]?([\w.+~/-]+)",
     )
 });
 

@@ -48,6 +48,7 @@ pub mod changes;
 mod claims;
 mod config;
 mod config_line;
+mod dates;
 mod examples;
 mod gate;
 mod goal_protect;

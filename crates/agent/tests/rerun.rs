@@ -277,6 +277,30 @@ async fn fixes_the_errors_state_are_made_by_the_shell_without_a_call() {
     assert_eq!(stats.verified, Some(true), "{stats:?}");
 }
 
+/// Reads `$SCR` where it sets `SRC`: the loop runs over `/*.md`, and `cp` names no line.
+const SHELVE: &str = "#!/bin/bash\nset -e\nSRC=drafts\nDEST=shelf\nmkdir -p \"$DEST\"\nfor f in \"$SCR\"/*.md; do\n  \
+                      cp \"$f\" \"$DEST/\"\ndone\necho \"shelved $(ls \"$DEST\" | wc -l) drafts\"\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_variable_read_under_a_misspelled_name_is_corrected_without_a_call() {
+    let world = World::new().await;
+    program(&world, "shelve.sh", SHELVE);
+    std::fs::create_dir(world.work.path().join("drafts")).unwrap();
+    for name in ["a.md", "b.md"] {
+        std::fs::write(world.work.path().join("drafts").join(name), "draft\n").unwrap();
+    }
+    world.replies(&[]);
+    let agent = world.agent();
+    let goal = "shelve.sh is meant to copy the drafts onto the shelf, but running ./shelve.sh fails. Fix the script so \
+                it works.";
+    let summary = world.run(&agent, &plan("script", goal, None)).await;
+    let result = summary.result("s").unwrap();
+    assert_eq!(result.status, SubtaskStatus::Succeeded, "{result:?}");
+    assert_eq!(result.summary, "shelved 2 drafts");
+    assert_eq!(world.read("shelve.sh"), SHELVE.replace("$SCR", "$SRC"));
+    assert!(world.prompts().is_empty(), "{:#?}", world.prompts());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_allowed_value_the_task_names_is_set_by_the_shell_without_a_call() {
     let world = World::new().await;

@@ -6,7 +6,9 @@
 //! changed too. Where the goal names exactly one extension that way, a command that changes files (not one that only
 //! reads them) given the folder's whole glob `DIR/*` gets the extension's glob instead; where the goal also says the
 //! folder's subfolders count ("subfolders too", "recursively"), it runs on each such file under the folder, by
-//! `find DIR -type f -name '*.EXT' -exec … {} +`.
+//! `find DIR -type f -name '*.EXT' -exec … {} +`. A command that takes the files into an archive or another folder
+//! (`tar`, `zip`, `cp`, `mv`: "pack all the .log files from logs/ into logs.tar.gz", where the 1.5B wrote
+//! `tar -czvf logs.tar.gz logs/*`) is narrowed within the folder only.
 
 use std::sync::LazyLock;
 
@@ -31,6 +33,13 @@ static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words before the kind that leave it out.
+static EXCEPT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:except|excluding|but\s+not|other\s+than|apart\s+from|besides|not|no|without|keep|leave)\b",
+    )
+});
+
 /// Words that take in a folder's subfolders.
 static RECURSIVE: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
@@ -41,6 +50,10 @@ static RECURSIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// Commands that change the files they are given, every operand a file (so `find … -exec` can take them).
 const CHANGES_EACH: &[&str] = &["chmod", "chown", "chgrp", "rm", "gzip", "bzip2", "xz", "touch", "dos2unix"];
 
+/// Commands that take the files they are given into something else (an archive, another folder), with other
+/// operands beside them: narrowed within the folder only, never by `find … -exec`.
+const TAKES_EACH: &[&str] = &["tar", "zip", "cp", "mv"];
+
 /// `script` with a folder's whole glob narrowed to the one kind of file `goal` names (see the module).
 pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
     // Every extension the goal names on its own (`.sh`, not `notes.txt`): one, named as a kind of file.
@@ -49,9 +62,16 @@ pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
     let named: Vec<String> = named.into_iter().collect();
     let [kind] = named.as_slice() else { return script.to_owned() };
     // The extension as the goal writes it (`.JPG` files are not `*.jpg`).
-    let Some(kind) = KIND.captures_iter(goal).find(|c| c[1].eq_ignore_ascii_case(kind)).map(|c| c[1].to_owned()) else {
+    let Some(found) = KIND.captures_iter(goal).find(|c| c[1].eq_ignore_ascii_case(kind)) else {
         return script.to_owned();
     };
+    // "Everything except the .pdf files": the kind is what is left out.
+    let start = found.get(0).map_or(0, |m| m.start());
+    let before: String = goal[..start].chars().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
+    if EXCEPT.is_match(&before) {
+        return script.to_owned();
+    }
+    let kind = found[1].to_owned();
     let kind = &kind;
     // "Subfolders too", not "leave its subfolders alone" or "not in subdirectories".
     let recursive = RECURSIVE.find_iter(goal).any(|found| {
@@ -77,19 +97,27 @@ fn narrowed(goal: &str, line: &str, kind: &str, recursive: bool) -> String {
     let (words, _) = shell_syntax::strip_prefixes(&command.words);
     let Some((program, args)) = words.split_first() else { return line.to_owned() };
     let name = shell_syntax::program_name(&program.text);
-    if !CHANGES_EACH.contains(&name) || !command.redirections.is_empty() {
+    let takes = TAKES_EACH.contains(&name);
+    if !(CHANGES_EACH.contains(&name) || takes) || !command.redirections.is_empty() {
         return line.to_owned();
     }
     let globs: Vec<&shell_syntax::Word> = args.iter().filter(|w| !w.quoted && folder_glob(&w.text).is_some()).collect();
     let [glob] = globs.as_slice() else { return line.to_owned() };
     let Some(folder) = folder_glob(&glob.text) else { return line.to_owned() };
     // Only a folder the goal names (`bin/`), or the working directory's `*` in a goal that names none.
-    let named = if folder.is_empty() { !goal.contains('/') } else { names_folder(goal, folder, kind) };
+    let named = if folder.is_empty() {
+        !goal.contains('/')
+    } else {
+        names_folder(goal, folder, kind) || only_folder(goal, folder)
+    };
     if !named {
         return line.to_owned();
     }
     // The glob as the line writes it: replaced once, where it stands as its own word.
     let Some(at) = word_at(line, &glob.text) else { return line.to_owned() };
+    if recursive && takes {
+        return line.to_owned();
+    }
     if recursive && !args.iter().any(|w| w.text == "-R" || w.text == "-r" || w.text.starts_with("--recursive")) {
         let options: Vec<&str> = args.iter().filter(|w| !std::ptr::eq(*w, *glob)).map(|w| w.text.as_str()).collect();
         if options.iter().any(|o| !o.starts_with(['-', '+']) && !o.chars().all(|c| c.is_ascii_digit() || c == ',')) {
@@ -133,6 +161,25 @@ fn names_folder(goal: &str, folder: &str, kind: &str) -> bool {
     })
 }
 
+/// A folder a goal names as one: `bin/`, `the bin folder`, `the folder bin`, `the bin directory`.
+static FOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)(?:^|[\s'`\x22(])(?:\./)?([\w.-]+)/|\bthe\s+([\w.-]+)\s+(?:folder|directory)\b|\b(?:folder|directory)\s+(?:named|called)\s+[`'\x22]?([\w.-]+)",
+    )
+});
+
+/// Whether `folder` is the one folder `goal` names, as a folder ("the .sh files in there", of `the scripts
+/// folder`): the kind is then said of it, wherever the goal names it.
+fn only_folder(goal: &str, folder: &str) -> bool {
+    let folder = folder.trim_start_matches("./").trim_end_matches('/');
+    let named: std::collections::BTreeSet<String> = FOLDER
+        .captures_iter(goal)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    named.len() == 1 && named.contains(folder)
+}
+
 /// The folder of a whole-folder glob (`tools/*` is `tools`, `*` the working directory's ``), if `word` is one.
 pub(crate) fn folder_glob(word: &str) -> Option<&str> {
     if word == "*" {
@@ -166,8 +213,25 @@ mod tests {
             assert_eq!(kind_globs(goal, before), after, "{before}");
         }
         assert_eq!(kind_globs("Make every .sh file here executable.", "chmod +x *"), "chmod +x *.sh");
+        let packing = "Pack all the .log files from the logs folder into logs.tar.gz here. Leave the originals.";
+        assert_eq!(kind_globs(packing, "tar -czvf logs.tar.gz logs/*"), "tar -czvf logs.tar.gz logs/*.log");
+        let moving = "Move the .pdf files in inbox/ to papers/.";
+        assert_eq!(kind_globs(moving, "mv inbox/* papers/"), "mv inbox/*.pdf papers/");
+        let under = "Copy the .pdf files under inbox/ and its subfolders to papers/.";
+        assert_eq!(kind_globs(under, "cp inbox/* papers/"), "cp inbox/* papers/", "not by find");
+        let except = "Move everything in inbox/ except the .pdf files to old/.";
+        assert_eq!(kind_globs(except, "mv inbox/* old/"), "mv inbox/* old/", "the kind left out");
         let removing = "Delete all the .tmp files in cache/, nothing else.";
         assert_eq!(kind_globs(removing, "rm -f cache/*"), "rm -f cache/*.tmp");
+    }
+
+    #[test]
+    fn the_one_folder_the_goal_names_is_the_kinds() {
+        let goal = "The tools in the bin folder can't be run. Make all the .sh files in there executable, but leave \
+                    the other files in that folder alone.";
+        assert_eq!(kind_globs(goal, "chmod +x bin/*"), "chmod +x bin/*.sh");
+        assert!(!only_folder("Copy the files in the bin folder to backup/.", "bin"), "two folders");
+        assert!(only_folder("Make the scripts in `bin/` executable.", "bin"));
     }
 
     #[test]

@@ -111,12 +111,32 @@ impl LineSite {
         })
     }
 
+    /// A shell script of `fixable` (relative to `cwd`) that reads a misspelled variable, with its corrected lines
+    /// ([`corrected_reads`](super::misspelled::corrected_reads)): the site is the first line that reads it.
+    pub(crate) fn misspelled(cwd: &Path, fixable: &[String]) -> Option<(LineSite, Vec<(usize, String)>)> {
+        fixable.iter().find_map(|file| {
+            let file = plain(file);
+            let text = std::fs::read_to_string(cwd.join(&file)).ok()?;
+            if text.len() > MOST_BYTES || !is_shell(&file, &text) {
+                return None;
+            }
+            let lines = super::misspelled::corrected_reads(&text)?;
+            let line = lines.first()?.0;
+            Some((LineSite { file, line, text, indentation: false, raised: true }, lines))
+        })
+    }
+
     /// The lines around the one named, each as `N: text`.
     pub(crate) fn excerpt(&self) -> String {
         let lines: Vec<&str> = self.text.lines().collect();
-        let from = self.line.saturating_sub(BEFORE).max(1);
-        let to = (self.line + AFTER).min(lines.len());
+        let (from, to) = self.shown();
         (from..=to).map(|n| format!("{n}: {}", lines[n - 1])).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The first and last line numbers [`excerpt`](Self::excerpt) shows.
+    fn shown(&self) -> (usize, usize) {
+        let count = self.text.lines().count();
+        (self.line.saturating_sub(BEFORE).max(1), (self.line + AFTER).min(count))
     }
 
     /// Whether `replaced` leaves every line it names as it is (the model gave the line the error named back).
@@ -160,6 +180,13 @@ impl LineSite {
         }
         if replaced.len() > MOST_LINES {
             return Err(format!("it replaces {} lines: reply with only the lines that are wrong", replaced.len()));
+        }
+        // A line the model was not shown is no correction of what it was shown (a 0.5B model put a `print` over the
+        // `if __name__ == "__main__":` ten lines down, and the program then did nothing, without an error).
+        let (from, to) = self.shown();
+        let count = self.text.lines().count();
+        if let Some((n, _)) = replaced.iter().find(|(n, _)| (*n < from || *n > to) && (1..=count).contains(n)) {
+            return Err(format!("line {n} was not shown: correct one of the lines shown, {from} to {to}"));
         }
         let mut changed = false;
         for (n, new) in replaced {
@@ -223,10 +250,11 @@ static ROW_LOOP: LazyLock<Regex> = LazyLock::new(|| {
 static KEY_ERROR: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"(?m)^KeyError: "));
 
 /// A running total kept in a dict, `totals[key] += float(amount)` (or `-=`): a number added, a call of a function that
-/// makes one or a literal, so the total starts at 0 (a list or a text would start otherwise).
+/// makes one or a literal, so the total starts at 0 (a list or a text would start otherwise); or a name, where the
+/// code sets that name from such a call (`amount = float(row[3])`).
 static DICT_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"^(?P<indent>\s*)(?P<dict>[A-Za-z_][\w.]*)\[(?P<key>[^\[\]]+)\]\s*(?P<op>[+-])=\s*(?P<value>(?:float|int|len|round|abs|Decimal)\(.*\)|\d+(?:\.\d+)?)\s*(?P<comment>#.*)?$",
+        r"^(?P<indent>\s*)(?P<dict>[A-Za-z_][\w.]*)\[(?P<key>[^\[\]]+)\]\s*(?P<op>[+-])=\s*(?P<value>(?:float|int|len|round|abs|Decimal)\(.*\)|\d+(?:\.\d+)?|(?P<name>[A-Za-z_]\w*))\s*(?P<comment>#.*)?$",
     )
 });
 
@@ -244,6 +272,7 @@ impl LineSite {
             && KEY_ERROR.is_match(output)
             && let Some(found) =
                 self.line.checked_sub(1).and_then(|at| lines.get(at)).and_then(|line| DICT_TOTAL.captures(line))
+            && found.name("name").is_none_or(|name| sets_a_number(&self.text, name.as_str()))
         {
             let (dict, key) = (&found["dict"], found["key"].trim());
             let comment = found.name("comment").map_or(String::new(), |c| format!("  {}", c.as_str()));
@@ -309,6 +338,19 @@ impl LineSite {
         }
         None
     }
+}
+
+/// Whether python `code` sets `name` to a number: `name = float(…)` (`int`, `round`, `abs`, `Decimal`, `len`) or a
+/// literal number, and to nothing else.
+fn sets_a_number(code: &str, name: &str) -> bool {
+    let Ok(set) = Regex::new(&format!(r"(?m)^\s*{}\s*=\s*(.+?)\s*(?:#.*)?$", regex::escape(name))) else {
+        return false;
+    };
+    let Ok(number) = Regex::new(r"^(?:(?:float|int|len|round|abs|Decimal)\(.*\)|-?\d+(?:\.\d+)?)$") else {
+        return false;
+    };
+    let values: Vec<String> = set.captures_iter(code).map(|c| c[1].to_owned()).collect();
+    !values.is_empty() && values.iter().all(|v| number.is_match(v))
 }
 
 /// Whether `word` is a field of the first line of a file here (two levels down at most): a header's name.
@@ -646,6 +688,17 @@ mod tests {
         assert_eq!(site(other, "tally.py").evident(other, dir.path()), None, "no KeyError");
         std::fs::write(dir.path().join("tally.py"), py.replace("int(n)", "[n]")).unwrap();
         assert_eq!(site(error, "tally.py").evident(error, dir.path()), None, "a list added: not a number's total");
+        // A name added, which the code sets from a number.
+        let named = "import csv, sys\n\nby_kind = {}\nfor kind, n in csv.reader(open(sys.argv[1])):\n    k = int(n)\n    \
+                     by_kind[kind] += k\nprint(by_kind)\n";
+        std::fs::write(dir.path().join("tally.py"), named).unwrap();
+        let error = "  File \"tally.py\", line 6, in <module>\n    by_kind[kind] += k\nKeyError: 'kind'\n";
+        assert_eq!(
+            site(error, "tally.py").evident(error, dir.path()),
+            Some(vec![(6, "    by_kind[kind] = by_kind.get(kind, 0) + k".to_owned())])
+        );
+        std::fs::write(dir.path().join("tally.py"), named.replace("k = int(n)", "k = [n]")).unwrap();
+        assert_eq!(site(error, "tally.py").evident(error, dir.path()), None, "a name set to a list");
         // A `then` in a comment is no head without its `;`.
         std::fs::write(dir.path().join("c.sh"), "if [ -f x ]; then  # load it, then go on\n  . x\nfi\nfi\n").unwrap();
         let error = "./c.sh: line 4: syntax error near unexpected token `fi'";
@@ -728,6 +781,14 @@ mod tests {
         assert!(apply(r#"{"line": 8}"#).unwrap_err().contains("held no line"));
         assert!(apply("8:         sum_ += qty").unwrap_err().contains("as they are"));
         assert!(apply("80: x = 1").unwrap_err().contains("has no line 80"));
+        let long = format!("{STOCK}\n\n\n\nprint(total([]))\n");
+        std::fs::write(dir.path().join("stock.py"), &long).unwrap();
+        let far = LineSite::find("  File \"stock.py\", line 8\n", dir.path(), &["stock.py".to_owned()]).unwrap();
+        assert_eq!(
+            far.apply(&[(14, "print(1)".into())]).unwrap_err(),
+            "line 14 was not shown: correct one of the lines shown, 1 to 11"
+        );
+        std::fs::write(dir.path().join("stock.py"), STOCK).unwrap();
         // Windows line ends stay; an error about indentation takes the reply's blanks as they are.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("w.py"), "x = 1\r\n    y = 2\r\n").unwrap();

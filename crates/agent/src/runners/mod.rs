@@ -1,5 +1,6 @@
 //! The runners, one per mode, and what they share.
 
+mod any_case;
 mod asked_program;
 mod consensus;
 mod consent;
@@ -7,12 +8,14 @@ mod dot_glob;
 mod field_grep;
 mod final_look;
 mod fix_sources;
+mod float_noise;
 mod header_count;
 mod interactive;
 mod kind_glob;
 mod line_fix;
 mod literal_sed;
 mod looked;
+mod misspelled;
 mod not_installed;
 mod peek;
 mod program_rewrite;
@@ -27,6 +30,7 @@ mod size_bound;
 mod spaced_names;
 mod staging;
 mod stated;
+mod tab_separated;
 mod text;
 mod toml_line;
 mod value_source;

@@ -44,7 +44,7 @@ pub(crate) fn listed_readers(code: &str) -> String {
 }
 
 /// Where the bracket opened just before `from` closes in `line` (the index after it); quotes are skipped.
-fn closing(line: &str, from: usize) -> Option<usize> {
+pub(super) fn closing(line: &str, from: usize) -> Option<usize> {
     let (mut depth, mut quote) = (1usize, None::<char>);
     for (at, c) in line[from..].char_indices() {
         match (quote, c) {

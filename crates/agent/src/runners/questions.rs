@@ -240,6 +240,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     let chosen: Vec<&str> = answered.iter().filter(|(q, _)| q == question).map(|(_, a)| a.as_str()).collect();
     let left = if chosen.is_empty() { Vec::new() } else { menu_left(asker.goal, screen, &chosen) };
     let items = if left.is_empty() { menu_choices(asker.goal, screen) } else { left };
+    let items = if chosen.is_empty() { work_first(items) } else { items };
     if !chosen.is_empty()
         && let [(number, item)] = items.as_slice()
         && is_quit(item)
@@ -250,6 +251,10 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     // "Keep whatever port it suggests" answers `Port [8080]:` with Enter: no call.
     if items.is_empty() && listed.is_empty() && shows_default(question) && keeps_its_default(asker.goal, question) {
         return Some(String::new());
+    }
+    // "Due on Friday the 14th of March 2025" answers `Due date (YYYY-MM-DD):` in its format: no call.
+    if let Some(date) = told_date(asker.goal, question) {
+        return Some(date);
     }
     // "The author is Priya Nair" answers `Author:` in so many words: no call.
     if items.is_empty()
@@ -265,7 +270,7 @@ async fn ask(asker: &Asker<'_>, answered: &[(String, String)], question: &str, s
     } else if listed.is_empty() {
         numbers_for(question, candidates(asker.goal, answered, question))
     } else {
-        listed.into_iter().filter(|option| names_option(asker.goal, option)).collect()
+        named_options(asker.goal, listed)
     };
     if let [only] = choices.as_slice()
         && !options(question).is_empty()
@@ -307,7 +312,7 @@ static CONFIRMING: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:confirm|delet|remov|drop|destroy|overwrit|eras|wip|purg)"));
 
 /// What the task says a question's subject is: `the author is Priya Nair` for `Author:`, `the project is called
-/// weather-bot` for `Project name (lowercase):`. The question's label (before any bracket, `:` or `?`) gives the
+/// weather-bot` for `Project name (lowercase):`, `save it in a folder called vault` for `Destination folder:`. The question's label (before any bracket, `:` or `?`) gives the
 /// subject words, tried in order; the value runs to a comma, a full stop, `and` or `but`, and is a few words at most.
 /// A 0.5B model answered `Author:` with `project`, a phrase of the task.
 fn told_value(task: &str, question: &str) -> Option<String> {
@@ -316,12 +321,22 @@ fn told_value(task: &str, question: &str) -> Option<String> {
     if CONFIRMING.is_match(question) {
         return None;
     }
-    for word in crate::runners::consent::subject_words(label) {
+    // The subject's words, then a kind of thing the label names (`Destination folder`), which names the value only
+    // as "a folder called vault" ("the folder is empty" says nothing of its name).
+    let lower = label.to_lowercase();
+    let kinds = ["folder", "directory"].into_iter().filter(|kind| lower.split_whitespace().any(|w| w == *kind));
+    let words = crate::runners::consent::subject_words(label).into_iter().map(|w| (w, false));
+    for (word, called_only) in words.chain(kinds.map(|kind| (kind.to_owned(), true))) {
+        let verb = if called_only { "" } else { r"(?:is|are|will\s+be|should\s+be|=)\s+(?:called\s+|named\s+)?|" };
         let pattern = format!(
-            r"(?i)\b{}s?\s+(?:is|are|will\s+be|should\s+be|=)\s+(?:called\s+|named\s+)?(?P<value>[^,.;\n]+?)(?:,|\.(?:\s|$)|;|\s+and\s|\s+but\s|\n|$)",
+            r"(?i)\b{}s?\s+(?:{verb}called\s+|named\s+)(?P<value>[^,.;\n]+?)(?:,|\.(?:\s|$)|;|\s+and\s|\s+but\s|\n|$)",
             regex::escape(&word)
         );
         let Ok(re) = Regex::new(&pattern) else { continue };
+        // Two folders called so: which one is this?
+        if called_only && re.captures_iter(task).count() > 1 {
+            continue;
+        }
         let Some(found) = re.captures(task) else { continue };
         let value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
         let words = value.split_whitespace().count();
@@ -334,6 +349,19 @@ fn told_value(task: &str, question: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The one day the task writes in words, in the date format the question shows (`Date (YYYY-MM-DD):`,
+/// `Start [dd/mm/yyyy]:`); `None` where the question shows no such format or the task writes no day, or two.
+fn told_date(task: &str, question: &str) -> Option<String> {
+    let [day] = crate::dates::days_in_words(task)[..] else { return None };
+    [('(', ')'), ('[', ']')].into_iter().find_map(|(open, close)| {
+        let start = question.rfind(open)?;
+        let end = question[start..].find(close)?;
+        let inner = question[start + 1..start + end].trim();
+        let inner = inner.strip_prefix("format").map_or(inner, |rest| rest.trim_start_matches(':').trim());
+        crate::dates::in_format(&day, inner)
+    })
 }
 
 /// A question whose answer is a number: a number as its default (`Port [8000]:`, `Workers (default 4):`), or a word
@@ -516,6 +544,32 @@ fn names_option(task: &str, option: &str) -> bool {
     in_task(task, option) || ["s", "es", "d", "ed"].iter().any(|ending| in_task(task, &format!("{option}{ending}")))
 }
 
+/// The listed answers `task` names ([`names_option`]); when it names none, the ones it names in a short form or in
+/// full: `(dev/prod)` for "this install is for production", `(development/production)` for "deploy to prod". A
+/// short form is the first three letters of a word or more, and is no little word of the task ("for" is no short
+/// `format`).
+fn named_options(task: &str, listed: Vec<String>) -> Vec<String> {
+    let named: Vec<String> = listed.iter().filter(|option| names_option(task, option)).cloned().collect();
+    if !named.is_empty() {
+        return named;
+    }
+    let words: Vec<String> = task
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
+        .map(str::to_lowercase)
+        .collect();
+    let shortens = |short: &str, long: &str| short.len() < long.len() && long.starts_with(short);
+    listed
+        .into_iter()
+        .filter(|option| {
+            let option_lower = option.to_lowercase();
+            option_lower.chars().count() >= 3
+                && option_lower.chars().all(char::is_alphabetic)
+                && words.iter().any(|w| shortens(&option_lower, w) || shortens(w, &option_lower))
+        })
+        .collect()
+}
+
 /// Little words that are never an answer on their own, nor begin or end one.
 const LITTLE: &[&str] = &[
     "a", "an", "and", "any", "are", "as", "asks", "at", "be", "by", "for", "from", "give", "gives", "has", "have",
@@ -658,6 +712,15 @@ fn is_quit(item: &str) -> bool {
         && !["without saving", "discard", "don't save", "do not save"].iter().any(|w| lower.contains(w))
 }
 
+/// A menu's items offered at its first showing: the work the task names, not its quit item, which comes after
+/// (offered both, Qwen2.5-Coder 0.5B chose `4) Quit` first, and the work was never done). Only a quit item: kept.
+fn work_first(mut items: Vec<(String, String)>) -> Vec<(String, String)> {
+    if items.iter().any(|(_, item)| !is_quit(item)) {
+        items.retain(|(_, item)| !is_quit(item));
+    }
+    items
+}
+
 /// A task that says to leave the program when done: then its quit item is typed without a call once nothing else
 /// is left; otherwise the model chooses among what is left and the quit item.
 static QUITTING: LazyLock<Regex> = LazyLock::new(|| {
@@ -795,6 +858,10 @@ mod tests {
         assert_eq!(told_value(task, "Shop name (lowercase, dashes):").as_deref(), Some("owl-books"));
         assert_eq!(told_value("Start it; the port should be 8081.", "Port [8080]:").as_deref(), Some("8081"));
         assert_eq!(told_value(task, "Email:"), None, "the task says nothing of it");
+        let named = "Use ./backup-tool to back up the documents, and have it save the backup in a folder called vault.";
+        assert_eq!(told_value(named, "Destination folder [backups]:").as_deref(), Some("vault"));
+        let two = "Copy the folder called notes into a folder called vault with ./copy.sh.";
+        assert_eq!(told_value(two, "Destination folder:"), None, "two folders");
         assert_eq!(told_value("Run it; the name is, well, up to you.", "Name:"), None);
         assert_eq!(told_value("Run it; the name is not important.", "Name:"), None);
         let list = "Import it: the file has no header line, and the columns are id, name, city and joined.";
@@ -807,6 +874,16 @@ mod tests {
         assert!(keeps_its_default("Run it and keep the default port, and turn TLS on.", "Port [8080]:"));
         assert!(keeps_its_default("Run it; leave the port at its default.", "Port [8080]:"));
         assert!(!keeps_its_default("Keep the default name and port 9090.", "Port [8080]:"), "the clause ends");
+    }
+
+    #[test]
+    fn a_date_question_is_answered_in_its_format_from_the_day_the_task_writes() {
+        let task = "Book the hall with ./book.sh for Friday the 14th of March 2025, for 40 guests.";
+        assert_eq!(told_date(task, "Date (YYYY-MM-DD):").as_deref(), Some("2025-03-14"));
+        assert_eq!(told_date(task, "Event day [dd/mm/yyyy]:").as_deref(), Some("14/03/2025"));
+        assert_eq!(told_date(task, "Guests:"), None);
+        assert_eq!(told_date("Book it from 1 May 2025 to 3 May 2025.", "Start (YYYY-MM-DD):"), None, "two days");
+        assert_eq!(told_date("Book it soon.", "Date (YYYY-MM-DD):"), None, "no day");
     }
 
     #[test]
@@ -875,6 +952,11 @@ mod tests {
         assert!(is_quit("Quit") && is_quit("Exit the tool") && is_quit("q") && !is_quit("Query the log"));
         assert!(!is_quit("Quit without saving") && !is_quit("Close account") && !is_quit("Save and quit"));
         assert!(QUITTING.is_match("Water the beds, then quit.") && !QUITTING.is_match("Water the beds."));
+        // At its first showing, the work before the quit item.
+        let offered = menu_choices("Water the beds, then quit.", screen);
+        assert_eq!(offered.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["2", "4"]);
+        assert_eq!(work_first(offered), [("2".to_owned(), "Water the beds".to_owned())]);
+        assert_eq!(work_first(menu_choices("Just quit it.", screen)).len(), 1, "only the quit item");
     }
 
     #[test]
@@ -972,5 +1054,21 @@ mod tests {
         assert!(names_option(task, "quote"));
         assert!(!names_option(task, "comma"));
         assert!(!names_option(task, "tab"), "`tab` is not in `table`-like words here");
+    }
+
+    #[test]
+    fn a_listed_answer_in_a_short_form_or_in_full_is_named_when_none_is_named_as_it_stands() {
+        let list = |options: &[&str]| options.iter().map(|o| (*o).to_owned()).collect::<Vec<_>>();
+        let task = "Run ./install.sh: this install is for production, and the port is 5050.";
+        assert_eq!(named_options(task, list(&["dev", "prod"])), ["prod"]);
+        assert_eq!(
+            named_options("Deploy it to prod with ./ship.sh", list(&["development", "production"])),
+            ["production"]
+        );
+        // A listed answer named as it stands wins over a short form of another.
+        assert_eq!(named_options("Use the staging server, not production", list(&["prod", "staging"])), ["staging"]);
+        // A little word is no short form; two letters are too few.
+        assert!(named_options("Run it for me", list(&["format", "plain"])).is_empty());
+        assert!(named_options("Pick the uk mirror", list(&["ukraine", "usa"])).is_empty());
     }
 }

@@ -48,6 +48,8 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)
         |(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)
         |make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it
+        |(?:fix|repair|correct)\b(?:[^.;!?\n]|\.\w){0,40}?\bso\s+(?:that\s+)?it\s+(?:works|runs|succeeds|passes|completes|finishes
+           |(?:can|will)\s+(?:run|work|succeed|finish))
         |get\s+(?:it|this|that|[\w./-]+)\s+(?:to\s+(?:run|work|finish|complete|pass|succeed)|working|running)
         |(?:repeat|again|keep\s+(?:going|trying|running|at\s+it))\b[^.;!?]{0,40}?\buntil\b
         |what(?:ever)?\s+it\s+(?:complains\s+about|says\s+is\s+(?:wrong|missing)|reports)
@@ -87,10 +89,12 @@ fn so_runs(goal: &str) -> Option<regex::Match<'_>> {
 pub(super) static DENIED: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+$"));
 
-/// A sentence that says what the program does (`It should copy …`, `The script then writes …`), not what to do.
+/// A sentence that says what the program does (`It should copy …`, `The script then writes …`, `./pack.sh is
+/// supposed to bundle conf/ into bundle.tar, but …`, `` `python3 sum.py a.csv` is meant to print … ``), not what to
+/// do.
 static DESCRIBES_PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?i)^\s*(?:it|this|that|the\s+(?:script|program|tool|job|command|app))\s+(?:should|will|would|must|is\s+(?:supposed|meant)\s+to|ought\s+to|normally|then|copies|writes|makes|creates|builds|generates|produces|syncs|deploys)\b",
+        r"(?i)^\s*(?:it|this|that|the\s+(?:script|program|tool|job|command|app)|(?:my\s+|the\s+)?`?(?:(?:bash|sh|python3?|perl|ruby|node)\s+)?(?:\./[\w.-]*\w|[\w./-]*\w\.(?:sh|bash|py|pl|rb|js))(?:\s+[\w./-]+){0,2}`?(?:\s+(?:script|program|tool))?)\s+(?:should|will|would|must|is\s+(?:supposed|meant)\s+to|ought\s+to|normally|then|copies|writes|makes|creates|builds|generates|produces|syncs|deploys)\b",
     )
 });
 
@@ -115,6 +119,16 @@ static WANTS_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(?:correctly|accurately|properly
         |(?:right|correct|expected|accurate|proper)\s+(?:\w+\s+)?(?:totals?|sums?|counts?|numbers?|values?|results?
         |output|answers?|lines?|rows?|amounts?|averages?|report|list))\b",
+    )
+});
+
+/// A goal that says the program prints something (`is supposed to print the total per category`, `should show the
+/// list`, `it prints a report`): a run that printed nothing did not do its work, whatever its exit code (a 0.5B
+/// model's line fix put the program's entry point inside a function; it exited 0 in silence, and was taken as
+/// fixed).
+static PRINTS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:(?:should|supposed\s+to|meant\s+to|ought\s+to|will|would|to)\s+(?:print|show|output|display|list|report|echo)|(?:it|program|script)\s+(?:prints|shows|outputs|displays|lists|reports|echoes))\b",
     )
 });
 
@@ -159,7 +173,29 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
     {
         return Some(command.to_owned());
     }
+    // "`python3 total.py expenses.csv` is supposed to print …": run as the goal writes it, arguments and all.
+    if let Some(written) = written_command(goal, file) {
+        return Some(written);
+    }
+    // "pack.sh is meant to …, but running ./pack.sh fails": run as the goal says it is run.
+    let run_as = format!("./{file}");
+    if found.get(1).is_none() && !file.contains('/') && PROGRAM.find_iter(goal).any(|m| m.as_str() == run_as) {
+        return Some(run_as);
+    }
     Some(program_command(&found))
+}
+
+/// A command line the goal writes in backquotes that runs `file` (`` `python3 total.py expenses.csv` ``): the
+/// program with its interpreter or path first, then plain words only (no operator, variable or redirection).
+fn written_command(goal: &str, file: &str) -> Option<String> {
+    static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"`([^`\n]+)`"));
+    QUOTED.captures_iter(goal).find_map(|c| {
+        let written = c[1].trim();
+        let found = PROGRAM.captures(written)?;
+        let starts = found.get(0).is_some_and(|m| m.start() == 0);
+        let plain = !written.contains([';', '|', '&', '>', '<', '$', '(', ')', '*', '?']);
+        (starts && plain && found.get(2)?.as_str() == file).then(|| written.to_owned())
+    })
 }
 
 /// What `goal` asks for itself: what the program makes ("It should copy the files into mirror/") is for the program
@@ -244,7 +280,8 @@ fn without_wrapper(output: &str, wrapper: &str) -> String {
 
 /// Why a fixing command is not run, if it is not: it runs the program itself, writes the program out again, is
 /// longer than one change, repeats a fix already made, or acts on nothing the error names (`error`: the program's
-/// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times).
+/// output; a 0.5B model answered `mkdir cache`, an example's, to an error naming a missing config file, eight times),
+/// unless it changes the program where the goal asks for the program to be fixed (`fixes_program`).
 fn refusal(
     fix: &str,
     program: &str,
@@ -252,6 +289,7 @@ fn refusal(
     made: &[(String, String)],
     error: &str,
     missing: &[String],
+    fixes_program: bool,
 ) -> Option<String> {
     let fix = fix.trim();
     if fix.is_empty() {
@@ -293,7 +331,11 @@ fn refusal(
         }
         return Some(format!("{file} is a file's name, not a directory's: write the file (`printf '…\\n' > {file}`)"));
     }
-    if !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str())) {
+    // A goal that asks for the program itself to be fixed lets a fix change it, whatever the error names (an empty
+    // variable's `cp: cannot stat '/*.txt'` names no file).
+    let on_program = fixes_program && arguments(fix, true).iter().any(|word| word.trim_start_matches("./") == name);
+    if !on_program && !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str()))
+    {
         let named = named_files(error);
         let hint = if named.is_empty() { String::new() } else { format!(" (it names {})", named.join(", ")) };
         return Some(format!("`{}` acts on nothing the error names{hint}", one_line(fix, 80)));
@@ -672,7 +714,10 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             Settled::Refused(how) => how,
             Settled::Applied(applied) if exit_code == 0 => {
                 let checked = check_result(&subtask.description, &[], &cwd, &output, false, &Before::default());
-                let unmade = unmade(&promised, &before, std::path::Path::new(&cwd));
+                let unmade = unmade(&promised, &before, std::path::Path::new(&cwd)).or_else(|| {
+                    (output.trim().is_empty() && PRINTS.is_match(&subtask.description))
+                        .then(|| "it printed nothing, and the task says the program prints its result".to_owned())
+                });
                 match checked.problem {
                     None if error_line(&output).is_none() && unmade.is_none() => {
                         let kept = staging.keep(applied);
@@ -733,17 +778,24 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             }
         }
         // An error that points into a line of a file the goal asks to fix: that line is asked for (`line_fix`).
-        let mut site = shared
-            .config
-            .shell_fixes
-            .then(|| {
-                let fixable: Vec<String> =
-                    spec.changes.iter().filter(|f| asks_to_fix(&subtask.description, f)).cloned().collect();
-                LineSite::find(&output, std::path::Path::new(&cwd), &fixable)
-            })
-            .flatten();
-        // A line the error and the file make certain (`LineSite::evident`): put in place first, without a call.
+        // The files the goal asks to fix: those it names, and the program ("fix the script so it works").
+        let own = program_file(program).trim_start_matches("./").to_owned();
+        let named = spec.changes.iter().filter(|f| f.trim_start_matches("./") != own);
+        let fixable: Vec<String> =
+            named.chain([&own]).filter(|f| asks_to_fix(&subtask.description, f)).cloned().collect();
+        let mut site =
+            shared.config.shell_fixes.then(|| LineSite::find(&output, std::path::Path::new(&cwd), &fixable)).flatten();
+        // A line the error and the file make certain (`LineSite::evident`): put in place first, without a call. So is
+        // a variable read under a misspelled name, which no error names (`LineSite::misspelled`).
         let mut evident = site.as_ref().and_then(|site| site.evident(&output, std::path::Path::new(&cwd)));
+        if shared.config.shell_fixes
+            && evident.is_none()
+            && stated.is_none()
+            && let Some((misspelled, lines)) = LineSite::misspelled(std::path::Path::new(&cwd), &fixable)
+        {
+            site = Some(misspelled);
+            evident = Some(lines);
+        }
         let fix = loop {
             let from_error = stated.take();
             let mut edit: Option<Vec<(usize, String)>> = None;
@@ -839,30 +891,32 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                         .map_err(|error| format!("the new text of {} could not be kept ({error})", site.file))?;
                     Ok((site.put_in_place(&written, &output), None))
                 }),
-                _ => match refusal(&command, program, text.as_deref(), &fixes, &output, &missing)
-                    .or_else(|| replaces_another_file(&command, std::path::Path::new(&cwd), &missing))
-                    .or_else(|| writes_a_source(&command, &sources, &missing))
-                {
-                    Some(why) => Err(why),
-                    // A `sed -i` that substitutes a key's name alone (`s/^mode=/mode=fast/`) means to set it.
-                    None => match Setting::parse(&command).or_else(|| {
-                        shared
-                            .config
-                            .shell_fixes
-                            .then(|| Setting::from_sed(&command, std::path::Path::new(&cwd)).map(Ok))
-                            .flatten()
-                    }) {
-                        // A `sed -i` pattern copied from the file is matched as that text, a name with spaces quoted.
-                        None if shared.config.shell_fixes => {
-                            Ok((fitted_to_files(&subtask.description, &command, std::path::Path::new(&cwd)), None))
-                        }
-                        None => Ok((command.clone(), None)),
-                        Some(parsed) => parsed.and_then(|setting| {
-                            setting_command(&setting, &at, &subtask.description, attempt + 1)
-                                .map(|run| (run, Some(setting)))
-                        }),
-                    },
-                },
+                _ => {
+                    match refusal(&command, program, text.as_deref(), &fixes, &output, &missing, fixable.contains(&own))
+                        .or_else(|| replaces_another_file(&command, std::path::Path::new(&cwd), &missing))
+                        .or_else(|| writes_a_source(&command, &sources, &missing))
+                    {
+                        Some(why) => Err(why),
+                        // A `sed -i` that substitutes a key's name alone (`s/^mode=/mode=fast/`) means to set it.
+                        None => match Setting::parse(&command).or_else(|| {
+                            shared
+                                .config
+                                .shell_fixes
+                                .then(|| Setting::from_sed(&command, std::path::Path::new(&cwd)).map(Ok))
+                                .flatten()
+                        }) {
+                            // A `sed -i` pattern copied from the file is matched as that text, a name with spaces quoted.
+                            None if shared.config.shell_fixes => {
+                                Ok((fitted_to_files(&subtask.description, &command, std::path::Path::new(&cwd)), None))
+                            }
+                            None => Ok((command.clone(), None)),
+                            Some(parsed) => parsed.and_then(|setting| {
+                                setting_command(&setting, &at, &subtask.description, attempt + 1)
+                                    .map(|run| (run, Some(setting)))
+                            }),
+                        },
+                    }
+                }
             };
             let (run, setting) = match run {
                 Ok(run) => run,
@@ -1142,7 +1196,9 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED, &*MISSING_LINE] {
+        for re in
+            [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED, &*MISSING_LINE, &*PRINTS]
+        {
             assert!(!re.as_str().is_empty());
         }
     }
@@ -1158,6 +1214,8 @@ mod tests {
             "Correct the settings so that bake.sh can run.",
             "Fix utils.py so that ./app.py starts.",
             "./pack.sh is meant to bundle conf/ but it doesn't work. Fix it so that running ./pack.sh works, and run it.",
+            "sync.sh is supposed to mirror site/ into a public folder, but running ./sync.sh fails. Fix the script so it \
+             works.",
         ] {
             assert!(rerun_program(goal, None).is_some(), "{goal}");
         }
@@ -1174,6 +1232,14 @@ mod tests {
         assert_eq!(program("Run ./publish.sh and answer yes to its question."), None, "nothing to fix");
         assert_eq!(program("Fix what is wrong in notes.txt."), None, "no program");
         assert_eq!(program("Fix parse.py so it handles tabs."), None, "a change asked for, not a run");
+        let named = "sync.sh is supposed to mirror site/ into a public folder, but running ./sync.sh fails. Fix the \
+                     script so it works.";
+        assert_eq!(program(named).as_deref(), Some("./sync.sh"), "run as the goal runs it");
+        assert_eq!(program("Fix tidy.py so that it runs.").as_deref(), Some("python3 tidy.py"));
+        let argued = "`python3 sum.py a.csv` is meant to print the total, but it crashes. Fix sum.py so it works.";
+        assert_eq!(program(argued).as_deref(), Some("python3 sum.py a.csv"), "its arguments");
+        let piped = "`python3 sum.py a.csv | sort` is meant to print the totals. Fix sum.py so it works.";
+        assert_eq!(program(piped).as_deref(), Some("python3 sum.py"), "no pipeline");
         assert_eq!(program("Edit notes.txt so that it reads well."), None, "no program");
         assert_eq!(program("Fix utils.py so that ./app.py starts.").as_deref(), Some("./app.py"), "the one that runs");
         for goal in [
@@ -1231,6 +1297,13 @@ mod tests {
         for goal in ["run it right away", "until it works", "the right file is report.py"] {
             assert!(!WANTS_RIGHT.is_match(goal), "{goal}");
         }
+        for goal in ["totals.py is supposed to print the total per category", "it prints a report", "should show them"]
+        {
+            assert!(PRINTS.is_match(goal), "{goal}");
+        }
+        for goal in ["Fix it so that it runs.", "It writes out.txt.", "the printer script"] {
+            assert!(!PRINTS.is_match(goal), "{goal}");
+        }
     }
 
     /// The program `goal` names first (`./sync.py`, `./pack.sh`).
@@ -1285,7 +1358,7 @@ mod tests {
         let text = "#!/bin/bash\nset -eu\nsrc=input.cfg\nwhile read -r line; do\n  echo \"$line\"\ndone < \"$src\"\n";
         let error = "publish.sh: line 3: input.cfg: No such file or directory";
         let missing = ["input.cfg".to_owned()];
-        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error, &missing);
+        let refused = |fix: &str| refusal(fix, "./publish.sh", Some(text), &[], error, &missing, false);
         assert!(refused("printf 'a=1\\n' > input.cfg").is_none());
         assert!(refused("sed -i '3s/input/inputs/' publish.sh").is_none());
         assert_eq!(
@@ -1293,6 +1366,11 @@ mod tests {
             "input.cfg is a file's name, not a directory's: write the file (`printf '…\\n' > input.cfg`)"
         );
         assert!(refused("mkdir -p input.cfg.d/parts").unwrap().contains("acts on nothing"));
+        // The program itself, where the goal asks for it to be fixed, whatever the error names.
+        let silent = "cp: cannot stat '/*.txt': No such file or directory";
+        let fix = "sed -i 's/SCR/SRC/' publish.sh";
+        assert!(refusal(fix, "./publish.sh", Some(text), &[], silent, &[], false).unwrap().contains("acts on nothing"));
+        assert!(refusal(fix, "./publish.sh", Some(text), &[], silent, &[], true).is_none());
         assert!(refused("mkdir -p conf/input.cfg").unwrap().contains("a file's name, not a directory's"));
         assert!(refused("mkdir -p \"$(sed -n 's/^dir=//p' input.cfg)\"").is_none(), "a directory read from the file");
         assert!(refused("chmod +x publish.sh").is_none());
@@ -1314,7 +1392,9 @@ mod tests {
         assert!(refused("").is_some());
         let made = [("touch input.cfg".to_owned(), "exit 0".to_owned())];
         assert!(
-            refusal("touch input.cfg", "./publish.sh", None, &made, error, &missing).unwrap().contains("done already")
+            refusal("touch input.cfg", "./publish.sh", None, &made, error, &missing, false)
+                .unwrap()
+                .contains("done already")
         );
         assert_eq!(
             refused("mkdir -p cache").unwrap(),
@@ -1322,7 +1402,7 @@ mod tests {
         );
         let absolute = "/srv/app/publish.sh: line 3: input.cfg: No such file or directory";
         assert_eq!(
-            refusal("mkdir -p cache", "./publish.sh", None, &[], absolute, &missing).unwrap(),
+            refusal("mkdir -p cache", "./publish.sh", None, &[], absolute, &missing, false).unwrap(),
             "`mkdir -p cache` acts on nothing the error names (it names /srv/app/publish.sh, input.cfg)",
             "a path as the error writes it"
         );

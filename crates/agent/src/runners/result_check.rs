@@ -104,6 +104,11 @@ pub(crate) enum Problem {
         /// The destination, as the goal names it.
         file: String,
     },
+    /// A folder the goal asks for was not made by this attempt ("unpack it into a new folder called march").
+    NotMade {
+        /// The folder, as the goal names it.
+        folder: String,
+    },
     /// A destination holds nothing but white space.
     Empty {
         /// The destination.
@@ -152,6 +157,12 @@ impl fmt::Display for Problem {
         match self {
             // Said with the fix: a small model that printed its result repeats the script unless told how.
             Problem::NotWritten { file } => write!(f, "{file} was not written (write the result there: `> {file}`)"),
+            // Not `> march`: told that for a folder, Qwen2.5-Coder 1.5B wrote the count into a file of that name.
+            Problem::NotMade { folder } => write!(
+                f,
+                "the folder {folder} was not made (make it with `mkdir -p {folder}` and put what the goal asks for in \
+                 it)"
+            ),
             Problem::Empty { file } => write!(f, "{file} is empty"),
             Problem::NotJustANumber { file, text } => f.write_str(&not_just_a_number(file, text)),
             Problem::PrintedError { line } => write!(f, "it printed an error: `{}`", excerpt(line)),
@@ -271,7 +282,11 @@ pub(crate) fn check_result(
         let path = resolve(file, Path::new(cwd));
         let written = std::fs::metadata(&path).ok().filter(|meta| !before.unchanged(file, meta));
         let Some(meta) = written else {
-            return fail(Problem::NotWritten { file: file.clone() });
+            return fail(if names_a_folder(goal, file) {
+                Problem::NotMade { folder: file.trim_end_matches('/').to_owned() }
+            } else {
+                Problem::NotWritten { file: file.clone() }
+            });
         };
         if !meta.is_file() {
             checks.push(format!("{file} was made"));
@@ -379,6 +394,19 @@ pub(crate) fn check_result(
 pub(crate) fn result_problem(goal: &str, cwd: &str, printed: &str, last: bool, before: &Before) -> Option<Problem> {
     let required = crate::GoalSpec::parse(goal).required_writes(Path::new(cwd));
     check_result(goal, &required, cwd, printed, last, before).problem
+}
+
+/// Whether `goal` names `file` as a folder: `march/`, "a folder called march", "a new subfolder uploads/large", "the
+/// march directory".
+pub(crate) fn names_a_folder(goal: &str, file: &str) -> bool {
+    if file.ends_with('/') {
+        return true;
+    }
+    let name = regex::escape(file.trim_start_matches("./"));
+    Regex::new(&format!(
+        r"(?i)\b(?:(?:sub)?folder|(?:sub)?directory|dir)\s+(?:named\s+|called\s+)?[`'\x22]?(?:\./)?{name}(?:[`'\x22/]|\b)|(?:^|[\s`'\x22])(?:\./)?{name}[`'\x22]?\s+(?:folder|directory)\b"
+    ))
+    .is_ok_and(|re| re.is_match(goal))
 }
 
 /// Whether the result `goal` asks for is one number (and nothing else in any case: a conditional goal may want a
@@ -681,6 +709,15 @@ mod tests {
             "unique.txt was not written (write the result there: `> unique.txt`)"
         );
         assert!(check(goal, &[], "", true).is_some(), "a missing file fails the last attempt too");
+        let unpack =
+            "First unpack logs.tar.gz into a new folder called march. Then tell me how many WARN lines it has.";
+        assert_eq!(
+            check(unpack, &[], "4\n", false).unwrap(),
+            "the folder march was not made (make it with `mkdir -p march` and put what the goal asks for in it)"
+        );
+        assert!(names_a_folder("Put them in the march directory.", "march"));
+        assert!(names_a_folder("Copy it to `out/`.", "out/"));
+        assert!(!names_a_folder("Write the count to march.", "march"), "a file");
         assert_eq!(check(goal, &[("unique.txt", " \n")], "", false).unwrap(), "unique.txt is empty");
         assert_eq!(check(goal, &[("unique.txt", " \n")], "", true), None, "an empty result may be the right one");
         assert_eq!(check(goal, &[("unique.txt", "a@x\n")], "", false), None);

@@ -587,7 +587,9 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     s.changes.extend(changes.changes);
                     s.journal = changes.journal.or(s.journal.take());
                 });
-                let mut outcome = RunOutcome::from_exit_code(0, std::mem::take(&mut output.output));
+                // What it printed is what the user is told: a sum's float noise is dropped (`float_noise`).
+                let printed = super::float_noise::without_float_noise(&std::mem::take(&mut output.output));
+                let mut outcome = RunOutcome::from_exit_code(0, printed);
                 if output.truncated {
                     outcome.reason = Some("the start of the output scrolled out of the pane's history".into());
                 }

@@ -20,6 +20,7 @@ use crate::runners::python_readers::listed_readers;
 use crate::runners::result_check::{Problem, asks_number, error_line, is_number, mentions_number, tells_a_number};
 use crate::runners::script::{Language, Script};
 use crate::runners::size_bound::inclusive_sizes;
+use crate::runners::tab_separated::tab_delimited;
 
 /// `wc` with options and one file operand that ends its command (`wc -l notes.txt > n`, `$(wc -w a.txt)`): it
 /// prints the name after the count. Read on stdin, it prints the count alone.
@@ -78,7 +79,8 @@ static IMPORTS: LazyLock<Vec<(&str, Regex, &str)>> = LazyLock::new(|| {
 /// `script` with what cannot be meant fixed: a lone file operand of `wc` is read on stdin when the goal wants a
 /// number, so the count is not followed by the name; `mkdir` makes missing parents, and the directory of a file
 /// the goal names is made before the script writes it; python code gets the standard imports it uses and lacks, and
-/// a CSV reader it reads again is read into a list ([`listed_readers`]); `find -size` includes a bound in bytes the
+/// a CSV reader it reads again is read into a list ([`listed_readers`]), and one of a `.tsv` file splits at tabs
+/// ([`tab_delimited`]); `find -size` includes a bound in bytes the
 /// goal includes ([`inclusive_sizes`]).
 pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
     let mut text = script.text.clone();
@@ -92,7 +94,7 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
         text = without_endless_yes(goal, &text);
     }
     text = match script.language {
-        Language::Python => with_imports(&listed_readers(&text), 1),
+        Language::Python => with_imports(&listed_readers(&tab_delimited(&text)), 1),
         Language::Bash => heredoc_imports(&shell_after_python(&closed_heredoc(&text))),
     };
     Script { language: script.language, text }
@@ -105,13 +107,16 @@ pub(crate) fn tidy(goal: &str, script: &Script) -> Script {
 /// ([`loops_over_names`](crate::runners::word_split::loops_over_names)), and a folder's
 /// glob copied or moved takes its hidden files ([`with_hidden`](crate::runners::dot_glob::with_hidden)), and a
 /// count of a CSV file's rows counts its records ([`records_counted`](crate::runners::header_count::records_counted)),
-/// and a `grep` for one column's value tests that column ([`field_greps`](crate::runners::field_grep::field_greps)).
+/// and a `grep` for a word the goal writes in lower case matches it in any case
+/// ([`any_case_greps`](crate::runners::any_case::any_case_greps)), and a `grep` for one column's value tests that
+/// column ([`field_greps`](crate::runners::field_grep::field_greps)).
 pub(crate) fn fitted_to_files(goal: &str, text: &str, cwd: &std::path::Path) -> String {
     let text = crate::runners::literal_sed::literal_seds(text, cwd);
     let text = crate::runners::spaced_names::quoted_spaced_names(&text, cwd);
     let text = crate::runners::word_split::loops_over_names(&text, cwd);
     let text = crate::runners::dot_glob::with_hidden(goal, &text, cwd);
     let text = crate::runners::header_count::records_counted(goal, &text, cwd);
+    let text = crate::runners::any_case::any_case_greps(goal, &text);
     crate::runners::field_grep::field_greps(goal, &text, cwd)
 }
 
@@ -245,7 +250,8 @@ fn shell_path(path: &str) -> String {
 
 /// `text` with `mkdir -p` for a plain `mkdir` line (`mkdir build/output` fails on a missing parent; not where its
 /// status is used: `mkdir lock || exit`), and a first line that makes the directory of each file the goal names
-/// and the script writes (`> reports/2024/summary.txt` fails while `reports/2024` is missing).
+/// and the script writes (`> reports/2024/summary.txt` fails while `reports/2024` is missing), and of each folder
+/// it names as one (`into a new subfolder uploads/large`) that the script writes in.
 fn with_parents(goal: &str, text: &str) -> String {
     let mut lines: Vec<String> = text
         .lines()
@@ -267,6 +273,9 @@ fn with_parents(goal: &str, text: &str) -> String {
         // A destination written as a folder (`into archive/2023/`) is made itself: files go into it.
         .filter_map(|file| match file.strip_suffix('/') {
             Some(folder) => Some(folder.to_owned()),
+            // So is one the goal calls a folder ("into a new subfolder uploads/large"): `mv` of many files into
+            // a missing `uploads/large` renamed each in turn to that one file.
+            None if crate::runners::result_check::names_a_folder(goal, file) => Some(file.clone()),
             None => std::path::Path::new(file).parent().map(|p| p.display().to_string()),
         })
         .filter(|parent| {
@@ -394,7 +403,7 @@ fn heredoc_imports(text: &str) -> String {
         };
         let end = (at + 1..lines.len()).find(|&i| lines[i].trim() == delimiter).unwrap_or(lines.len());
         let code = lines[at + 1..end].join("\n");
-        out.push(with_imports(&listed_readers(&code), 0));
+        out.push(with_imports(&listed_readers(&tab_delimited(&code)), 0));
         if end < lines.len() {
             out.push(lines[end].to_owned());
         }
@@ -515,6 +524,12 @@ mod tests {
             tidy(folder, &bash("mv tray/old-* kept/2019/")).text,
             bash("mkdir -p 'kept/2019'\nmv tray/old-* kept/2019/").text,
             "a folder written as one is made itself"
+        );
+        let called = "In the uploads folder, move every .iso file into a new subfolder uploads/big.";
+        assert_eq!(
+            tidy(called, &bash("find uploads -name '*.iso' -exec mv -- {} uploads/big \\;")).text,
+            bash("mkdir -p 'uploads/big'\nfind uploads -name '*.iso' -exec mv -- {} uploads/big \\;").text,
+            "so is one the goal calls a folder"
         );
     }
 
