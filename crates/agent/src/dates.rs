@@ -81,25 +81,30 @@ pub(crate) fn in_words(day: &Day) -> String {
 
 /// The days `text` writes in words, in order, each once.
 pub(crate) fn days_in_words(text: &str) -> Vec<Day> {
+    let mut days: Vec<Day> = Vec::new();
+    for (_, day) in days_in_words_at(text) {
+        if !days.contains(&day) {
+            days.push(day);
+        }
+    }
+    days
+}
+
+/// Each day `text` writes in words, with where its words start, in order.
+pub(crate) fn days_in_words_at(text: &str) -> Vec<(usize, Day)> {
     let mut found: Vec<(usize, Day)> = IN_WORDS
         .iter()
         .flat_map(|re| re.captures_iter(text))
         .filter_map(|c| {
             let month_word = c.name("month")?.as_str().to_lowercase();
-            let month = MONTHS.iter().position(|m| m.starts_with(&month_word[..3]))? + 1;
+            let month = MONTHS.iter().position(|m| month_word.get(..3).is_some_and(|w| m.starts_with(w)))? + 1;
             let day: u32 = c["day"].parse().ok()?;
             let year: u32 = c["year"].parse().ok()?;
             (1..=31).contains(&day).then_some((c.get(0)?.start(), Day { year, month: month as u32, day }))
         })
         .collect();
     found.sort_by_key(|(at, _)| *at);
-    let mut days: Vec<Day> = Vec::new();
-    for (_, day) in found {
-        if !days.contains(&day) {
-            days.push(day);
-        }
-    }
-    days
+    found
 }
 
 /// `day` in the form `sample` (a file's first lines) writes days in, the form found first; `None` when it writes

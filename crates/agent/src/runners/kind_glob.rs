@@ -36,7 +36,14 @@ static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
 /// Words before the kind that leave it out.
 static EXCEPT: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?i)\b(?:except|excluding|but\s+not|other\s+than|apart\s+from|besides|not|no|without|keep|leave)\b",
+        r"(?i)\b(?:except|excluding|exclude|skip|skipping|ignore|ignoring|omit|omitting|but\s+not|other\s+than|apart\s+from|besides|not|no|without|keep|leave)\b",
+    )
+});
+
+/// Words after the kind that leave it out.
+static LEFT_OUT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?i)\b(?:must\s+not|mustn't|should\s+not|shouldn't|must\s+stay|should\s+stay|stay|are\s+not|aren't|not\s+to\s+be|never)\b",
     )
 });
 
@@ -71,6 +78,12 @@ pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
     if EXCEPT.is_match(&before) {
         return script.to_owned();
     }
+    // "The .env files in it must not be packed": the kind is what stays out.
+    let end = found.get(0).map_or(0, |m| m.end());
+    let after: String = goal[end..].chars().take(40).collect();
+    if LEFT_OUT_AFTER.is_match(&after) {
+        return script.to_owned();
+    }
     let kind = found[1].to_owned();
     let kind = &kind;
     // "Subfolders too", not "leave its subfolders alone" or "not in subdirectories".
@@ -101,6 +114,10 @@ fn narrowed(goal: &str, line: &str, kind: &str, recursive: bool) -> String {
     if !(CHANGES_EACH.contains(&name) || takes) || !command.redirections.is_empty() {
         return line.to_owned();
     }
+    // `zip site.zip site/*` for "a .zip archive": the kind is what the command makes, not what it takes.
+    if takes && args.iter().any(|w| w.text.to_ascii_lowercase().ends_with(&format!(".{}", kind.to_ascii_lowercase()))) {
+        return line.to_owned();
+    }
     let globs: Vec<&shell_syntax::Word> = args.iter().filter(|w| !w.quoted && folder_glob(&w.text).is_some()).collect();
     let [glob] = globs.as_slice() else { return line.to_owned() };
     let Some(folder) = folder_glob(&glob.text) else { return line.to_owned() };
@@ -108,7 +125,8 @@ fn narrowed(goal: &str, line: &str, kind: &str, recursive: bool) -> String {
     let named = if folder.is_empty() {
         !goal.contains('/')
     } else {
-        names_folder(goal, folder, kind) || only_folder(goal, folder)
+        // A command that takes files elsewhere only where the goal says the kind of that folder in one clause.
+        names_folder(goal, folder, kind) || (!takes && only_folder(goal, folder))
     };
     if !named {
         return line.to_owned();
@@ -155,6 +173,7 @@ fn names_folder(goal: &str, folder: &str, kind: &str) -> bool {
             let between = if m.start() >= end { &goal[end..m.start()] } else { goal.get(m.end()..start).unwrap_or("") };
             between.chars().count() <= 40
                 && !between.contains([',', ';'])
+                && !between.contains(". ")
                 && !between.contains(" and ")
                 && !between.contains(" then ")
         })
@@ -219,6 +238,21 @@ mod tests {
         assert_eq!(kind_globs(moving, "mv inbox/* papers/"), "mv inbox/*.pdf papers/");
         let under = "Copy the .pdf files under inbox/ and its subfolders to papers/.";
         assert_eq!(kind_globs(under, "cp inbox/* papers/"), "cp inbox/* papers/", "not by find");
+        for (goal, script) in [
+            ("Copy the project folder to backup/ but skip the .log files.", "cp -r project/* backup/"),
+            ("Back up everything in src/ to src.tar.gz, ignoring the .pyc files.", "tar -czf src.tar.gz src/*"),
+            (
+                "Pack the project folder into p.tar.gz. The .env files in it must not be packed.",
+                "tar -czf p.tar.gz project/*",
+            ),
+            ("Zip the site/ folder into a .zip archive named site.zip.", "zip -r site.zip site/*"),
+            (
+                "Archive the whole site folder as site.tar.gz. Then tell me how many .html files it has.",
+                "tar -czf site.tar.gz site/*",
+            ),
+        ] {
+            assert_eq!(kind_globs(goal, script), script, "{goal}");
+        }
         let except = "Move everything in inbox/ except the .pdf files to old/.";
         assert_eq!(kind_globs(except, "mv inbox/* old/"), "mv inbox/* old/", "the kind left out");
         let removing = "Delete all the .tmp files in cache/, nothing else.";

@@ -133,6 +133,17 @@ impl LineSite {
         (from..=to).map(|n| format!("{n}: {}", lines[n - 1])).collect::<Vec<_>>().join("\n")
     }
 
+    /// Why a model's `replaced` lines are not put in place, where one is a line it was not shown: no correction of
+    /// what it was shown (a 0.5B model put a `print` over the `if __name__ == "__main__":` ten lines down, and the
+    /// program then did nothing, without an error). The shell's own corrections ([`evident`](Self::evident),
+    /// [`misspelled`](Self::misspelled)) may be anywhere.
+    pub(crate) fn not_shown(&self, replaced: &[(usize, String)]) -> Option<String> {
+        let (from, to) = self.shown();
+        let count = self.text.lines().count();
+        let (n, _) = replaced.iter().find(|(n, _)| (*n < from || *n > to) && (1..=count).contains(n))?;
+        Some(format!("line {n} was not shown: correct one of the lines shown, {from} to {to}"))
+    }
+
     /// The first and last line numbers [`excerpt`](Self::excerpt) shows.
     fn shown(&self) -> (usize, usize) {
         let count = self.text.lines().count();
@@ -180,13 +191,6 @@ impl LineSite {
         }
         if replaced.len() > MOST_LINES {
             return Err(format!("it replaces {} lines: reply with only the lines that are wrong", replaced.len()));
-        }
-        // A line the model was not shown is no correction of what it was shown (a 0.5B model put a `print` over the
-        // `if __name__ == "__main__":` ten lines down, and the program then did nothing, without an error).
-        let (from, to) = self.shown();
-        let count = self.text.lines().count();
-        if let Some((n, _)) = replaced.iter().find(|(n, _)| (*n < from || *n > to) && (1..=count).contains(n)) {
-            return Err(format!("line {n} was not shown: correct one of the lines shown, {from} to {to}"));
         }
         let mut changed = false;
         for (n, new) in replaced {
@@ -412,10 +416,14 @@ pub(crate) fn asks_to_fix(goal: &str, file: &str) -> bool {
     // "The script" or "the program" names this file only when it is a program's.
     let generic = if crate::goal_spec::is_program(file) { "|script|program|code" } else { "" };
     let pattern = format!(
-        r"(?i)\b(?:fix|fixes|fixing|repair|repairs|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?{generic})(?:\W|$)"
+        r"(?i)\b(?:fix|fixes|fixing|repair|repairs|debug|patch)\s+(?:(?:what'?s|what\s+is)\s+(?:wrong|broken)\s+(?:with|in)\s+|the\s+(?:bugs?|errors?|mistakes?)\s+in\s+)?(?:the\s+)?(?:(?:bash|shell|python|broken|buggy)\s+)?(?:`?(?:\./)?(?:[\w.-]+/)*{base}`?{generic})(?:'s\b(?P<owned>)|\W|$)"
     );
     let Ok(re) = Regex::new(&pattern) else { return false };
-    re.find_iter(goal).any(|found| !super::rerun::DENIED.is_match(&goal[..found.start()]))
+    // "Fix the script's config file" fixes another file, not the script.
+    re.captures_iter(goal).any(|found| {
+        found.name("owned").is_none()
+            && found.get(0).is_some_and(|m| !super::rerun::DENIED.is_match(&goal[..m.start()]))
+    })
 }
 
 /// What a reply to the line prompt holds.
@@ -603,6 +611,7 @@ mod tests {
         for goal in [
             "Run python3 stock.py and fix whatever it complains about until it works.",
             "Run ./stock.py; if it fails, fix what it complains about and run it again.",
+            "./stock.py fails: fix the script's config file so it works.",
             "Fix the config so that stock.py starts.",
             "Fix stock.json so that stock.py reads it.",
             "Don't fix the script; run ./stock.py as it is.",
@@ -785,9 +794,10 @@ mod tests {
         std::fs::write(dir.path().join("stock.py"), &long).unwrap();
         let far = LineSite::find("  File \"stock.py\", line 8\n", dir.path(), &["stock.py".to_owned()]).unwrap();
         assert_eq!(
-            far.apply(&[(14, "print(1)".into())]).unwrap_err(),
-            "line 14 was not shown: correct one of the lines shown, 1 to 11"
+            far.not_shown(&[(14, "print(1)".into())]).as_deref(),
+            Some("line 14 was not shown: correct one of the lines shown, 1 to 11")
         );
+        assert_eq!(far.not_shown(&[(9, "    return 0".into())]), None);
         std::fs::write(dir.path().join("stock.py"), STOCK).unwrap();
         // Windows line ends stay; an error about indentation takes the reply's blanks as they are.
         let dir = tempfile::tempdir().unwrap();

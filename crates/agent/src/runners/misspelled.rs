@@ -67,6 +67,10 @@ const SHELL_SET: &[&str] = &[
 /// The lines (number from 1, new text) of shell script `text` that read a misspelled name, each reading the name
 /// the script sets instead (see the module); `None` where there is no such name, or more than one candidate.
 pub(crate) fn corrected_reads(text: &str) -> Option<Vec<(usize, String)>> {
+    // Names may come from elsewhere: a file it sources, an `eval`, names exported by `set -a`, a name reference.
+    if SETS_ELSEWHERE.is_match(text) {
+        return None;
+    }
     let set: BTreeSet<&str> = SET.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
     let read: BTreeSet<&str> = READ.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
     let mut found: Option<(&str, &str)> = None;
@@ -92,8 +96,16 @@ pub(crate) fn corrected_reads(text: &str) -> Option<Vec<(usize, String)>> {
             (at + 1, reads.replace_all(line, |c: &regex::Captures<'_>| format!("${}{right}", &c[1])).into_owned())
         })
         .collect();
-    (!lines.is_empty()).then_some(lines)
+    // A correction of a few lines (a reply may replace six).
+    (!lines.is_empty() && lines.len() <= 6).then_some(lines)
 }
+
+/// A script that may set names this file does not show: `source f`, `. f`, `eval`, `set -a`, `declare -n`.
+static SETS_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?m)(?:^|[;&|]\s*)\s*(?:source|\.)\s+\S|\beval\b|\bset\s+-\w*a|\b(?:declare|local|typeset)\s+-\w*n\b",
+    )
+});
 
 /// Whether `name` is set by bash, the system, or this environment.
 fn unsettable(name: &str) -> bool {
@@ -160,6 +172,8 @@ mod tests {
             "SRC=a\necho \"$HOME\"\n",
             "ab=1\necho $ac\n",
             "SRC=a\nDST=b\necho \"$SCR $DTS\"\n",
+            "source deploy.conf\nTARGETS=\"web db\"\necho \"$TARGET\"\n",
+            ". ./env.sh\nSRC=a\necho \"$SCR\"\n",
         ] {
             assert_eq!(corrected_reads(text), None, "{text}");
         }

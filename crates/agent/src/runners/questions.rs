@@ -338,7 +338,17 @@ fn told_value(task: &str, question: &str) -> Option<String> {
             continue;
         }
         let Some(found) = re.captures(task) else { continue };
-        let value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
+        let mut value = found["value"].trim().trim_matches(['"', '\'', '`']).trim();
+        if called_only {
+            // "a folder called photos to the NAS": the name is one word; and a label that says which way (`Destination
+            // folder`, `Source folder`) takes the folder the task puts things in, or takes them from.
+            value = value.split_whitespace().next().unwrap_or("").trim_matches(['"', '\'', '`']);
+            let at = found.get(0).map_or(0, |m| m.start());
+            let before: String = task[..at].chars().rev().take(25).collect::<Vec<_>>().into_iter().rev().collect();
+            if !goes_that_way(&lower, &before.to_lowercase()) {
+                continue;
+            }
+        }
         let words = value.split_whitespace().count();
         let lower = value.to_lowercase();
         // The first item of a list the task writes out ("the columns are id, name, city and joined") is not the
@@ -351,10 +361,46 @@ fn told_value(task: &str, question: &str) -> Option<String> {
     None
 }
 
+/// Whether a folder named just after `before` (the task's words before "a folder called X") is the one a folder
+/// question's `label` asks for: one it writes to (`Destination`, `Output`, `Save to`) after "in", "into", "to"; one
+/// it reads from (`Source`, `Input`) after "from" or "of"; any, for a label that says neither.
+fn goes_that_way(label: &str, before: &str) -> bool {
+    let has = |text: &str, words: &[&str]| text.split(|c: char| !c.is_alphanumeric()).any(|w| words.contains(&w));
+    let before_words: Vec<&str> = before.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    // The word before the folder's article and adjectives: "in a new folder", "into the folder".
+    let skipped = ["a", "an", "the", "new", "empty", "separate", "its", "their", "my", "your", "own", "another"];
+    let last = before_words.iter().rev().find(|w| !skipped.contains(w));
+    let near = |words: &[&str]| last.is_some_and(|w| words.contains(w));
+    if has(label, &["destination", "target", "output", "save", "backup", "to", "into"]) {
+        near(&["in", "into", "to", "inside", "under"])
+    } else if has(label, &["source", "input", "from", "read"]) {
+        near(&["from", "of"])
+    } else {
+        true
+    }
+}
+
 /// The one day the task writes in words, in the date format the question shows (`Date (YYYY-MM-DD):`,
 /// `Start [dd/mm/yyyy]:`); `None` where the question shows no such format or the task writes no day, or two.
 fn told_date(task: &str, question: &str) -> Option<String> {
     let [day] = crate::dates::days_in_words(task)[..] else { return None };
+    // A label that says which date (`Start date`, `Due`) needs its word near the day in the task ("starts on …"): a
+    // birthday is no start date. A bare `Date` takes the one day.
+    let words: Vec<String> = label(question)
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| {
+            w.len() >= 3 && !["date", "day", "yyyy", "the", "and", "for", "enter", "your"].contains(&w.as_str())
+        })
+        .collect();
+    let near = crate::dates::days_in_words_at(task).iter().any(|(at, _)| {
+        let before = task[..*at].to_lowercase();
+        let before: String = before.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect();
+        words.iter().any(|w| before.contains(w.get(..w.len().min(4)).unwrap_or(w)))
+    });
+    if !words.is_empty() && !near {
+        return None;
+    }
     [('(', ')'), ('[', ']')].into_iter().find_map(|(open, close)| {
         let start = question.rfind(open)?;
         let end = question[start..].find(close)?;
@@ -545,30 +591,48 @@ fn names_option(task: &str, option: &str) -> bool {
 }
 
 /// The listed answers `task` names ([`names_option`]); when it names none, the ones it names in a short form or in
-/// full: `(dev/prod)` for "this install is for production", `(development/production)` for "deploy to prod". A
-/// short form is the first three letters of a word or more, and is no little word of the task ("for" is no short
-/// `format`).
+/// full, where the full word is one that option lists shorten ([`SHORTENED`]): `(dev/prod)` for "this install is for
+/// production", `(development/production)` for "deploy to prod". A short form is three letters or more. Only such
+/// words: "all" is no short `allow`, nor "product" a long `prod`.
 fn named_options(task: &str, listed: Vec<String>) -> Vec<String> {
     let named: Vec<String> = listed.iter().filter(|option| names_option(task, option)).cloned().collect();
     if !named.is_empty() {
         return named;
     }
-    let words: Vec<String> = task
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 3 && !LITTLE.contains(&w.to_lowercase().as_str()))
-        .map(str::to_lowercase)
-        .collect();
-    let shortens = |short: &str, long: &str| short.len() < long.len() && long.starts_with(short);
+    let words: Vec<String> =
+        task.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 3).map(str::to_lowercase).collect();
+    // `short` is the first letters of `long`, a word option lists shorten.
+    let shortens = |short: &str, long: &str| {
+        short.len() >= 3 && short.len() < long.len() && long.starts_with(short) && SHORTENED.contains(&long)
+    };
     listed
         .into_iter()
         .filter(|option| {
-            let option_lower = option.to_lowercase();
-            option_lower.chars().count() >= 3
-                && option_lower.chars().all(char::is_alphabetic)
-                && words.iter().any(|w| shortens(&option_lower, w) || shortens(w, &option_lower))
+            let option = option.to_lowercase();
+            words.iter().any(|w| shortens(&option, w) || shortens(w, &option))
         })
         .collect()
 }
+
+/// Words that option lists and people shorten to their first letters (`dev`, `prod`, `stg`…).
+const SHORTENED: &[&str] = &[
+    "development",
+    "production",
+    "staging",
+    "testing",
+    "integration",
+    "configuration",
+    "application",
+    "documentation",
+    "minimum",
+    "maximum",
+    "automatic",
+    "interactive",
+    "verbose",
+    "optional",
+    "required",
+    "standard",
+];
 
 /// Little words that are never an answer on their own, nor begin or end one.
 const LITTLE: &[&str] = &[
@@ -862,6 +926,9 @@ mod tests {
         assert_eq!(told_value(named, "Destination folder [backups]:").as_deref(), Some("vault"));
         let two = "Copy the folder called notes into a folder called vault with ./copy.sh.";
         assert_eq!(told_value(two, "Destination folder:"), None, "two folders");
+        let source = "Use ./sync.sh to copy the folder called photos to the NAS.";
+        assert_eq!(told_value(source, "Destination folder:"), None, "the folder copied from");
+        assert_eq!(told_value(source, "Folder:").as_deref(), Some("photos"), "one word");
         assert_eq!(told_value("Run it; the name is, well, up to you.", "Name:"), None);
         assert_eq!(told_value("Run it; the name is not important.", "Name:"), None);
         let list = "Import it: the file has no header line, and the columns are id, name, city and joined.";
@@ -880,7 +947,10 @@ mod tests {
     fn a_date_question_is_answered_in_its_format_from_the_day_the_task_writes() {
         let task = "Book the hall with ./book.sh for Friday the 14th of March 2025, for 40 guests.";
         assert_eq!(told_date(task, "Date (YYYY-MM-DD):").as_deref(), Some("2025-03-14"));
-        assert_eq!(told_date(task, "Event day [dd/mm/yyyy]:").as_deref(), Some("14/03/2025"));
+        assert_eq!(told_date(task, "Day [dd/mm/yyyy]:").as_deref(), Some("14/03/2025"));
+        assert_eq!(told_date(task, "Booking date (YYYY-MM-DD):").as_deref(), Some("2025-03-14"), "book…");
+        let hire = "Register the new hire born on 3 May 1990 with ./hire.sh; she starts next Monday.";
+        assert_eq!(told_date(hire, "Start date (YYYY-MM-DD):"), None, "a birthday is no start date");
         assert_eq!(told_date(task, "Guests:"), None);
         assert_eq!(told_date("Book it from 1 May 2025 to 3 May 2025.", "Start (YYYY-MM-DD):"), None, "two days");
         assert_eq!(told_date("Book it soon.", "Date (YYYY-MM-DD):"), None, "no day");
@@ -1067,8 +1137,10 @@ mod tests {
         );
         // A listed answer named as it stands wins over a short form of another.
         assert_eq!(named_options("Use the staging server, not production", list(&["prod", "staging"])), ["staging"]);
-        // A little word is no short form; two letters are too few.
+        // Only words option lists shorten; two letters are too few.
         assert!(named_options("Run it for me", list(&["format", "plain"])).is_empty());
         assert!(named_options("Pick the uk mirror", list(&["ukraine", "usa"])).is_empty());
+        assert!(named_options("Run ./fw.sh and block all traffic", list(&["allow", "deny"])).is_empty());
+        assert!(named_options("Run it to try the new product page", list(&["dev", "prod"])).is_empty());
     }
 }

@@ -48,8 +48,7 @@ static RERUN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(?:until\s+it\s+(?:succeeds|works|runs|passes|completes|finishes)
         |(?:fix|repair|resolve|solve)\s+(?:what|whatever|the\s+(?:errors?|problems?|issues?|causes?|complaints?)\b)
         |make\s+it\s+(?:work|run|succeed|pass)|(?:run|try|start)\s+it\s+again|re-?run\s+it
-        |(?:fix|repair|correct)\b(?:[^.;!?\n]|\.\w){0,40}?\bso\s+(?:that\s+)?it\s+(?:works|runs|succeeds|passes|completes|finishes
-           |(?:can|will)\s+(?:run|work|succeed|finish))
+
         |get\s+(?:it|this|that|[\w./-]+)\s+(?:to\s+(?:run|work|finish|complete|pass|succeed)|working|running)
         |(?:repeat|again|keep\s+(?:going|trying|running|at\s+it))\b[^.;!?]{0,40}?\buntil\b
         |what(?:ever)?\s+it\s+(?:complains\s+about|says\s+is\s+(?:wrong|missing)|reports)
@@ -65,6 +64,15 @@ static SO_RUNS: LazyLock<Regex> = LazyLock::new(|| {
         (?:running\s+|calling\s+|executing\s+)?(?P<program>(?:\.{1,2}/|/)?[\w./-]*\w\.(?:sh|bash|py|pl|rb|js)|\./[\w.-]+\w)\s+
         (?:starts|runs|works|succeeds|passes|completes|finishes|(?:can|will)\s+(?:start|run|work|succeed|finish))\b
         (?P<after>[^.;!?\n]{0,40})",
+    )
+});
+
+/// "Fix the script so it works", "repair it so that it runs": a fix for the program to run now, where the words
+/// after it say nothing of when or how it runs ([`SCHEDULED`]).
+static SO_IT_RUNS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::patterns::constant(
+        r"(?ix)\b(?:fix|repair|correct)\b(?:[^.;!?\n]|\.\w){0,40}?\bso\s+(?:that\s+)?it\s+(?:works|runs|succeeds|passes
+        |completes|finishes|(?:can|will)\s+(?:run|work|succeed|finish))\b(?P<after>[^.;!?\n]{0,40})",
     )
 });
 
@@ -128,7 +136,7 @@ static WANTS_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
 /// fixed).
 static PRINTS: LazyLock<Regex> = LazyLock::new(|| {
     crate::patterns::constant(
-        r"(?i)\b(?:(?:should|supposed\s+to|meant\s+to|ought\s+to|will|would|to)\s+(?:print|show|output|display|list|report|echo)|(?:it|program|script)\s+(?:prints|shows|outputs|displays|lists|reports|echoes))\b",
+        r"(?i)\b(?:(?:should|supposed\s+to|meant\s+to|ought\s+to|will|would)\s+(?:print|show|display|echo)|(?:it|program|script)\s+(?:prints|shows|displays|echoes))\b",
     )
 });
 
@@ -156,7 +164,11 @@ const REASK_TEMPERATURE: f32 = 0.9;
 pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String> {
     // "Fix it, but don't run it again": a rerun denied is none.
     let so = so_runs(goal);
-    let asked = so.is_some() || RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
+    let so_it = SO_IT_RUNS.captures_iter(goal).any(|found| {
+        !SCHEDULED.is_match(found.name("after").map_or("", |m| m.as_str()))
+            && found.get(0).is_some_and(|m| !DENIED.is_match(&goal[..m.start()]))
+    });
+    let asked = so.is_some() || so_it || RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
     if !asked {
         return None;
     }
@@ -189,13 +201,21 @@ pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String>
 /// program with its interpreter or path first, then plain words only (no operator, variable or redirection).
 fn written_command(goal: &str, file: &str) -> Option<String> {
     static QUOTED: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r"`([^`\n]+)`"));
-    QUOTED.captures_iter(goal).find_map(|c| {
-        let written = c[1].trim();
-        let found = PROGRAM.captures(written)?;
-        let starts = found.get(0).is_some_and(|m| m.start() == 0);
-        let plain = !written.contains([';', '|', '&', '>', '<', '$', '(', ')', '*', '?']);
-        (starts && plain && found.get(2)?.as_str() == file).then(|| written.to_owned())
-    })
+    let runs: Vec<String> = QUOTED
+        .captures_iter(goal)
+        .filter_map(|c| {
+            let written = c[1].trim();
+            let found = PROGRAM.captures(written)?;
+            let starts = found.get(0).is_some_and(|m| m.start() == 0);
+            let plain = !written.contains([';', '|', '&', '>', '<', '$', '(', ')', '*', '?']);
+            (starts && plain && found.get(2)?.as_str() == file).then(|| written.to_owned())
+        })
+        .collect();
+    // Two ways of running it ("`./sync.sh --dry-run` works, but `./sync.sh` fails"): which one is meant is not said.
+    match runs.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
 }
 
 /// What `goal` asks for itself: what the program makes ("It should copy the files into mirror/") is for the program
@@ -333,7 +353,10 @@ fn refusal(
     }
     // A goal that asks for the program itself to be fixed lets a fix change it, whatever the error names (an empty
     // variable's `cp: cannot stat '/*.txt'` names no file).
-    let on_program = fixes_program && arguments(fix, true).iter().any(|word| word.trim_start_matches("./") == name);
+    let edits_in_place = ["sed -i", "sed --in-place", "perl -pi", "perl -i"].iter().any(|e| fix.starts_with(e));
+    let on_program = fixes_program
+        && edits_in_place
+        && arguments(fix, true).iter().any(|word| word.trim_start_matches("./") == name);
     if !on_program && !error.trim().is_empty() && !arguments(fix, true).iter().any(|word| error.contains(word.as_str()))
     {
         let named = named_files(error);
@@ -799,6 +822,8 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
         let fix = loop {
             let from_error = stated.take();
             let mut edit: Option<Vec<(usize, String)>> = None;
+            // A model's line outside the excerpt it was shown (`LineSite::not_shown`).
+            let mut unshown: Option<String> = None;
             let command = if let Some(command) = &from_error {
                 command.clone()
             } else if let (Some(site), Some(lines)) = (&site, evident.take()) {
@@ -854,6 +879,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
                     Some((site, LineReply::Lines(lines))) => {
                         let shown: Vec<String> =
                             lines.iter().map(|(n, text)| format!("{n}: {}", text.trim())).collect();
+                        unshown = site.not_shown(&lines);
                         edit = Some(lines);
                         format!("{} line {}", site.file, shown.join("; line "))
                     }
@@ -884,6 +910,7 @@ pub(crate) async fn run_rerun(shared: &Shared, request: &RunRequest, program: &s
             };
             let run = match (&edit, &site) {
                 _ if stepped.is_some() => Err(stepped.clone().unwrap_or_default()),
+                _ if unshown.is_some() => Err(unshown.clone().unwrap_or_default()),
                 // Corrected lines: the file's new text, written to the records, copied over the file.
                 (Some(lines), Some(site)) => site.apply(lines).and_then(|new| {
                     let written = records.join(format!("line-{calls}.txt"));
@@ -1236,10 +1263,13 @@ mod tests {
                      script so it works.";
         assert_eq!(program(named).as_deref(), Some("./sync.sh"), "run as the goal runs it");
         assert_eq!(program("Fix tidy.py so that it runs.").as_deref(), Some("python3 tidy.py"));
+        assert_eq!(program("Fix deploy.sh so it runs as the deploy user."), None, "how it runs, not a run now");
         let argued = "`python3 sum.py a.csv` is meant to print the total, but it crashes. Fix sum.py so it works.";
         assert_eq!(program(argued).as_deref(), Some("python3 sum.py a.csv"), "its arguments");
         let piped = "`python3 sum.py a.csv | sort` is meant to print the totals. Fix sum.py so it works.";
         assert_eq!(program(piped).as_deref(), Some("python3 sum.py"), "no pipeline");
+        let two = "`./sync.sh --dry-run` works, but `./sync.sh` fails. Fix sync.sh so it works.";
+        assert_eq!(program(two).as_deref(), Some("./sync.sh"), "two written: neither taken whole");
         assert_eq!(program("Edit notes.txt so that it reads well."), None, "no program");
         assert_eq!(program("Fix utils.py so that ./app.py starts.").as_deref(), Some("./app.py"), "the one that runs");
         for goal in [
@@ -1301,7 +1331,13 @@ mod tests {
         {
             assert!(PRINTS.is_match(goal), "{goal}");
         }
-        for goal in ["Fix it so that it runs.", "It writes out.txt.", "the printer script"] {
+        for goal in [
+            "Fix it so that it runs.",
+            "It writes out.txt.",
+            "the printer script",
+            "backup.sh is supposed to output a tarball into backups/",
+            "I need to show the result to my boss",
+        ] {
             assert!(!PRINTS.is_match(goal), "{goal}");
         }
     }

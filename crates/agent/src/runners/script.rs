@@ -588,7 +588,15 @@ async fn run_script(shared: &Shared, request: &RunRequest) -> Result<RunOutcome,
                     s.journal = changes.journal.or(s.journal.take());
                 });
                 // What it printed is what the user is told: a sum's float noise is dropped (`float_noise`).
-                let printed = super::float_noise::without_float_noise(&std::mem::take(&mut output.output));
+                let printed = std::mem::take(&mut output.output);
+                let printed = if shared.config.shell_fixes
+                    && (super::result_check::asks_number(&subtask.description)
+                        || super::result_check::tells_a_number(&subtask.description))
+                {
+                    super::float_noise::without_float_noise(&printed)
+                } else {
+                    printed
+                };
                 let mut outcome = RunOutcome::from_exit_code(0, printed);
                 if output.truncated {
                     outcome.reason = Some("the start of the output scrolled out of the pane's history".into());

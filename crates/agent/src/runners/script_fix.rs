@@ -116,7 +116,7 @@ pub(crate) fn fitted_to_files(goal: &str, text: &str, cwd: &std::path::Path) -> 
     let text = crate::runners::word_split::loops_over_names(&text, cwd);
     let text = crate::runners::dot_glob::with_hidden(goal, &text, cwd);
     let text = crate::runners::header_count::records_counted(goal, &text, cwd);
-    let text = crate::runners::any_case::any_case_greps(goal, &text);
+    let text = crate::runners::any_case::any_case_greps(goal, &text, cwd);
     crate::runners::field_grep::field_greps(goal, &text, cwd)
 }
 

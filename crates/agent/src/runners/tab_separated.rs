@@ -7,7 +7,6 @@
 //! open("staff.tsv")`, or the `open(…)` itself as its argument), and the call sets no delimiter or dialect of its
 //! own, it gets `delimiter='\t'`.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -35,42 +34,46 @@ fn tab_separated(name: &str) -> bool {
     lower.ends_with(".tsv") || lower.ends_with(".tab")
 }
 
-/// `code` (python) with each reader and writer of a tab-separated file given `delimiter='\t'` (see the module).
+/// `code` (python) with each reader and writer of a tab-separated file given `delimiter='\t'` (see the module). A
+/// variable is the file the nearest `open` before the call bound it to; a call with another csv call inside its
+/// arguments is left as it is.
 pub(crate) fn tab_delimited(code: &str) -> String {
     if !code.contains("csv.") {
         return code.to_owned();
     }
-    let files: HashMap<String, String> = OPENED
+    // (where, variable, file) for each binding, in order.
+    let bindings: Vec<(usize, String, String)> = OPENED
         .captures_iter(code)
         .filter_map(|c| {
             let var = c.name("va").or_else(|| c.name("vb"))?.as_str().to_owned();
             let name = c.name("a").or_else(|| c.name("b"))?.as_str().to_owned();
-            Some((var, name))
+            Some((c.get(0)?.start(), var, name))
         })
         .collect();
-    let lines: Vec<String> = code
-        .split('\n')
-        .map(|line| {
-            let mut out = line.to_owned();
-            // From the last call back, so that an insertion does not move the calls before it.
-            let starts: Vec<usize> = CALL.find_iter(line).map(|m| m.end()).collect();
-            for start in starts.into_iter().rev() {
-                let Some(end) = closing(line, start) else { continue };
-                let arguments = &line[start..end - 1];
-                if arguments.contains("delimiter") || arguments.contains("dialect") {
-                    continue;
-                }
-                let first = arguments.split(',').next().unwrap_or("").trim();
-                let file =
-                    OPEN_ARGUMENT.captures(arguments).map(|c| c[1].to_owned()).or_else(|| files.get(first).cloned());
-                if file.is_some_and(|f| tab_separated(&f)) {
-                    out.insert_str(end - 1, ", delimiter='\\t'");
-                }
-            }
-            out
-        })
-        .collect();
-    lines.join("\n")
+    let mut inserts: Vec<usize> = Vec::new();
+    for call in CALL.find_iter(code) {
+        let start = call.end();
+        // `closing` reads one line: a call's arguments end on its own line.
+        let line_end = code[start..].find('\n').map_or(code.len(), |at| start + at);
+        let Some(end) = closing(&code[..line_end], start) else { continue };
+        let arguments = &code[start..end - 1];
+        if arguments.contains("delimiter") || arguments.contains("dialect") || arguments.contains("csv.") {
+            continue;
+        }
+        let first = arguments.split(',').next().unwrap_or("").trim();
+        let file = OPEN_ARGUMENT.captures(arguments).map(|c| c[1].to_owned()).or_else(|| {
+            bindings.iter().rev().find(|(at, var, _)| *at < call.start() && var == first).map(|(_, _, f)| f.clone())
+        });
+        if file.is_some_and(|f| tab_separated(&f)) {
+            inserts.push(end - 1);
+        }
+    }
+    let mut out = code.to_owned();
+    // From the last back, so that an insertion moves none before it.
+    for at in inserts.into_iter().rev() {
+        out.insert_str(at, ", delimiter='\\t'");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -93,6 +96,17 @@ mod tests {
     }
 
     #[test]
+    fn a_name_bound_again_is_the_file_it_was_bound_to_last() {
+        let convert = "with open('people.csv') as f:\n    rows = list(csv.reader(f))\nwith open('people.tsv', 'w') as \
+                       f:\n    csv.writer(f).writerows(rows)";
+        assert_eq!(
+            tab_delimited(convert),
+            convert.replace("csv.writer(f)", "csv.writer(f, delimiter='\\t')"),
+            "the reader reads the .csv"
+        );
+    }
+
+    #[test]
     fn other_files_and_stated_delimiters_are_left_alone() {
         for code in [
             "with open('a.csv') as f:\n    rows = csv.DictReader(f)",
@@ -100,6 +114,7 @@ mod tests {
             "with open('a.tsv') as f:\n    rows = csv.reader(f, dialect='excel-tab')",
             "with open('a.tsv') as f, open('b.csv') as g:\n    rows = csv.reader(g)",
             "rows = csv.reader(sys.stdin)",
+            "out = csv.DictWriter(o, fieldnames=csv.DictReader(f).fieldnames)",
         ] {
             assert_eq!(tab_delimited(code), code, "{code}");
         }
