@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
-use crate::runners::field_grep::each_grep;
+use crate::runners::field_grep::{each_grep, grepped_text};
 
 /// A goal that says how the case of what it looks for counts.
 static SAYS_CASE: LazyLock<Regex> = LazyLock::new(|| {
@@ -20,9 +20,6 @@ static SAYS_CASE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:case|capitals?|capitali[sz]ed|upper-?case|lower-?case|all-caps|exact|exactly|verbatim|literal(?:ly)?)\b",
     )
 });
-
-/// The most bytes of a file looked at.
-const MOST_BYTES: u64 = 1024 * 1024;
 
 /// `script` with each `grep` for a word `goal` writes only in lower case made to match it in any case, where the
 /// file it reads (in `cwd`) writes that word in another case than the `grep`'s somewhere, as a word of its own.
@@ -36,11 +33,7 @@ pub(crate) fn any_case_greps(goal: &str, script: &str, cwd: &Path) -> String {
 /// Whether the file `file` (in `cwd`) writes `value` in another case, as a word of its own: `GET` in an access log
 /// is always `GET`, and `-i` would only add `/budget` and `/target` to a count of `GET` requests.
 fn other_case_in(cwd: &Path, file: &str, value: &str) -> bool {
-    let path = cwd.join(file);
-    if std::fs::metadata(&path).map_or(true, |m| !m.is_file() || m.len() > MOST_BYTES) {
-        return false;
-    }
-    let Ok(text) = std::fs::read_to_string(&path) else { return false };
+    let Some(text) = grepped_text(cwd, file) else { return false };
     let Ok(word) = Regex::new(&format!(r"(?i)\b{}\b", regex::escape(value))) else { return false };
     word.find_iter(&text).any(|m| m.as_str() != value)
 }

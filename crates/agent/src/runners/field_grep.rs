@@ -50,17 +50,22 @@ pub(super) fn each_grep(script: &str, with: impl Fn(&Captures<'_>) -> String) ->
     lines.join("\n")
 }
 
+/// The text of the file a `grep` reads (`file`, in `cwd`), where it is a file of at most [`MOST_BYTES`].
+pub(super) fn grepped_text(cwd: &Path, file: &str) -> Option<String> {
+    let path = cwd.join(file);
+    if std::fs::metadata(&path).map_or(true, |m| !m.is_file() || m.len() > MOST_BYTES) {
+        return None;
+    }
+    std::fs::read_to_string(&path).ok()
+}
+
 /// The `awk` test that replaces one `grep` match, where its value is a column's.
 fn column_test(c: &Captures<'_>, cwd: &Path) -> Option<String> {
     let value = ["p1", "p2", "p3"].iter().find_map(|g| c.name(g))?.as_str();
     let options = format!("{}{}", &c["a"], &c["b"]);
     let (count, word, any_case) = (options.contains('c'), options.contains('w'), options.contains('i'));
     let file = &c["file"];
-    let path = cwd.join(file);
-    if std::fs::metadata(&path).map_or(true, |m| !m.is_file() || m.len() > MOST_BYTES) {
-        return None;
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = grepped_text(cwd, file)?;
     // `-i`: the value in any case, compared as lower case.
     let (text, value, field) = if any_case {
         (text.to_lowercase(), value.to_lowercase(), "tolower(${})".to_owned())
