@@ -63,20 +63,21 @@ static FILE_FORMS: LazyLock<Vec<(Regex, fn(&Day) -> String)>> = LazyLock::new(||
     forms.into_iter().map(|(p, write)| (crate::patterns::constant(p), write)).collect()
 });
 
+/// A month's name, capitalised: `March`.
+fn month_name(month: u32) -> String {
+    let mut name = MONTHS[(month as usize).clamp(1, 12) - 1].to_owned();
+    name[..1].make_ascii_uppercase();
+    name
+}
+
 /// A month's short name, `Mar`.
 fn short(month: u32) -> String {
-    let name = MONTHS[(month as usize).clamp(1, 12) - 1];
-    let mut short: String = name.chars().take(3).collect();
-    short[..1].make_ascii_uppercase();
-    short
+    month_name(month)[..3].to_owned()
 }
 
 /// `day` in words, `5 March 2024`.
 pub(crate) fn in_words(day: &Day) -> String {
-    let name = MONTHS[(day.month as usize).clamp(1, 12) - 1];
-    let mut month = name.to_owned();
-    month[..1].make_ascii_uppercase();
-    format!("{} {month} {}", day.day, day.year)
+    format!("{} {} {}", day.day, month_name(day.month), day.year)
 }
 
 /// The days `text` writes in words, in order, each once.

@@ -104,6 +104,15 @@ pub fn last_line(text: &str, max: usize) -> Option<String> {
     })
 }
 
+/// The last `n` characters of `text` (all of it when shorter): the words just before a place in a goal.
+pub(crate) fn last_chars(text: &str, n: usize) -> &str {
+    match n.checked_sub(1).and_then(|back| text.char_indices().rev().nth(back)) {
+        Some((at, _)) => &text[at..],
+        None if n == 0 => "",
+        None => text,
+    }
+}
+
 /// Collapses `text` to one line (whitespace runs become one space), at most `max` characters.
 pub fn one_line(text: &str, max: usize) -> String {
     let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -118,6 +127,13 @@ pub fn one_line(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_characters_are_cut_at_a_characters_edge() {
+        assert_eq!(last_chars("déjà vu", 4), "à vu");
+        assert_eq!(last_chars("ab", 5), "ab");
+        assert_eq!(last_chars("ab", 0), "");
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -74,8 +74,7 @@ pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
     };
     // "Everything except the .pdf files": the kind is what is left out.
     let start = found.get(0).map_or(0, |m| m.start());
-    let before: String = goal[..start].chars().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
-    if EXCEPT.is_match(&before) {
+    if EXCEPT.is_match(crate::text::last_chars(&goal[..start], 30)) {
         return script.to_owned();
     }
     // "The .env files in it must not be packed": the kind is what stays out.
@@ -88,10 +87,9 @@ pub(crate) fn kind_globs(goal: &str, script: &str) -> String {
     let kind = &kind;
     // "Subfolders too", not "leave its subfolders alone" or "not in subdirectories".
     let recursive = RECURSIVE.find_iter(goal).any(|found| {
-        let before: Vec<char> = goal[..found.start()].chars().collect();
-        let before: String = before[before.len().saturating_sub(40)..].iter().collect();
+        let before = crate::text::last_chars(&goal[..found.start()], 40);
         let after: String = goal[found.end()..].chars().take(20).collect();
-        !NEGATED.is_match(&before) && !after.to_lowercase().contains("alone")
+        !NEGATED.is_match(before) && !after.to_lowercase().contains("alone")
     });
     let heredoc = crate::runners::script_fix::in_heredoc(script);
     let lines: Vec<String> = script

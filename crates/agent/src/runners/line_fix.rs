@@ -257,10 +257,16 @@ static KEY_ERROR: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(r
 /// makes one or a literal, so the total starts at 0 (a list or a text would start otherwise); or a name, where the
 /// code sets that name from such a call (`amount = float(row[3])`).
 static DICT_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::patterns::constant(
-        r"^(?P<indent>\s*)(?P<dict>[A-Za-z_][\w.]*)\[(?P<key>[^\[\]]+)\]\s*(?P<op>[+-])=\s*(?P<value>(?:float|int|len|round|abs|Decimal)\(.*\)|\d+(?:\.\d+)?|(?P<name>[A-Za-z_]\w*))\s*(?P<comment>#.*)?$",
-    )
+    crate::patterns::constant(&format!(
+        r"^(?P<indent>\s*)(?P<dict>[A-Za-z_][\w.]*)\[(?P<key>[^\[\]]+)\]\s*(?P<op>[+-])=\s*(?P<value>{NUMBER}|(?P<name>[A-Za-z_]\w*))\s*(?P<comment>#.*)?$",
+    ))
 });
+
+/// A value that is a number: a call of a function that makes one, or a literal.
+const NUMBER: &str = r"(?:float|int|len|round|abs|Decimal)\(.*\)|\d+(?:\.\d+)?";
+
+/// `NAME = VALUE` at a line's start, for [`sets_a_number`]: the value, a comment aside.
+static ASSIGNED_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::patterns::constant(&format!(r"^(?:{NUMBER})$")));
 
 impl LineSite {
     /// A correction the error and the file make certain, made without a call: a shell's syntax error where a line
@@ -350,11 +356,8 @@ fn sets_a_number(code: &str, name: &str) -> bool {
     let Ok(set) = Regex::new(&format!(r"(?m)^\s*{}\s*=\s*(.+?)\s*(?:#.*)?$", regex::escape(name))) else {
         return false;
     };
-    let Ok(number) = Regex::new(r"^(?:(?:float|int|len|round|abs|Decimal)\(.*\)|-?\d+(?:\.\d+)?)$") else {
-        return false;
-    };
     let values: Vec<String> = set.captures_iter(code).map(|c| c[1].to_owned()).collect();
-    !values.is_empty() && values.iter().all(|v| number.is_match(v))
+    !values.is_empty() && values.iter().all(|v| ASSIGNED_NUMBER.is_match(v))
 }
 
 /// Whether `word` is a field of the first line of a file here (two levels down at most): a header's name.

@@ -312,8 +312,9 @@ static CONFIRMING: LazyLock<Regex> =
     LazyLock::new(|| crate::patterns::constant(r"(?i)\b(?:confirm|delet|remov|drop|destroy|overwrit|eras|wip|purg)"));
 
 /// What the task says a question's subject is: `the author is Priya Nair` for `Author:`, `the project is called
-/// weather-bot` for `Project name (lowercase):`, `save it in a folder called vault` for `Destination folder:`. The question's label (before any bracket, `:` or `?`) gives the
-/// subject words, tried in order; the value runs to a comma, a full stop, `and` or `but`, and is a few words at most.
+/// weather-bot` for `Project name (lowercase):`, `save it in a folder called vault` for `Destination folder:`. The
+/// question's label (before any bracket, `:` or `?`) gives the subject words, tried in order; the value runs to a
+/// comma, a full stop, `and` or `but`, and is a few words at most.
 /// A 0.5B model answered `Author:` with `project`, a phrase of the task.
 fn told_value(task: &str, question: &str) -> Option<String> {
     let label = label(question);
@@ -344,8 +345,7 @@ fn told_value(task: &str, question: &str) -> Option<String> {
             // folder`, `Source folder`) takes the folder the task puts things in, or takes them from.
             value = value.split_whitespace().next().unwrap_or("").trim_matches(['"', '\'', '`']);
             let at = found.get(0).map_or(0, |m| m.start());
-            let before: String = task[..at].chars().rev().take(25).collect::<Vec<_>>().into_iter().rev().collect();
-            if !goes_that_way(&lower, &before.to_lowercase()) {
+            if !goes_that_way(&lower, &crate::text::last_chars(&task[..at], 25).to_lowercase()) {
                 continue;
             }
         }
@@ -383,7 +383,12 @@ fn goes_that_way(label: &str, before: &str) -> bool {
 /// The one day the task writes in words, in the date format the question shows (`Date (YYYY-MM-DD):`,
 /// `Start [dd/mm/yyyy]:`); `None` where the question shows no such format or the task writes no day, or two.
 fn told_date(task: &str, question: &str) -> Option<String> {
-    let [day] = crate::dates::days_in_words(task)[..] else { return None };
+    let mentions = crate::dates::days_in_words_at(task);
+    let [(_, day), others @ ..] = mentions.as_slice() else { return None };
+    if others.iter().any(|(_, other)| other != day) {
+        return None;
+    }
+    let day = *day;
     // A label that says which date (`Start date`, `Due`) needs its word near the day in the task ("starts on …"): a
     // birthday is no start date. A bare `Date` takes the one day.
     let words: Vec<String> = label(question)
@@ -393,9 +398,8 @@ fn told_date(task: &str, question: &str) -> Option<String> {
             w.len() >= 3 && !["date", "day", "yyyy", "the", "and", "for", "enter", "your"].contains(&w.as_str())
         })
         .collect();
-    let near = crate::dates::days_in_words_at(task).iter().any(|(at, _)| {
-        let before = task[..*at].to_lowercase();
-        let before: String = before.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect();
+    let near = mentions.iter().any(|(at, _)| {
+        let before = crate::text::last_chars(&task[..*at], 40).to_lowercase();
         words.iter().any(|w| before.contains(w.get(..w.len().min(4)).unwrap_or(w)))
     });
     if !words.is_empty() && !near {

@@ -86,11 +86,14 @@ static SCHEDULED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The program "so (that) PROGRAM runs" names, where the goal asks for a fix for it to run now.
 fn so_runs(goal: &str) -> Option<regex::Match<'_>> {
-    SO_RUNS
-        .captures_iter(goal)
-        .filter(|found| !SCHEDULED.is_match(found.name("after").map_or("", |m| m.as_str())))
-        .find(|found| found.get(0).is_some_and(|m| !DENIED.is_match(&goal[..m.start()])))
-        .and_then(|found| found.name("program"))
+    SO_RUNS.captures_iter(goal).find(|found| for_a_run_now(goal, found)).and_then(|found| found.name("program"))
+}
+
+/// Whether a "fix … so it runs" match of `goal` asks for a run now: the words after it (its `after` group) say
+/// nothing of when or how it runs, and no denial comes before it.
+fn for_a_run_now(goal: &str, found: &regex::Captures<'_>) -> bool {
+    !SCHEDULED.is_match(found.name("after").map_or("", |m| m.as_str()))
+        && found.get(0).is_some_and(|m| !DENIED.is_match(&goal[..m.start()]))
 }
 
 /// What makes the words after it a denial (`don't run it again`).
@@ -164,10 +167,7 @@ const REASK_TEMPERATURE: f32 = 0.9;
 pub(crate) fn rerun_program(goal: &str, command: Option<&str>) -> Option<String> {
     // "Fix it, but don't run it again": a rerun denied is none.
     let so = so_runs(goal);
-    let so_it = SO_IT_RUNS.captures_iter(goal).any(|found| {
-        !SCHEDULED.is_match(found.name("after").map_or("", |m| m.as_str()))
-            && found.get(0).is_some_and(|m| !DENIED.is_match(&goal[..m.start()]))
-    });
+    let so_it = SO_IT_RUNS.captures_iter(goal).any(|found| for_a_run_now(goal, &found));
     let asked = so.is_some() || so_it || RERUN.find_iter(goal).any(|rerun| !DENIED.is_match(&goal[..rerun.start()]));
     if !asked {
         return None;
@@ -1223,9 +1223,17 @@ mod tests {
 
     #[test]
     fn rerun_patterns_compile() {
-        for re in
-            [&*RERUN, &*SAYS_FIX, &*PROGRAM, &*DESCRIBES_PROGRAM, &*WANTS_RIGHT, &*DENIED, &*MISSING_LINE, &*PRINTS]
-        {
+        for re in [
+            &*RERUN,
+            &*SAYS_FIX,
+            &*PROGRAM,
+            &*DESCRIBES_PROGRAM,
+            &*WANTS_RIGHT,
+            &*DENIED,
+            &*MISSING_LINE,
+            &*PRINTS,
+            &*SO_IT_RUNS,
+        ] {
             assert!(!re.as_str().is_empty());
         }
     }
